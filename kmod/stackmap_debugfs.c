@@ -1,0 +1,229 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The module's files, in debugfs (tracefs_create_file is not exported to
+ * modules on 6.1): /sys/kernel/debug/stackmap/{stack_map,stats,tracepoints}.
+ * All are root only: stack_map shows raw kernel addresses.
+ */
+#include <linux/debugfs.h>
+#include <linux/fs.h>
+#include <linux/seq_file.h>
+#include <linux/string.h>
+#include <linux/uaccess.h>
+
+#include "stackmap.h"
+
+#define SM_WRITE_MAX	256
+
+static struct dentry *stackmap_dir;
+
+/* Copy a short user write into @buf as a NUL-terminated string. */
+static int stackmap_copy_input(char *buf, size_t size,
+			       const char __user *ubuf, size_t count)
+{
+	if (!count || count >= size)
+		return -EINVAL;
+	if (copy_from_user(buf, ubuf, count))
+		return -EFAULT;
+	buf[count] = '\0';
+	return 0;
+}
+
+/* stack_map: "# header", then per stored stack an entry line and frames. */
+
+static void *stackmap_seq_seek(loff_t *pos)
+{
+	const unsigned long *ips;
+	u32 slot;
+
+	for (slot = *pos - 1; slot < stackmap_map.nr_slots; slot++) {
+		if (sm_map_slot_stack(&stackmap_map, slot, &ips, NULL)) {
+			*pos = (loff_t)slot + 1;
+			return &stackmap_map.slots[slot];
+		}
+	}
+	*pos = (loff_t)stackmap_map.nr_slots + 1;
+	return NULL;
+}
+
+static void *stackmap_seq_start(struct seq_file *m, loff_t *pos)
+{
+	/* Released in stackmap_seq_stop(), which seq_file always calls. */
+	mutex_lock(&stackmap_lock);
+	if (*pos == 0)
+		return SEQ_START_TOKEN;
+	return stackmap_seq_seek(pos);
+}
+
+static void *stackmap_seq_next(struct seq_file *m, void *v, loff_t *pos)
+{
+	(*pos)++;
+	return stackmap_seq_seek(pos);
+}
+
+static void stackmap_seq_stop(struct seq_file *m, void *v)
+{
+	mutex_unlock(&stackmap_lock);
+}
+
+static int stackmap_seq_show(struct seq_file *m, void *v)
+{
+	struct sm_slot *s = v;
+	const unsigned long *ips;
+	u32 slot, depth, hits, i;
+
+	if (v == SEQ_START_TOKEN) {
+		seq_printf(m, "# generation %u entries %d/%u frames %d/%u bytes %zu\n",
+			   stackmap_map.generation,
+			   atomic_read(&stackmap_map.entries_used),
+			   stackmap_map.max_entries,
+			   atomic_read(&stackmap_map.frames_used),
+			   stackmap_map.max_frames,
+			   sm_map_bytes(&stackmap_map));
+		return 0;
+	}
+	slot = s - stackmap_map.slots;
+	depth = sm_map_slot_stack(&stackmap_map, slot, &ips, &hits);
+	seq_printf(m, "slot %u generation %u hits %u depth %u\n",
+		   slot, stackmap_map.generation, hits, depth);
+	for (i = 0; i < depth; i++)
+		seq_printf(m, " 0x%lx %pS\n", ips[i], (void *)ips[i]);
+	return 0;
+}
+
+static const struct seq_operations stackmap_seq_ops = {
+	.start = stackmap_seq_start,
+	.next = stackmap_seq_next,
+	.stop = stackmap_seq_stop,
+	.show = stackmap_seq_show,
+};
+
+static int stackmap_map_open(struct inode *inode, struct file *file)
+{
+	return seq_open(file, &stackmap_seq_ops);
+}
+
+/* "0" resets the map; anything else is -EINVAL. */
+static ssize_t stackmap_map_write(struct file *file, const char __user *ubuf,
+				  size_t count, loff_t *ppos)
+{
+	char buf[8];
+	int ret;
+
+	ret = stackmap_copy_input(buf, sizeof(buf), ubuf, count);
+	if (ret)
+		return ret;
+	if (!sysfs_streq(buf, "0"))
+		return -EINVAL;
+	stackmap_reset();
+	return count;
+}
+
+static const struct file_operations stackmap_map_fops = {
+	.owner = THIS_MODULE,
+	.open = stackmap_map_open,
+	.read = seq_read,
+	.write = stackmap_map_write,
+	.llseek = seq_lseek,
+	.release = seq_release,
+};
+
+/* stats: "name value" lines. */
+
+static int stackmap_stats_show(struct seq_file *m, void *v)
+{
+	struct stackmap_stats sum;
+	u64 fallbacks = 0;
+	int i;
+
+	stackmap_stats_sum(&sum);
+	for (i = 1; i < STACKMAP_FALLBACK_MAX; i++)
+		fallbacks += sum.fallback[i];
+	seq_printf(m, "lookups %llu\nhits %llu\ninserts %llu\nfallbacks %llu\n",
+		   sum.lookups, sum.hits, sum.inserts, fallbacks);
+	for (i = 1; i < STACKMAP_FALLBACK_MAX; i++)
+		seq_printf(m, "fallback_%s %llu\n", stackmap_fallback_name(i),
+			   sum.fallback[i]);
+	seq_printf(m, "defines %llu\ndropped_nested %llu\ndropped_empty %llu\n",
+		   sum.defines, sum.nested, sum.empty);
+	mutex_lock(&stackmap_lock);
+	seq_printf(m, "resets %u\ngeneration %u\nentries %d\ncapacity %u\n",
+		   stackmap_resets, stackmap_map.generation,
+		   atomic_read(&stackmap_map.entries_used),
+		   stackmap_map.max_entries);
+	seq_printf(m, "frames %d\nframes_capacity %u\nframes_wasted %d\nbytes %zu\n",
+		   atomic_read(&stackmap_map.frames_used),
+		   stackmap_map.max_frames,
+		   atomic_read(&stackmap_map.frames_wasted),
+		   sm_map_bytes(&stackmap_map));
+	mutex_unlock(&stackmap_lock);
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(stackmap_stats);
+
+/* tracepoints: lists attached points; "name" attaches, "!name" detaches. */
+
+static int stackmap_tracepoints_show(struct seq_file *m, void *v)
+{
+	stackmap_show_attached(m);
+	return 0;
+}
+
+static int stackmap_tracepoints_open(struct inode *inode, struct file *file)
+{
+	return single_open(file, stackmap_tracepoints_show, NULL);
+}
+
+static ssize_t stackmap_tracepoints_write(struct file *file,
+					  const char __user *ubuf,
+					  size_t count, loff_t *ppos)
+{
+	char buf[SM_WRITE_MAX];
+	char *name;
+	int ret;
+
+	ret = stackmap_copy_input(buf, sizeof(buf), ubuf, count);
+	if (ret)
+		return ret;
+	name = strim(buf);
+	if (!*name || strpbrk(name, " \t\n"))
+		return -EINVAL;
+	if (name[0] == '!')
+		ret = stackmap_detach_tracepoint(name + 1);
+	else
+		ret = stackmap_attach_tracepoint(name);
+	return ret ? ret : count;
+}
+
+static const struct file_operations stackmap_tracepoints_fops = {
+	.owner = THIS_MODULE,
+	.open = stackmap_tracepoints_open,
+	.read = seq_read,
+	.write = stackmap_tracepoints_write,
+	.llseek = seq_lseek,
+	.release = single_release,
+};
+
+/**
+ * stackmap_debugfs_init() - create /sys/kernel/debug/stackmap and its files
+ *
+ * Return: 0, or -ENODEV when debugfs is not available.
+ */
+int stackmap_debugfs_init(void)
+{
+	stackmap_dir = debugfs_create_dir("stackmap", NULL);
+	if (IS_ERR(stackmap_dir))
+		return -ENODEV;
+	debugfs_create_file("stack_map", 0600, stackmap_dir, NULL,
+			    &stackmap_map_fops);
+	debugfs_create_file("stats", 0400, stackmap_dir, NULL,
+			    &stackmap_stats_fops);
+	debugfs_create_file("tracepoints", 0600, stackmap_dir, NULL,
+			    &stackmap_tracepoints_fops);
+	return 0;
+}
+
+/** stackmap_debugfs_exit() - remove the files; waits for running handlers. */
+void stackmap_debugfs_exit(void)
+{
+	debugfs_remove_recursive(stackmap_dir);
+}

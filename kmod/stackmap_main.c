@@ -1,0 +1,149 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * stackmap.ko: deduplicated kernel stack traces for ftrace.
+ *
+ * Each distinct stack seen at an attached tracepoint is stored once in a
+ * preallocated lock-free map (stackmap_map.c) and the ring buffer carries a
+ * 64-bit cookie (generation << 32 | slot) instead of the stack.  This file
+ * owns the map instance, the module parameters and the reset.
+ */
+#include <linux/delay.h>
+#include <linux/module.h>
+#include <linux/random.h>
+#include <linux/slab.h>
+#include <linux/string.h>
+#include <linux/timekeeping.h>
+
+#include "stackmap.h"
+
+static unsigned int max_entries = 16384;
+module_param(max_entries, uint, 0444);
+MODULE_PARM_DESC(max_entries, "Most distinct stacks stored at once (default 16384)");
+
+static unsigned int max_frames = 262144;
+module_param(max_frames, uint, 0444);
+MODULE_PARM_DESC(max_frames, "Frames (addresses) of stack storage shared by all stacks (default 262144)");
+
+unsigned int stackmap_max_depth = STACKMAP_MAX_DEPTH;
+module_param_named(max_depth, stackmap_max_depth, uint, 0444);
+MODULE_PARM_DESC(max_depth, "Frames kept per stack, 1..64 (default 64)");
+
+static char *tracepoints;
+module_param(tracepoints, charp, 0444);
+MODULE_PARM_DESC(tracepoints, "Comma-separated tracepoints to attach at load, as system:event");
+
+struct sm_map stackmap_map;
+DEFINE_MUTEX(stackmap_lock);
+u32 stackmap_resets;
+
+/* Boot time in units of 2^20 ns (about 1 ms): the generation clock. */
+static u32 stackmap_clock(void)
+{
+	return (u32)(ktime_get_boottime_ns() >> 20);
+}
+
+/*
+ * The generation after @prev.  Before handing it out, wait until the clock
+ * has passed it, so that any later map of this boot (after a reset or a
+ * module reload) starts above it: generations never repeat within a boot
+ * (for 52 days of uptime, when the 32-bit clock wraps).
+ */
+static u32 stackmap_new_generation(u32 prev)
+{
+	u32 gen = sm_generation_next(prev, stackmap_clock());
+	int tries;
+
+	for (tries = 0; tries < 100; tries++) {
+		if ((s32)(stackmap_clock() - gen) > 0)
+			break;
+		usleep_range(1000, 1100);
+	}
+	return gen;
+}
+
+/**
+ * stackmap_reset() - empty the map and start a new generation
+ *
+ * Context: process, may sleep.  Safe against concurrent lookups in any
+ * context: they fall back (STACKMAP_FALLBACK_RESET) while it runs, and
+ * after it returns no cookie of the old generation is emitted.
+ *
+ * Return: 0.
+ */
+int stackmap_reset(void)
+{
+	u32 gen;
+
+	mutex_lock(&stackmap_lock);
+	sm_map_reset_begin(&stackmap_map);
+	/*
+	 * Every lookup runs with preemption disabled (tracepoint probes,
+	 * ftrace callbacks, NMI handlers): after a grace period none is left
+	 * inside the map.
+	 */
+	synchronize_rcu();
+	gen = stackmap_new_generation(stackmap_map.generation);
+	sm_map_reset_finish(&stackmap_map, gen);
+	stackmap_resets++;
+	mutex_unlock(&stackmap_lock);
+	return 0;
+}
+
+static void stackmap_attach_param(void)
+{
+	char *list, *cur, *name;
+
+	if (!tracepoints)
+		return;
+	list = kstrdup(tracepoints, GFP_KERNEL);
+	if (!list)
+		return;
+	cur = list;
+	while ((name = strsep(&cur, ",")) != NULL) {
+		name = strim(name);
+		if (*name && stackmap_attach_tracepoint(name))
+			pr_warn("stackmap: cannot attach tracepoint %s\n", name);
+	}
+	kfree(list);
+}
+
+static int __init stackmap_init(void)
+{
+	int ret;
+
+	stackmap_check_contract();
+	if (!stackmap_max_depth || stackmap_max_depth > STACKMAP_MAX_DEPTH) {
+		pr_err("stackmap: max_depth must be 1..%d\n", STACKMAP_MAX_DEPTH);
+		return -EINVAL;
+	}
+	ret = sm_map_init(&stackmap_map, max_entries, max_frames,
+			  get_random_u32(), stackmap_new_generation(0));
+	if (ret) {
+		pr_err("stackmap: cannot allocate map (%u entries, %u frames): %d\n",
+		       max_entries, max_frames, ret);
+		return ret;
+	}
+	ret = stackmap_debugfs_init();
+	if (ret) {
+		sm_map_destroy(&stackmap_map);
+		return ret;
+	}
+	stackmap_attach_param();
+	pr_info("stackmap: %u entries, %u frames, %zu bytes, generation %u\n",
+		max_entries, max_frames, sm_map_bytes(&stackmap_map),
+		stackmap_map.generation);
+	return 0;
+}
+
+static void __exit stackmap_exit(void)
+{
+	/* No probe can run once this returns (tracepoint_synchronize_unregister). */
+	stackmap_detach_all();
+	stackmap_debugfs_exit();
+	sm_map_destroy(&stackmap_map);
+}
+
+module_init(stackmap_init);
+module_exit(stackmap_exit);
+MODULE_DESCRIPTION("Deduplicated kernel stack traces for ftrace");
+MODULE_LICENSE("GPL");

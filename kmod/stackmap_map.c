@@ -1,0 +1,374 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The stack map: see stackmap_map.h for the contract and the contexts.
+ *
+ * Layout.  An open-addressing table of 2 * max_entries slots (linear probing,
+ * at most SM_MAX_PROBE steps) and an arena of max_frames addresses.  A stored
+ * stack is a slot that points at depth consecutive frames of the arena, so a
+ * stack of depth 10 costs 10 frames, not the maximum depth.
+ *
+ * Insert protocol (the writer, any context):
+ *   1. reserve one entry and depth frames (cmpxchg on the counters); when
+ *      either is exhausted, fail with STACKMAP_FALLBACK_FULL *before* touching
+ *      the table, so no slot is ever claimed without the memory to fill it;
+ *   2. claim a free slot: cmpxchg(hash, 0, h);
+ *   3. copy the frames, then publish with smp_store_release(depth).
+ * A reader that finds hash == h reads depth with smp_load_acquire(); depth 0
+ * means "claimed, not yet published" and the reader falls back
+ * (STACKMAP_FALLBACK_INFLIGHT): it may be an NMI that interrupted the writer,
+ * so waiting would deadlock.  Reservations not consumed (the stack turned out
+ * to be there already, or the probe limit was reached) are returned.
+ *
+ * Stacks are found only by comparing depth and every frame; two stacks with
+ * the same hash occupy two slots.  Nothing is removed until a reset, which
+ * clears everything under a new generation (see sm_map_reset_begin()).
+ *
+ * Derived from the design of the in-kernel proposal "tracing: Add lock-free
+ * stackmap for stack trace deduplication" (v8 1/5), and shaped after
+ * kernel/trace/tracing_map.c.
+ */
+#include "stackmap_map.h"
+
+static u32 sm_hash(const struct sm_map *map, const unsigned long *ips,
+		   u32 depth)
+{
+	u32 h = jhash2((const u32 *)ips,
+		       depth * (sizeof(unsigned long) / sizeof(u32)),
+		       map->seed);
+
+	return h ? h : 1;	/* 0 marks a free slot */
+}
+
+/**
+ * sm_map_init() - allocate and initialise a map
+ * @map: the map to set up
+ * @max_entries: most distinct stacks held at once, 1..2^30
+ * @max_frames: size of the frame arena in addresses, 1..2^30
+ * @seed: jhash seed (get_random_u32() in the kernel)
+ * @generation: first generation, non-zero (see sm_generation_next())
+ *
+ * Memory: 2 * roundup_pow_of_two(@max_entries) slots of 20 bytes plus
+ * @max_frames * sizeof(long); sm_map_bytes() reports the total.
+ *
+ * Return: 0, -EINVAL for a zero or too large size or generation 0, -ENOMEM.
+ */
+int sm_map_init(struct sm_map *map, u32 max_entries, u32 max_frames,
+		u32 seed, u32 generation)
+{
+	u32 nr_slots = 1;
+
+	if (!max_entries || max_entries > (1U << 30) || !max_frames ||
+	    max_frames > (1U << 30) || !generation)
+		return -EINVAL;
+	while (nr_slots < 2 * max_entries)
+		nr_slots <<= 1;
+
+	memset(map, 0, sizeof(*map));
+	map->slots = sm_zalloc(nr_slots, sizeof(*map->slots));
+	map->frames = sm_zalloc(max_frames, sizeof(*map->frames));
+	if (!map->slots || !map->frames) {
+		sm_map_destroy(map);
+		return -ENOMEM;
+	}
+	map->nr_slots = nr_slots;
+	map->max_entries = max_entries;
+	map->max_frames = max_frames;
+	map->seed = seed;
+	map->generation = generation;
+	return 0;
+}
+
+/** sm_map_destroy() - free the map's memory; no user may remain. */
+void sm_map_destroy(struct sm_map *map)
+{
+	sm_free(map->slots);
+	sm_free(map->frames);
+	map->slots = NULL;
+	map->frames = NULL;
+}
+
+/** sm_map_bytes() - bytes of slot table and frame arena held by @map. */
+size_t sm_map_bytes(const struct sm_map *map)
+{
+	return (size_t)map->nr_slots * sizeof(*map->slots) +
+	       (size_t)map->max_frames * sizeof(*map->frames);
+}
+
+/* Take @n from counter @v unless that would pass @limit. */
+static bool sm_counter_take(atomic_t *v, u32 n, u32 limit, u32 *start)
+{
+	int old = atomic_read(v);
+
+	for (;;) {
+		int seen;
+
+		if ((u32)old + n > limit)
+			return false;
+		/* Fully ordered; pairs with itself on other CPUs. */
+		seen = atomic_cmpxchg(v, old, old + n);
+		if (seen == old) {
+			*start = old;
+			return true;
+		}
+		old = seen;
+	}
+}
+
+struct sm_reservation {
+	bool held;
+	u32 frame_off;
+};
+
+static bool sm_reserve(struct sm_map *map, u32 depth, struct sm_reservation *r)
+{
+	u32 unused;
+
+	if (!sm_counter_take(&map->entries_used, 1, map->max_entries, &unused))
+		return false;
+	if (!sm_counter_take(&map->frames_used, depth, map->max_frames,
+			     &r->frame_off)) {
+		atomic_dec(&map->entries_used);
+		return false;
+	}
+	r->held = true;
+	return true;
+}
+
+/*
+ * Give back a reservation that no slot consumed.  The entry always goes back;
+ * the frames go back only if nobody allocated after them, else they are
+ * counted as wasted until the next reset.
+ */
+static void sm_unreserve(struct sm_map *map, u32 depth,
+			 struct sm_reservation *r)
+{
+	int end = r->frame_off + depth;
+
+	if (!r->held)
+		return;
+	atomic_dec(&map->entries_used);
+	if (atomic_cmpxchg(&map->frames_used, end, (int)r->frame_off) != end)
+		atomic_add(depth, &map->frames_wasted);
+	r->held = false;
+}
+
+static void sm_slot_publish(struct sm_map *map, struct sm_slot *s,
+			    const unsigned long *ips, u32 depth, u32 frame_off)
+{
+	memcpy(&map->frames[frame_off], ips, depth * sizeof(*ips));
+	WRITE_ONCE(s->frame_off, frame_off);
+	WRITE_ONCE(s->hits, 1);
+	/*
+	 * Publish: frames and frame_off above become visible before depth.
+	 * Pairs with smp_load_acquire() in sm_slot_matches() and
+	 * sm_map_slot_stack().
+	 */
+	smp_store_release(&s->depth, depth);
+}
+
+static void sm_slot_hit(struct sm_slot *s)
+{
+	u32 old = READ_ONCE(s->hits);
+
+	while (old != U32_MAX) {
+		u32 seen = cmpxchg(&s->hits, old, old + 1);
+
+		if (seen == old)
+			break;
+		old = seen;
+	}
+}
+
+/*
+ * Compare the stack in @s (whose hash equals the caller's) with @ips.
+ * Return 1 on a match, 0 for another stack, -1 while the slot is unpublished.
+ */
+static int sm_slot_matches(const struct sm_map *map, const struct sm_slot *s,
+			   const unsigned long *ips, u32 depth)
+{
+	/* Pairs with smp_store_release() in sm_slot_publish(). */
+	u32 d = smp_load_acquire(&s->depth);
+
+	if (!d)
+		return -1;
+	if (d != depth)
+		return 0;
+	return !memcmp(&map->frames[READ_ONCE(s->frame_off)], ips,
+		       depth * sizeof(*ips));
+}
+
+/**
+ * sm_map_get_cookie() - find or insert a stack and return its cookie
+ * @map: the map
+ * @ips: the stack, innermost frame first, @depth raw kernel addresses
+ * @depth: number of frames, 1..STACKMAP_MAX_DEPTH
+ * @cookie: set to generation << 32 | slot on success
+ *
+ * Context: any, NMI included; the caller must be inside an RCU read-side
+ * (preempt-disabled) section.  Never sleeps, never allocates.
+ *
+ * Return: SM_LOOKUP_HIT when the stack was already stored, SM_LOOKUP_INSERTED
+ * when this call stored it, or a positive enum stackmap_fallback_reason when
+ * no cookie can be given (then @cookie is untouched and the caller records
+ * the stack whole).
+ */
+int sm_map_get_cookie(struct sm_map *map, const unsigned long *ips,
+		      u32 depth, u64 *cookie)
+{
+	struct sm_reservation res = { .held = false };
+	u32 mask = map->nr_slots - 1;
+	u32 h, idx, probe, gen;
+
+	if (!depth || depth > STACKMAP_MAX_DEPTH)
+		return STACKMAP_FALLBACK_FULL;
+	/* Pairs with smp_store_release() in sm_map_reset_finish(). */
+	if (smp_load_acquire(&map->resetting))
+		return STACKMAP_FALLBACK_RESET;
+	gen = READ_ONCE(map->generation);
+
+	h = sm_hash(map, ips, depth);
+	for (probe = 0, idx = h & mask; probe < SM_MAX_PROBE;
+	     probe++, idx = (idx + 1) & mask) {
+		struct sm_slot *s = &map->slots[idx];
+		u32 key = READ_ONCE(s->hash);
+		int m;
+
+		if (!key) {
+			if (!res.held && !sm_reserve(map, depth, &res))
+				return STACKMAP_FALLBACK_FULL;
+			/* The claim; fully ordered, pairs with itself. */
+			key = cmpxchg(&s->hash, 0, h);
+			if (!key) {
+				sm_slot_publish(map, s, ips, depth,
+						res.frame_off);
+				*cookie = stackmap_cookie_make(gen, idx);
+				return SM_LOOKUP_INSERTED;
+			}
+			/* Lost the race: look at what the winner stores. */
+		}
+		if (key != h)
+			continue;
+		m = sm_slot_matches(map, s, ips, depth);
+		if (m < 0) {
+			sm_unreserve(map, depth, &res);
+			return STACKMAP_FALLBACK_INFLIGHT;
+		}
+		if (m) {
+			sm_unreserve(map, depth, &res);
+			sm_slot_hit(s);
+			*cookie = stackmap_cookie_make(gen, idx);
+			return SM_LOOKUP_HIT;
+		}
+	}
+	sm_unreserve(map, depth, &res);
+	return STACKMAP_FALLBACK_PROBE;
+}
+
+/**
+ * sm_map_claim_define() - decide who emits the definition of a slot
+ * @map: the map
+ * @slot: slot of a cookie just returned by sm_map_get_cookie()
+ * @epoch: the current recording epoch, non-zero
+ *
+ * Context: any.  Call it only when a definition event emitted now would
+ * really reach the ring buffer, since a claimed slot is not defined again in
+ * the same epoch.
+ *
+ * Return: true exactly once per (slot, epoch): the caller must then emit the
+ * definition before the cookie.
+ */
+bool sm_map_claim_define(struct sm_map *map, u32 slot, u32 epoch)
+{
+	struct sm_slot *s = &map->slots[slot];
+	u32 old = READ_ONCE(s->defined_epoch);
+
+	if (old == epoch)
+		return false;
+	/* Fully ordered; pairs with itself when CPUs race for one slot. */
+	return cmpxchg(&s->defined_epoch, old, epoch) == old;
+}
+
+/**
+ * sm_map_slot_stack() - read the stack stored in a slot
+ * @map: the map
+ * @slot: slot index, < map->nr_slots
+ * @ips: set to the slot's frames (valid until the next reset)
+ * @hits: if non-NULL, set to the slot's hit count
+ *
+ * Return: the depth, or 0 when the slot holds no published stack.
+ */
+u32 sm_map_slot_stack(const struct sm_map *map, u32 slot,
+		      const unsigned long **ips, u32 *hits)
+{
+	const struct sm_slot *s = &map->slots[slot];
+	/* Pairs with smp_store_release() in sm_slot_publish(). */
+	u32 depth = smp_load_acquire(&s->depth);
+
+	if (!depth)
+		return 0;
+	*ips = &map->frames[READ_ONCE(s->frame_off)];
+	if (hits)
+		*hits = READ_ONCE(s->hits);
+	return depth;
+}
+
+/**
+ * sm_map_reset_begin() - stop new inserts and lookups before a reset
+ * @map: the map
+ *
+ * From now on sm_map_get_cookie() fails with STACKMAP_FALLBACK_RESET.  The
+ * caller must then wait until every caller already inside
+ * sm_map_get_cookie() has left (synchronize_rcu() in the kernel) and call
+ * sm_map_reset_finish().  Process context; callers serialize resets.
+ */
+void sm_map_reset_begin(struct sm_map *map)
+{
+	/*
+	 * Full barrier after the store: the flag is visible before the
+	 * caller's grace-period wait starts.  Pairs with smp_load_acquire()
+	 * in sm_map_get_cookie() (through that grace period).
+	 */
+	smp_store_mb(map->resetting, 1);
+}
+
+/**
+ * sm_map_reset_finish() - clear the map and open a new generation
+ * @map: the map, after sm_map_reset_begin() and a grace period
+ * @generation: the new generation (sm_generation_next() of the old one)
+ */
+void sm_map_reset_finish(struct sm_map *map, u32 generation)
+{
+	memset(map->slots, 0, (size_t)map->nr_slots * sizeof(*map->slots));
+	atomic_set(&map->entries_used, 0);
+	atomic_set(&map->frames_used, 0);
+	atomic_set(&map->frames_wasted, 0);
+	WRITE_ONCE(map->generation, generation);
+	/*
+	 * The cleared table and the new generation become visible before
+	 * inserts resume.  Pairs with smp_load_acquire() in
+	 * sm_map_get_cookie().
+	 */
+	smp_store_release(&map->resetting, 0);
+}
+
+/**
+ * sm_generation_next() - the generation that follows @prev
+ * @prev: the previous generation, or 0 for the first map
+ * @now_units: a clock that only grows within a boot (the module uses boot
+ *	time in units of 2^20 ns, about 1 ms)
+ *
+ * Generations strictly increase, skip 0, and start from the clock so that a
+ * map created later (after a module reload) starts above every generation
+ * an earlier map of the same boot handed out, as long as each generation was
+ * handed out no later than the clock passed it (the module waits for that).
+ *
+ * Return: max(@prev + 1, @now_units), never 0.
+ */
+u32 sm_generation_next(u32 prev, u32 now_units)
+{
+	u32 next = prev + 1;
+
+	if (now_units > next)
+		next = now_units;
+	return next ? next : 1;
+}

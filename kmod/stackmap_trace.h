@@ -1,0 +1,71 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The stackmap trace events.  Names and field layouts are the contract in
+ * include/stackmap/events.h; stackmap_events.c checks them at build time.
+ */
+#undef TRACE_SYSTEM
+#define TRACE_SYSTEM stackmap
+
+#if !defined(_STACKMAP_TRACE_H) || defined(TRACE_HEADER_MULTI_READ)
+#define _STACKMAP_TRACE_H
+
+#include <linux/tracepoint.h>
+
+int stackmap_cookie_event_reg(void);
+void stackmap_cookie_event_unreg(void);
+
+/* A traced hit: the cookie of its stack, right after the event it follows. */
+TRACE_EVENT_FN(stack_cookie,
+	TP_PROTO(u64 cookie),
+	TP_ARGS(cookie),
+	TP_STRUCT__entry(
+		__field(u64, cookie)
+	),
+	TP_fast_assign(
+		__entry->cookie = cookie;
+	),
+	TP_printk("cookie=0x%llx", __entry->cookie),
+	stackmap_cookie_event_reg, stackmap_cookie_event_unreg
+);
+
+/* The full stack of a cookie, once per cookie and recording. */
+TRACE_EVENT(stack_define,
+	TP_PROTO(u64 cookie, const unsigned long *ips, u32 depth),
+	TP_ARGS(cookie, ips, depth),
+	TP_STRUCT__entry(
+		__field(u64, cookie)
+		__field(u32, depth)
+		__dynamic_array(unsigned long, ips, depth)
+	),
+	TP_fast_assign(
+		__entry->cookie = cookie;
+		__entry->depth = depth;
+		memcpy(__get_dynamic_array(ips), ips, depth * sizeof(*ips));
+	),
+	TP_printk("cookie=0x%llx depth=%u", __entry->cookie, __entry->depth)
+);
+
+/* A hit whose stack could not get a cookie: the stack travels whole. */
+TRACE_EVENT(stack_fallback,
+	TP_PROTO(u32 reason, const unsigned long *ips, u32 depth),
+	TP_ARGS(reason, ips, depth),
+	TP_STRUCT__entry(
+		__field(u32, reason)
+		__field(u32, depth)
+		__dynamic_array(unsigned long, ips, depth)
+	),
+	TP_fast_assign(
+		__entry->reason = reason;
+		__entry->depth = depth;
+		memcpy(__get_dynamic_array(ips), ips, depth * sizeof(*ips));
+	),
+	TP_printk("reason=%u depth=%u", __entry->reason, __entry->depth)
+);
+
+#endif /* _STACKMAP_TRACE_H */
+
+#undef TRACE_INCLUDE_PATH
+#define TRACE_INCLUDE_PATH .
+#undef TRACE_INCLUDE_FILE
+#define TRACE_INCLUDE_FILE stackmap_trace
+#include <trace/define_trace.h>

@@ -1,0 +1,45 @@
+#!/bin/bash
+# Install what stackmap needs to build and test, on Debian bookworm, as root:
+# `apt-get update` once, then `apt-get install -y` only the missing packages.
+# Usage: tests/install-deps.sh [--check]   (--check only lists what is missing)
+set -euo pipefail
+
+PACKAGES=(
+	build-essential pkg-config gawk
+	linux-image-amd64 linux-headers-amd64 kmod
+	trace-cmd libtracecmd-dev libtraceevent-dev libtracefs-dev
+	libdw-dev libelf-dev elfutils
+	check
+	qemu-system-x86 busybox-static cpio zstd xz-utils
+)
+
+missing_packages() {
+	local p
+	for p in "${PACKAGES[@]}"; do
+		if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed'; then
+			echo "$p"
+		fi
+	done
+}
+
+main() {
+	local missing
+	mapfile -t missing < <(missing_packages)
+	if ((${#missing[@]} == 0)); then
+		echo "install-deps: all ${#PACKAGES[@]} packages present"
+		return 0
+	fi
+	if [[ ${1:-} == --check ]]; then
+		echo "install-deps: missing: ${missing[*]}"
+		return 1
+	fi
+	if ((EUID != 0)); then
+		echo "install-deps: missing ${missing[*]}; run as root (or install them) and retry" >&2
+		return 1
+	fi
+	echo "install-deps: installing ${missing[*]}"
+	apt-get update -q
+	DEBIAN_FRONTEND=noninteractive apt-get install -y -q "${missing[@]}"
+}
+
+main "$@"
