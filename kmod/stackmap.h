@@ -22,6 +22,7 @@ struct stackmap_stats {
 	u64 defines;			/* definition events emitted */
 	u64 nested;			/* dropped: nesting deeper than 4 */
 	u64 empty;			/* dropped: no frame left after trimming */
+	u64 recursion;			/* dropped: function hook recursed */
 };
 
 DECLARE_PER_CPU(struct stackmap_stats, stackmap_stats);
@@ -32,13 +33,27 @@ extern unsigned int stackmap_max_depth;
 extern u32 stackmap_resets;
 
 /**
- * struct stackmap_skip - a code range whose frames are trimmed from stacks
+ * enum stackmap_skip_mode - how stackmap_record() trims a captured stack
+ * @SM_SKIP_ONE: after this module's frames, drop one frame inside the range
+ *	(a tracepoint's iterator, present when several probes are attached)
+ * @SM_SKIP_UNTIL: drop frames until one inside the range and keep it (a
+ *	function's own ftrace call site; what precedes is the trampoline)
+ */
+enum stackmap_skip_mode {
+	SM_SKIP_ONE,
+	SM_SKIP_UNTIL,
+};
+
+/**
+ * struct stackmap_skip - a code range that marks where a stack starts
  * @start: first address
  * @size: bytes, 0 for none
+ * @mode: what to do with frames around it
  */
 struct stackmap_skip {
 	unsigned long start;
 	unsigned long size;
+	enum stackmap_skip_mode mode;
 };
 
 void stackmap_check_contract(void);
@@ -50,6 +65,12 @@ int stackmap_attach_tracepoint(const char *name);
 int stackmap_detach_tracepoint(const char *name);
 void stackmap_detach_all(void);
 void stackmap_show_attached(struct seq_file *m);
+
+int stackmap_attach_function(const char *glob);
+int stackmap_detach_function(const char *glob);
+void stackmap_detach_all_functions(void);
+void stackmap_function_exit(void);
+void stackmap_show_functions(struct seq_file *m);
 
 int stackmap_debugfs_init(void);
 void stackmap_debugfs_exit(void);

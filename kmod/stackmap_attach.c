@@ -75,6 +75,7 @@ static void stackmap_iterator_range(struct tracepoint *tp,
 
 	skip->start = (unsigned long)tp->iterator;
 	skip->size = 0;
+	skip->mode = SM_SKIP_ONE;
 	if (!tp->iterator)
 		return;
 	sprint_symbol(sym, skip->start);

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * The module's files, in debugfs (tracefs_create_file is not exported to
- * modules on 6.1): /sys/kernel/debug/stackmap/{stack_map,stats,tracepoints}.
+ * modules on 6.1): /sys/kernel/debug/stackmap/{stack_map,stats,tracepoints,
+ * functions}.
  * All are root only: stack_map shows raw kernel addresses.
  */
 #include <linux/debugfs.h>
@@ -143,8 +144,8 @@ static int stackmap_stats_show(struct seq_file *m, void *v)
 	for (i = 1; i < STACKMAP_FALLBACK_MAX; i++)
 		seq_printf(m, "fallback_%s %llu\n", stackmap_fallback_name(i),
 			   sum.fallback[i]);
-	seq_printf(m, "defines %llu\ndropped_nested %llu\ndropped_empty %llu\n",
-		   sum.defines, sum.nested, sum.empty);
+	seq_printf(m, "defines %llu\ndropped_nested %llu\ndropped_empty %llu\ndropped_recursion %llu\n",
+		   sum.defines, sum.nested, sum.empty, sum.recursion);
 	mutex_lock(&stackmap_lock);
 	seq_printf(m, "resets %u\ngeneration %u\nentries %d\ncapacity %u\n",
 		   stackmap_resets, stackmap_map.generation,
@@ -173,24 +174,43 @@ static int stackmap_tracepoints_open(struct inode *inode, struct file *file)
 	return single_open(file, stackmap_tracepoints_show, NULL);
 }
 
+/*
+ * Parse a control write: one name, optionally prefixed by '!'.  Return the
+ * name in @buf (stripped) and whether it is a removal, or -EINVAL.  A write
+ * of only white space gives an empty name, which callers accept as a no-op
+ * (so `echo > file` works).
+ */
+static int stackmap_parse_control(char *buf, size_t size,
+				  const char __user *ubuf, size_t count,
+				  char **name, bool *remove)
+{
+	int ret = stackmap_copy_input(buf, size, ubuf, count);
+
+	if (ret)
+		return ret;
+	*name = strim(buf);
+	*remove = **name == '!';
+	if (*remove)
+		(*name)++;
+	if ((*remove && !**name) || strpbrk(*name, " \t\n!"))
+		return -EINVAL;
+	return 0;
+}
+
 static ssize_t stackmap_tracepoints_write(struct file *file,
 					  const char __user *ubuf,
 					  size_t count, loff_t *ppos)
 {
 	char buf[SM_WRITE_MAX];
+	bool remove;
 	char *name;
 	int ret;
 
-	ret = stackmap_copy_input(buf, sizeof(buf), ubuf, count);
-	if (ret)
-		return ret;
-	name = strim(buf);
-	if (!*name || strpbrk(name, " \t\n"))
-		return -EINVAL;
-	if (name[0] == '!')
-		ret = stackmap_detach_tracepoint(name + 1);
-	else
-		ret = stackmap_attach_tracepoint(name);
+	ret = stackmap_parse_control(buf, sizeof(buf), ubuf, count, &name,
+				     &remove);
+	if (!ret && *name)
+		ret = remove ? stackmap_detach_tracepoint(name) :
+			       stackmap_attach_tracepoint(name);
 	return ret ? ret : count;
 }
 
@@ -199,6 +219,50 @@ static const struct file_operations stackmap_tracepoints_fops = {
 	.open = stackmap_tracepoints_open,
 	.read = seq_read,
 	.write = stackmap_tracepoints_write,
+	.llseek = seq_lseek,
+	.release = single_release,
+};
+
+/*
+ * functions: lists attached globs; "glob" attaches, "!glob" detaches, and
+ * opening for writing with O_TRUNC (`echo > functions`) detaches all.
+ */
+
+static int stackmap_functions_show(struct seq_file *m, void *v)
+{
+	stackmap_show_functions(m);
+	return 0;
+}
+
+static int stackmap_functions_open(struct inode *inode, struct file *file)
+{
+	if ((file->f_mode & FMODE_WRITE) && (file->f_flags & O_TRUNC))
+		stackmap_detach_all_functions();
+	return single_open(file, stackmap_functions_show, NULL);
+}
+
+static ssize_t stackmap_functions_write(struct file *file,
+					const char __user *ubuf,
+					size_t count, loff_t *ppos)
+{
+	char buf[SM_WRITE_MAX];
+	bool remove;
+	char *name;
+	int ret;
+
+	ret = stackmap_parse_control(buf, sizeof(buf), ubuf, count, &name,
+				     &remove);
+	if (!ret && *name)
+		ret = remove ? stackmap_detach_function(name) :
+			       stackmap_attach_function(name);
+	return ret ? ret : count;
+}
+
+static const struct file_operations stackmap_functions_fops = {
+	.owner = THIS_MODULE,
+	.open = stackmap_functions_open,
+	.read = seq_read,
+	.write = stackmap_functions_write,
 	.llseek = seq_lseek,
 	.release = single_release,
 };
@@ -219,6 +283,8 @@ int stackmap_debugfs_init(void)
 			    &stackmap_stats_fops);
 	debugfs_create_file("tracepoints", 0600, stackmap_dir, NULL,
 			    &stackmap_tracepoints_fops);
+	debugfs_create_file("functions", 0600, stackmap_dir, NULL,
+			    &stackmap_functions_fops);
 	return 0;
 }
 

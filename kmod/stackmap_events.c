@@ -32,6 +32,9 @@ void stackmap_check_contract(void)
 	SM_CHECK_NAME(stack_cookie, STACKMAP_EVENT_COOKIE);
 	SM_CHECK_NAME(stack_define, STACKMAP_EVENT_DEFINE);
 	SM_CHECK_NAME(stack_fallback, STACKMAP_EVENT_FALLBACK);
+	SM_CHECK_NAME(function_entry, STACKMAP_EVENT_FUNCTION);
+	SM_CHECK_FIELD(function_entry, ip, STACKMAP_FIELD_IP, unsigned long);
+	SM_CHECK_FIELD(function_entry, parent_ip, STACKMAP_FIELD_PARENT_IP, unsigned long);
 	SM_CHECK_FIELD(stack_cookie, cookie, STACKMAP_FIELD_COOKIE, u64);
 	SM_CHECK_FIELD(stack_define, cookie, STACKMAP_FIELD_COOKIE, u64);
 	SM_CHECK_FIELD(stack_define, depth, STACKMAP_FIELD_DEPTH, u32);

@@ -137,9 +137,13 @@ static int __init stackmap_init(void)
 
 static void __exit stackmap_exit(void)
 {
-	/* No probe can run once this returns (tracepoint_synchronize_unregister). */
+	/*
+	 * No probe or ftrace callback runs once these return
+	 * (tracepoint_synchronize_unregister(), unregister_ftrace_function()).
+	 */
 	stackmap_detach_all();
 	stackmap_debugfs_exit();
+	stackmap_function_exit();
 	sm_map_destroy(&stackmap_map);
 }
 

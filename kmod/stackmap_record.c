@@ -44,21 +44,33 @@ void stackmap_cookie_event_unreg(void)
 {
 }
 
+/* How far SM_SKIP_UNTIL looks for its range before keeping everything. */
+#define SM_SKIP_UNTIL_MAX	8
+
+static bool stackmap_in_range(unsigned long ip, const struct stackmap_skip *skip)
+{
+	return ip - skip->start < skip->size;
+}
+
 /*
- * Drop the frames of this module (the probe and the capture) and, right
- * after them, one frame of the tracepoint's iterator if @skip names it.
- * Return the index of the first frame to keep.
+ * Drop the frames of this module (the probe and the capture), then apply
+ * @skip (see enum stackmap_skip_mode).  Return the index of the first frame
+ * to keep.
  */
 static unsigned int stackmap_trim(const unsigned long *ips, unsigned int nr,
 				  const struct stackmap_skip *skip)
 {
-	unsigned int i = 0;
+	unsigned int i = 0, j;
 
 	while (i < nr && within_module(ips[i], THIS_MODULE))
 		i++;
-	if (i < nr && skip && skip->size &&
-	    ips[i] - skip->start < skip->size)
-		i++;
+	if (!skip || !skip->size || i >= nr)
+		return i;
+	if (skip->mode == SM_SKIP_ONE)
+		return stackmap_in_range(ips[i], skip) ? i + 1 : i;
+	for (j = i; j < nr && j < i + SM_SKIP_UNTIL_MAX; j++)
+		if (stackmap_in_range(ips[j], skip))
+			return j;
 	return i;
 }
 
@@ -156,5 +168,6 @@ void stackmap_stats_sum(struct stackmap_stats *sum)
 		sum->defines += READ_ONCE(s->defines);
 		sum->nested += READ_ONCE(s->nested);
 		sum->empty += READ_ONCE(s->empty);
+		sum->recursion += READ_ONCE(s->recursion);
 	}
 }

@@ -14,6 +14,21 @@
 int stackmap_cookie_event_reg(void);
 void stackmap_cookie_event_unreg(void);
 
+/* A hit of an attached function, at its entry; its stack event follows. */
+TRACE_EVENT(function_entry,
+	TP_PROTO(unsigned long ip, unsigned long parent_ip),
+	TP_ARGS(ip, parent_ip),
+	TP_STRUCT__entry(
+		__field(unsigned long, ip)
+		__field(unsigned long, parent_ip)
+	),
+	TP_fast_assign(
+		__entry->ip = ip;
+		__entry->parent_ip = parent_ip;
+	),
+	TP_printk("%ps <- %ps", (void *)__entry->ip, (void *)__entry->parent_ip)
+);
+
 /* A traced hit: the cookie of its stack, right after the event it follows. */
 TRACE_EVENT_FN(stack_cookie,
 	TP_PROTO(u64 cookie),

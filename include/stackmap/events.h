@@ -8,6 +8,10 @@
  *
  * All events live in the trace system STACKMAP_SYSTEM:
  *
+ *   function_entry unsigned long ip,           a hit of a function attached
+ *                  unsigned long parent_ip     through the functions file
+ *                                              (entry only); its stack event
+ *                                              follows it like any other
  *   stack_cookie   u64 cookie                  after each traced hit, on the
  *                                              same CPU, right after the
  *                                              event it belongs to
@@ -20,7 +24,10 @@
  *                                              whole; see enum below)
  *
  * ips[] holds raw kernel addresses, innermost frame first; frame 0 is the
- * caller of the traced point and every later frame is a return address.
+ * code that hit the traced point (for a tracepoint, the return address into
+ * the function that contains it; for a function entry, the return address
+ * into that function's ftrace call site, i.e. ip + 5 on x86) and every later
+ * frame is a return address.
  * Its element size is the recording kernel's long size (trace.dat records it).
  */
 #ifndef STACKMAP_EVENTS_H
@@ -30,11 +37,14 @@
 #define STACKMAP_EVENT_COOKIE		"stack_cookie"
 #define STACKMAP_EVENT_DEFINE		"stack_define"
 #define STACKMAP_EVENT_FALLBACK		"stack_fallback"
+#define STACKMAP_EVENT_FUNCTION		"function_entry"
 
 #define STACKMAP_FIELD_COOKIE		"cookie"
 #define STACKMAP_FIELD_DEPTH		"depth"
 #define STACKMAP_FIELD_IPS		"ips"
 #define STACKMAP_FIELD_REASON		"reason"
+#define STACKMAP_FIELD_IP		"ip"
+#define STACKMAP_FIELD_PARENT_IP	"parent_ip"
 
 /* Hard upper bound of a stored stack's depth, in frames. */
 #define STACKMAP_MAX_DEPTH		64
