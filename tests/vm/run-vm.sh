@@ -1,0 +1,269 @@
+#!/bin/bash
+# Boot the installed Debian kernel under qemu (TCG) with a busybox initramfs, run a guest script there, and
+# return its exit code. See tests/vm/README.md.
+set -euo pipefail
+
+PROG=run-vm
+MARKER=STACKMAP-GUEST-EXIT
+SETUP_MARKER=STACKMAP-GUEST-SETUP-FAILED
+HARNESS_FAIL=125
+SPLAT_RE='BUG:|Oops|WARNING: CPU|Kernel panic|Call Trace:|lockdep|soft lockup'
+# Entry points of the virtio + 9p stack; their dependencies come from modules.dep.
+BASE_MODULES=(virtio_pci 9pnet_virtio 9p)
+TRACE_CMD=/usr/bin/trace-cmd
+
+MODULES=() EXTRAS=() GUEST_SCRIPT="" SHARE="" TIMEOUT=300 SMP=2 MEM=1G KVER="" VERBOSE=0
+WORK="" STEP=args REPORTED=0 GUEST_CODE=""
+
+usage() {
+	cat <<EOF
+usage: $0 [--module PATH.ko ...] --guest-script PATH [--share DIR] [--timeout SECONDS]
+          [--smp N] [--mem SIZE] [--kver KVER] [--extra FILE ...] [--verbose]
+EOF
+	REPORTED=1
+	exit 2
+}
+
+# One-line failure message, console tail, harness exit code.
+fail() {
+	local step=$1 why=$2
+	echo "$PROG: $step failed: $why" >&2
+	if [[ -n $SHARE && -s $SHARE/console.log ]]; then
+		echo "---- tail of $SHARE/console.log ----" >&2
+		tail -n 40 "$SHARE/console.log" | tr -d '\r' >&2
+		echo "---- end of console ----" >&2
+		echo "$PROG: $step failed: $why" >&2
+	fi
+	REPORTED=1
+	exit "$HARNESS_FAIL"
+}
+
+# Any unexpected failure under set -e lands here with the step it happened in.
+# shellcheck disable=SC2317 # called through the EXIT trap
+on_exit() {
+	local rc=$?
+	[[ -z $WORK ]] || rm -rf "$WORK"
+	if ((rc != 0 && !REPORTED)); then
+		echo "$PROG: $STEP failed: a command exited with status $rc (see above)" >&2
+		exit "$HARNESS_FAIL"
+	fi
+}
+
+parse_args() {
+	while (($#)); do
+		case $1 in
+		--module) MODULES+=("${2:?--module needs a path}"); shift 2 ;;
+		--guest-script) GUEST_SCRIPT=${2:?}; shift 2 ;;
+		--share) SHARE=${2:?}; shift 2 ;;
+		--timeout) TIMEOUT=${2:?}; shift 2 ;;
+		--smp) SMP=${2:?}; shift 2 ;;
+		--mem) MEM=${2:?}; shift 2 ;;
+		--kver) KVER=${2:?}; shift 2 ;;
+		--extra)
+			shift
+			while (($#)) && [[ $1 != --* ]]; do EXTRAS+=("$1"); shift; done ;;
+		--verbose) VERBOSE=1; shift ;;
+		-h | --help) usage ;;
+		*) echo "$PROG: unknown argument: $1" >&2; usage ;;
+		esac
+	done
+	[[ -n $GUEST_SCRIPT ]] || usage
+	[[ $TIMEOUT =~ ^[0-9]+$ ]] || fail args "--timeout must be a number of seconds"
+}
+
+check_inputs() {
+	local f
+	[[ -r $GUEST_SCRIPT ]] || fail args "guest script not readable: $GUEST_SCRIPT"
+	for f in ${MODULES[@]+"${MODULES[@]}"} ${EXTRAS[@]+"${EXTRAS[@]}"}; do
+		[[ -r $f ]] || fail args "not readable: $f"
+	done
+}
+
+# Newest /boot/vmlinuz-* (the host itself may run another kernel, so not uname -r).
+pick_kver() {
+	if [[ -z $KVER ]]; then
+		KVER=$(find /boot -maxdepth 1 -name 'vmlinuz-*' -printf '%f\n' | sed 's/^vmlinuz-//' | sort -V | tail -n 1)
+	fi
+	[[ -n $KVER ]] || fail kver "no /boot/vmlinuz-* installed"
+	[[ -r /boot/vmlinuz-$KVER ]] || fail kver "/boot/vmlinuz-$KVER missing or unreadable"
+	[[ -r /lib/modules/$KVER/modules.dep ]] || fail kver "/lib/modules/$KVER/modules.dep missing"
+}
+
+setup_dirs() {
+	WORK=$(mktemp -d "${TMPDIR:-/tmp}/run-vm.XXXXXX")
+	if [[ -z $SHARE ]]; then
+		SHARE=$(mktemp -d "${TMPDIR:-/tmp}/run-vm-share.XXXXXX")
+	fi
+	mkdir -p "$SHARE"
+	SHARE=$(cd "$SHARE" && pwd)
+	echo "$PROG: kernel $KVER, share dir $SHARE" >&2
+	rm -f "$SHARE/guest-status" "$SHARE/console.log"
+}
+
+# modules.dep path of a module name ("9p" -> kernel/fs/9p/9p.ko[.xz]).
+modpath() {
+	local dep=/lib/modules/$KVER/modules.dep
+	awk -F: -v n="$1" '{ b = $1; sub(/.*\//, "", b); sub(/\.ko(\.(xz|zst|gz))?$/, "", b);
+		gsub(/-/, "_", b); if (b == n) { print $1; exit } }' "$dep"
+}
+
+# Load order for the base modules: each module's dependencies (modules.dep lists them deepest last, so reversed),
+# then the module itself, first occurrence wins.
+module_order() {
+	local dep=/lib/modules/$KVER/modules.dep name path
+	for name in "${BASE_MODULES[@]}"; do
+		path=$(modpath "$name")
+		[[ -n $path ]] || { echo "$PROG: $name not in modules.dep" >&2; return 1; }
+		grep -m1 "^$path:" "$dep" | cut -d: -f2 | tr ' ' '\n' | sed '/^$/d' | tac
+		echo "$path"
+	done | awk '!seen[$0]++'
+}
+
+# Copy one kernel module into DIR as NAME.ko, decompressing on the host (busybox insmod wants plain ELF).
+copy_kmod() {
+	local src=/lib/modules/$KVER/$1 dir=$2 name
+	name=$(basename "$1" | sed -E 's/\.ko(\.(xz|zst|gz))?$//')
+	case $src in
+	*.ko) cp "$src" "$dir/$name.ko" ;;
+	*.ko.xz) xz -dc "$src" >"$dir/$name.ko" ;;
+	*.ko.zst) zstd -qdc "$src" >"$dir/$name.ko" ;;
+	*.ko.gz) gzip -dc "$src" >"$dir/$name.ko" ;;
+	*) return 1 ;;
+	esac
+	echo "$name"
+}
+
+# Only the binary and /bin/sh: /init creates the other applet links with `busybox --install -s` at boot, one
+# process instead of ~270 host-side ln forks (1 s).
+add_busybox() {
+	local root=$1
+	install -D -m755 /bin/busybox "$root/bin/busybox"
+	ln -s busybox "$root/bin/sh"
+}
+
+# trace-cmd plus every library ldd lists, at the same paths, and the dynamic loader.
+add_trace_cmd() {
+	local root=$1 lib libs
+	install -D -m755 "$TRACE_CMD" "$root$TRACE_CMD"
+	libs=$(ldd "$TRACE_CMD")
+	if grep 'not found' <<<"$libs" >&2; then return 1; fi
+	for lib in $(awk '/=> \//{ print $3 }' <<<"$libs") /lib64/ld-linux-x86-64.so.2; do
+		mkdir -p "$root$(dirname "$lib")"
+		cp -L "$lib" "$root$lib"
+	done
+}
+
+add_base_modules() {
+	local root=$1 path
+	mkdir -p "$root/lib/modules/vm"
+	: >"$root/etc/vm-modules"
+	module_order >"$WORK/order"
+	while read -r path; do
+		copy_kmod "$path" "$root/lib/modules/vm" >>"$root/etc/vm-modules"
+	done <"$WORK/order"
+}
+
+write_init() {
+	cat >"$1/init" <<EOF
+#!/bin/sh
+export PATH=/bin:/sbin:/usr/bin:/usr/sbin
+/bin/busybox mount -t proc proc /proc
+/bin/busybox --install -s
+setup_failed() { echo; echo "$SETUP_MARKER: \$1"; poweroff -f; sleep 10; }
+mount -t sysfs sys /sys
+mount -t devtmpfs dev /dev || setup_failed devtmpfs
+exec </dev/console >/dev/console 2>&1
+mount -t debugfs debugfs /sys/kernel/debug || setup_failed debugfs
+mount -t tracefs tracefs /sys/kernel/tracing || setup_failed tracefs
+mkdir -p /tmp /share
+for m in \$(cat /etc/vm-modules); do insmod /lib/modules/vm/\$m.ko || setup_failed "insmod \$m"; done
+mount -t 9p -o trans=virtio,version=9p2000.L,msize=262144 host0 /share || setup_failed "9p mount"
+cd /share
+SHARE=/share MODDIR=/stackmap /bin/sh /guest.sh
+rc=\$?
+echo \$rc >/share/guest-status
+sync
+echo
+echo "$MARKER: \$rc"
+poweroff -f
+sleep 10
+EOF
+	chmod 755 "$1/init"
+}
+
+add_run_files() {
+	local root=$1 f
+	mkdir -p "$root/stackmap" "$root/extra"
+	for f in ${MODULES[@]+"${MODULES[@]}"}; do cp "$f" "$root/stackmap/"; done
+	for f in ${EXTRAS[@]+"${EXTRAS[@]}"}; do cp "$f" "$root/extra/"; done
+	cp "$GUEST_SCRIPT" "$root/guest.sh"
+	write_init "$root"
+}
+
+build_initramfs() {
+	local root=$WORK/root
+	mkdir -p "$root"/{bin,sbin,etc,proc,sys,dev,tmp,share,usr/bin,usr/sbin}
+	STEP="initramfs (busybox)"; add_busybox "$root"
+	STEP="initramfs (trace-cmd and its libraries)"; add_trace_cmd "$root"
+	STEP="initramfs (virtio/9p modules of $KVER)"; add_base_modules "$root"
+	STEP="initramfs (modules, extras, guest script)"; add_run_files "$root"
+	STEP="initramfs (cpio)"
+	(cd "$root" && find . -print0 | cpio --null -o -H newc -R 0:0 --quiet) >"$WORK/initramfs.cpio"
+}
+
+run_qemu() {
+	local append='console=ttyS0 loglevel=5 panic=-1 oops=panic softlockup_panic=1'
+	local -a cmd=(timeout -k 5 "$TIMEOUT" qemu-system-x86_64 -accel "tcg,thread=multi" -cpu max -m "$MEM"
+		-smp "$SMP" -nographic -no-reboot -nic none -kernel "/boot/vmlinuz-$KVER" -initrd "$WORK/initramfs.cpio"
+		-append "$append" -virtfs "local,path=$SHARE,mount_tag=host0,security_model=none")
+	local rc=0
+	if ((VERBOSE)); then
+		"${cmd[@]}" </dev/null 2>&1 | tee "$SHARE/console.log" >&2 || rc=${PIPESTATUS[0]}
+	else
+		"${cmd[@]}" </dev/null >"$SHARE/console.log" 2>&1 || rc=$?
+	fi
+	case $rc in
+	0) ;;
+	124 | 137) fail qemu "timeout after ${TIMEOUT}s (guest hung)" ;;
+	*) fail qemu "qemu exited with status $rc" ;;
+	esac
+}
+
+# The guest's exit code from the console marker, after checking the console for kernel splats.
+check_console() {
+	local log=$SHARE/console.log clean=$WORK/console.txt splat code status
+	STEP=console
+	tr -d '\r' <"$log" >"$clean"
+	splat=$(grep -a -m1 -E "$SETUP_MARKER" "$clean" || true)
+	[[ -z $splat ]] || fail guest-setup "${splat#"$SETUP_MARKER: "}"
+	splat=$(grep -a -m1 -E "$SPLAT_RE" "$clean" || true)
+	[[ -z $splat ]] || fail kernel "console shows: $splat"
+	code=$(grep -a -o -E "$MARKER: [0-9]+" "$clean" | tail -n 1 | awk '{ print $2 }' || true)
+	[[ -n $code ]] || fail marker "no '$MARKER' line on the console"
+	status=$(cat "$SHARE/guest-status" 2>/dev/null || true)
+	[[ $status == "$code" ]] || fail share "guest-status '$status' does not match console exit code $code"
+	GUEST_CODE=$code
+}
+
+elapsed() {
+	awk -v a="$1" -v b="$2" 'BEGIN { printf "%.1f", b - a }'
+}
+
+main() {
+	parse_args "$@"
+	check_inputs
+	STEP=kver; pick_kver
+	STEP=setup; setup_dirs
+	local t0=$EPOCHREALTIME t1 t2
+	build_initramfs
+	t1=$EPOCHREALTIME
+	STEP=qemu; run_qemu
+	t2=$EPOCHREALTIME
+	check_console
+	echo "$PROG: guest exit code $GUEST_CODE (initramfs $(elapsed "$t0" "$t1") s, qemu $(elapsed "$t1" "$t2") s)" >&2
+	REPORTED=1
+	exit "$GUEST_CODE"
+}
+
+trap on_exit EXIT
+main "$@"
