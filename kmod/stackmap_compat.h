@@ -48,7 +48,9 @@ typedef uint64_t u64;
 
 #define READ_ONCE(x)		__atomic_load_n(&(x), __ATOMIC_RELAXED)
 #define WRITE_ONCE(x, v)	__atomic_store_n(&(x), (v), __ATOMIC_RELAXED)
+/* Acquire load: what the kernel's smp_load_acquire() orders. */
 #define smp_load_acquire(p)	__atomic_load_n((p), __ATOMIC_ACQUIRE)
+/* Release store: what the kernel's smp_store_release() orders. */
 #define smp_store_release(p, v)	__atomic_store_n((p), (v), __ATOMIC_RELEASE)
 /* WRITE_ONCE() then a full barrier: a sequentially consistent store. */
 #define smp_store_mb(x, v)	__atomic_store_n(&(x), (v), __ATOMIC_SEQ_CST)
@@ -63,9 +65,12 @@ typedef uint64_t u64;
 		__old;							\
 	})
 
-typedef struct {
+/* The kernel's atomic_t: an int only touched through the functions below. */
+struct sm_atomic {
 	int counter;
-} atomic_t;
+};
+
+#define atomic_t struct sm_atomic
 
 #define atomic_read(v)		__atomic_load_n(&(v)->counter, __ATOMIC_RELAXED)
 #define atomic_set(v, i)	__atomic_store_n(&(v)->counter, (i), __ATOMIC_RELAXED)
