@@ -1,0 +1,103 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * fgdecode, stage 3: text output (see format.h).
+ */
+#include <string.h>
+
+#include "format.h"
+#include "stackmap/cookie.h"
+#include "stackmap/events.h"
+
+#define EVENT_NAME_WIDTH	20
+
+void format_header(FILE *out, int nr_cpus)
+{
+	fprintf(out, "cpus=%d\n", nr_cpus);
+}
+
+/* " NAME: " padded so that the info starts in the same column. */
+static void format_event_name(struct trace_seq *s, struct tep_event *event)
+{
+	const char *name = event ? event->name : "(NULL)";
+	int len = strlen(name);
+
+	trace_seq_printf(s, " %s: ", name);
+	if (len < EVENT_NAME_WIDTH)
+		trace_seq_printf(s, "%*s", EVENT_NAME_WIDTH - len, "");
+}
+
+void format_dropped(struct trace_seq *s, const struct tep_record *record)
+{
+	if (record->missed_events > 0)
+		trace_seq_printf(s, "CPU:%d [%lld EVENTS DROPPED]\n",
+				 record->cpu, record->missed_events);
+	else if (record->missed_events < 0)
+		trace_seq_printf(s, "CPU:%d [EVENTS DROPPED]\n", record->cpu);
+}
+
+void format_event(struct trace_seq *s, struct tep_handle *tep,
+		  struct tep_record *record)
+{
+	struct tep_event *event = tep_find_event_by_record(tep, record);
+
+	format_dropped(s, record);
+	tep_print_event(tep, s, record, "%16s-%-5d [%03d]", TEP_PRINT_COMM,
+			TEP_PRINT_PID, TEP_PRINT_CPU);
+	tep_print_event(tep, s, record, " %6.1000d:", TEP_PRINT_TIME);
+	format_event_name(s, event);
+	tep_print_event(tep, s, record, "%s", TEP_PRINT_INFO);
+}
+
+void format_stack(struct trace_seq *s, struct tep_handle *tep,
+		  const struct resolved *res, bool show_cookie)
+{
+	if (show_cookie && res->kind == TEPSTACK_COOKIE &&
+	    res->what != RESOLVED_CORRUPT)
+		trace_seq_printf(s, "\n" FORMAT_INDENT "<cookie 0x%llx gen %u slot %u>",
+				 (unsigned long long)res->cookie,
+				 stackmap_cookie_generation(res->cookie),
+				 stackmap_cookie_slot(res->cookie));
+	if (show_cookie && res->kind == TEPSTACK_FALLBACK &&
+	    res->what == RESOLVED_STACK)
+		trace_seq_printf(s, "\n" FORMAT_INDENT "<fallback %s>",
+				 stackmap_fallback_name(res->reason));
+	switch (res->what) {
+	case RESOLVED_STACK:
+		tepstack_print_stack(s, tep, res->frames, res->depth,
+				     FORMAT_INDENT);
+		break;
+	case RESOLVED_MARKER:
+		tepstack_print_marker(s, res->result, res->cookie,
+				      FORMAT_INDENT);
+		break;
+	case RESOLVED_CORRUPT:
+		trace_seq_printf(s, "\n" FORMAT_INDENT "=> <corrupt %s>",
+				 res->err.msg);
+		break;
+	}
+}
+
+void format_flush(struct trace_seq *s, FILE *out)
+{
+	trace_seq_terminate(s);
+	if (s->len && s->buffer[s->len - 1] == '\n')
+		s->len--;
+	if (s->len) {
+		fwrite(s->buffer, 1, s->len, out);
+		fputc('\n', out);
+	}
+	trace_seq_reset(s);
+}
+
+void format_summary(FILE *out, size_t events, const struct resolve_stats *st,
+		    size_t distinct)
+{
+	fprintf(out, "fgdecode: %zu events, %zu cookies, %zu resolved, %zu stale, %zu unknown, %zu fallback stacks, %zu definitions (%zu distinct stacks)",
+		events, st->cookies, st->resolved, st->stale, st->unknown,
+		st->fallbacks, st->definitions, distinct);
+	if (st->conflicting)
+		fprintf(out, ", %zu conflicting", st->conflicting);
+	if (st->corrupt)
+		fprintf(out, ", %zu corrupt", st->corrupt);
+	fputc('\n', out);
+}

@@ -1,0 +1,100 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * fgdecode, stage 3: text output.
+ *
+ * Event lines are those of `trace-cmd report` (3.1.6, default options, no
+ * plugins), built with tep_print_event():
+ *
+ *   cpus=2
+ *             bash-1234  [001]  5123.456789: sched_switch:         INFO
+ *
+ *   (comm right-aligned in 16, '-', pid left-aligned in 5, [cpu] in 3 digits,
+ *   time as seconds.microseconds, event name padded to 20, the event's print
+ *   format).  A record after lost events is preceded by
+ *   "CPU:N [M EVENTS DROPPED]" as in trace-cmd.
+ *
+ * The stack of an event follows it, one frame per line, indented by
+ * FORMAT_INDENT (shapes in stackmap/tep_stack.h):
+ *
+ *       => __schedule+0x2f1 (ffffffff81b8e4a1)
+ *       => <stale cookie gen 3 slot 17>
+ *       => <corrupt stack_fallback: field 'depth' is 70, more than 64 frames>
+ *
+ * With --cookies the stack of a stack_cookie is headed by the cookie:
+ *
+ *       <cookie 0xca100002874 gen 3233 slot 10356>
+ *       => __schedule+0x4f8 (ffffffff832528c8)
+ *
+ * The summary goes to stderr (see format_summary()).
+ */
+#ifndef FGDECODE_FORMAT_H
+#define FGDECODE_FORMAT_H
+
+#include <stdio.h>
+
+#include "resolve.h"
+
+#define FORMAT_INDENT	"    "
+
+/**
+ * format_header() - the "cpus=N" line trace-cmd report starts with
+ * @out: stream
+ * @nr_cpus: CPUs in the trace
+ */
+void format_header(FILE *out, int nr_cpus);
+
+/**
+ * format_dropped() - append "CPU:N [M EVENTS DROPPED]\n" (or
+ * "CPU:N [EVENTS DROPPED]\n" when the count is unknown) if events were lost
+ * before @record; nothing otherwise
+ * @s: output
+ * @record: any record
+ */
+void format_dropped(struct trace_seq *s, const struct tep_record *record);
+
+/**
+ * format_event() - append the event line of @record to @s, preceded by the
+ * format_dropped() line if any
+ * @s: output (the line has no trailing newline)
+ * @tep: the trace's handle
+ * @record: any record
+ */
+void format_event(struct trace_seq *s, struct tep_handle *tep,
+		  struct tep_record *record);
+
+/**
+ * format_stack() - append the stack lines of a resolved record to @s
+ * @s: output; each line starts with "\n" FORMAT_INDENT
+ * @tep: the trace's handle (kallsyms)
+ * @res: what resolve_record() made of the record
+ * @show_cookie: head the stack of a readable stack_cookie with a
+ *	"<cookie 0xC gen G slot S>" line, and a fallback stack with a
+ *	"<fallback REASON>" line
+ */
+void format_stack(struct trace_seq *s, struct tep_handle *tep,
+		  const struct resolved *res, bool show_cookie);
+
+/**
+ * format_flush() - write @s to @out as whole lines and empty it
+ * @s: output so far; a trailing newline is dropped, then one is added
+ * @out: stream
+ *
+ * Nothing is written when @s is empty.
+ */
+void format_flush(struct trace_seq *s, FILE *out);
+
+/**
+ * format_summary() - the summary line
+ * @out: stream (fgdecode uses stderr)
+ * @events: records read, stackmap ones included
+ * @st: counters
+ * @distinct: distinct cookies with a definition
+ *
+ * Prints "fgdecode: N events, C cookies, R resolved, S stale, U unknown,
+ * F fallback stacks, D definitions (K distinct stacks)", followed by
+ * ", X conflicting" and ", Y corrupt" only when those are not 0.
+ */
+void format_summary(FILE *out, size_t events, const struct resolve_stats *st,
+		    size_t distinct);
+
+#endif /* FGDECODE_FORMAT_H */

@@ -1,0 +1,184 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * fgdecode, stage 2: resolve stackmap records to stacks (see resolve.h).
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "resolve.h"
+#include "stackmap/cookie.h"
+
+int resolve_init(struct resolver *res, struct reader *reader,
+		 resolve_warn_fn warn, void *warn_ctx)
+{
+	memset(res, 0, sizeof(*res));
+	res->reader = reader;
+	res->warn = warn;
+	res->warn_ctx = warn_ctx;
+	res->tab = stacktab_new();
+	return res->tab ? 0 : -ENOMEM;
+}
+
+void resolve_fini(struct resolver *res)
+{
+	stacktab_free(res->tab);
+	res->tab = NULL;
+}
+
+static void warn(struct resolver *res, const struct tep_record *record,
+		 const char *msg)
+{
+	if (res->warn)
+		res->warn(res->warn_ctx, record, msg);
+}
+
+static void corrupt(struct resolver *res, const struct tep_record *record,
+		    struct resolved *out)
+{
+	out->what = RESOLVED_CORRUPT;
+	res->stats.corrupt++;
+	warn(res, record, out->err.msg);
+}
+
+/* Read the cookie and stack of a stack_define record into @out. */
+static int read_define(struct resolver *res, const struct tep_record *record,
+		       struct resolved *out)
+{
+	const struct tepstack_fields *f;
+
+	f = reader_fields(res->reader, TEPSTACK_DEFINE);
+	if (tepstack_read_cookie(f, record, &out->cookie, &out->err) ||
+	    tepstack_read_stack(f, record, &out->buf, &out->err)) {
+		out->what = RESOLVED_CORRUPT;
+		return -1;
+	}
+	out->what = RESOLVED_STACK;
+	out->depth = out->buf.depth;
+	out->frames = out->buf.frames;
+	return 0;
+}
+
+/* Report a definition the table refused (@ret from stacktab_define()). */
+static void refused_define(struct resolver *res, const struct tep_record *record,
+			   sm_u64 cookie, int ret)
+{
+	char msg[160];
+
+	snprintf(msg, sizeof(msg), "%s: cookie gen %u slot %u %s",
+		 STACKMAP_EVENT_DEFINE, stackmap_cookie_generation(cookie),
+		 stackmap_cookie_slot(cookie),
+		 ret == -EINVAL ? "is invalid (skipped)" :
+		 "redefined with another stack (cookie unusable)");
+	if (ret == -EINVAL)
+		res->stats.corrupt++;
+	warn(res, record, msg);
+}
+
+/* Add one stack_define record to the table. */
+static int collect_define(struct resolver *res, const struct tep_record *record)
+{
+	struct resolved def = { .kind = TEPSTACK_DEFINE };
+	int ret;
+
+	res->stats.definitions++;
+	if (read_define(res, record, &def)) {
+		corrupt(res, record, &def);
+		return 0;
+	}
+	ret = stacktab_define(res->tab, def.cookie, def.depth, def.frames);
+	if (ret == -ENOMEM)
+		return ret;
+	if (ret == -EINVAL || ret == -EEXIST)
+		refused_define(res, record, def.cookie, ret);
+	return 0;
+}
+
+int resolve_collect(struct resolver *res)
+{
+	struct tep_record *record;
+	int ret = 0;
+
+	if (!reader_fields(res->reader, TEPSTACK_DEFINE))
+		return 0;
+	reader_rewind(res->reader);
+	while (!ret && (record = reader_next(res->reader))) {
+		if (reader_kind(res->reader, record) == TEPSTACK_DEFINE)
+			ret = collect_define(res, record);
+		reader_put(record);
+	}
+	reader_rewind(res->reader);
+	return ret;
+}
+
+static void resolve_cookie(struct resolver *res,
+			   const struct tep_record *record,
+			   struct resolved *out)
+{
+	const struct tepstack_fields *f;
+	struct stacktab_stack stack;
+
+	res->stats.cookies++;
+	f = reader_fields(res->reader, TEPSTACK_COOKIE);
+	if (tepstack_read_cookie(f, record, &out->cookie, &out->err)) {
+		corrupt(res, record, out);
+		return;
+	}
+	out->result = stacktab_lookup(res->tab, out->cookie, &stack);
+	switch (out->result) {
+	case STACKTAB_FOUND:
+		out->what = RESOLVED_STACK;
+		out->depth = stack.depth;
+		out->frames = stack.frames;
+		res->stats.resolved++;
+		return;
+	case STACKTAB_STALE:
+		res->stats.stale++;
+		break;
+	case STACKTAB_UNKNOWN:
+		res->stats.unknown++;
+		break;
+	case STACKTAB_CONFLICT:
+		res->stats.conflicting++;
+		break;
+	}
+	out->what = RESOLVED_MARKER;
+}
+
+static void resolve_fallback(struct resolver *res,
+			     const struct tep_record *record,
+			     struct resolved *out)
+{
+	const struct tepstack_fields *f;
+
+	res->stats.fallbacks++;
+	f = reader_fields(res->reader, TEPSTACK_FALLBACK);
+	if (tepstack_read_reason(f, record, &out->reason, &out->err) ||
+	    tepstack_read_stack(f, record, &out->buf, &out->err)) {
+		corrupt(res, record, out);
+		return;
+	}
+	out->what = RESOLVED_STACK;
+	out->depth = out->buf.depth;
+	out->frames = out->buf.frames;
+}
+
+void resolve_record(struct resolver *res, int kind,
+		    const struct tep_record *record, struct resolved *out)
+{
+	memset(out, 0, offsetof(struct resolved, buf));
+	out->kind = kind;
+	out->err.msg[0] = '\0';
+	switch (kind) {
+	case TEPSTACK_COOKIE:
+		resolve_cookie(res, record, out);
+		break;
+	case TEPSTACK_FALLBACK:
+		resolve_fallback(res, record, out);
+		break;
+	case TEPSTACK_DEFINE:
+		/* Counted and reported by pass 1. */
+		read_define(res, record, out);
+		break;
+	}
+}

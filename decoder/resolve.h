@@ -1,0 +1,105 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * fgdecode, stage 2: resolve stackmap records to stacks.
+ *
+ * resolve_collect() is pass 1: it reads every stack_define of the trace into
+ * a stacktab, so a cookie used before its definition was written (another CPU
+ * may write the definition slightly later) still resolves.  resolve_record()
+ * then turns one stack_cookie, stack_fallback or stack_define record into a
+ * struct resolved that the format stage prints, and counts the outcome.
+ */
+#ifndef FGDECODE_RESOLVE_H
+#define FGDECODE_RESOLVE_H
+
+#include <stddef.h>
+
+#include "read.h"
+#include "stackmap/stacktab.h"
+#include "stackmap/tep_stack.h"
+
+/* Counters for the summary line.  "corrupt" records are not in the others. */
+struct resolve_stats {
+	size_t cookies;		/* stack_cookie records, corrupt ones included */
+	size_t resolved;
+	size_t stale;
+	size_t unknown;
+	size_t conflicting;	/* cookies defined twice with other frames */
+	size_t fallbacks;	/* stack_fallback records, corrupt ones included */
+	size_t definitions;	/* stack_define records, corrupt ones included */
+	size_t corrupt;		/* records whose fields could not be read */
+};
+
+/* What a record resolved to. */
+enum resolved_what {
+	RESOLVED_STACK,		/* @depth frames in @frames */
+	RESOLVED_MARKER,	/* unresolved cookie: @result says why */
+	RESOLVED_CORRUPT,	/* unreadable record: @err says why */
+};
+
+struct resolved {
+	int kind;			/* enum tepstack_kind of the record */
+	enum resolved_what what;
+	enum stacktab_result result;	/* RESOLVED_MARKER */
+	sm_u64 cookie;			/* stack_cookie, stack_define */
+	sm_u32 reason;			/* stack_fallback */
+	sm_u32 depth;			/* RESOLVED_STACK */
+	const sm_u64 *frames;		/* RESOLVED_STACK: in @buf or the table */
+	struct tepstack_stack buf;
+	struct tepstack_err err;	/* RESOLVED_CORRUPT */
+};
+
+/*
+ * Called for a record that could not be read or added (corrupt, conflicting
+ * definition); @msg is one line without newline.
+ */
+typedef void (*resolve_warn_fn)(void *ctx, const struct tep_record *record,
+				const char *msg);
+
+struct resolver {
+	struct stacktab *tab;
+	struct reader *reader;
+	struct resolve_stats stats;
+	resolve_warn_fn warn;
+	void *warn_ctx;
+};
+
+/**
+ * resolve_init() - set up an empty resolver
+ * @res: filled in
+ * @reader: the opened trace
+ * @warn: called for each bad record (may be NULL)
+ * @warn_ctx: passed to @warn
+ *
+ * Return: 0, or -ENOMEM.
+ */
+int resolve_init(struct resolver *res, struct reader *reader,
+		 resolve_warn_fn warn, void *warn_ctx);
+
+/** resolve_fini() - free the resolver's table. */
+void resolve_fini(struct resolver *res);
+
+/**
+ * resolve_collect() - pass 1: learn every stack_define of the trace
+ * @res: the resolver
+ *
+ * Reads the whole trace (and rewinds it afterwards).  Corrupt and conflicting
+ * definitions are reported through the warn callback and counted.
+ *
+ * Return: 0, or -ENOMEM.
+ */
+int resolve_collect(struct resolver *res);
+
+/**
+ * resolve_record() - pass 2: resolve one stackmap record
+ * @res: the resolver (after resolve_collect())
+ * @kind: the record's enum tepstack_kind
+ * @record: the record
+ * @out: filled in
+ *
+ * Counts stack_cookie and stack_fallback outcomes in @res->stats; a
+ * stack_define is only read (pass 1 counted it).
+ */
+void resolve_record(struct resolver *res, int kind,
+		    const struct tep_record *record, struct resolved *out);
+
+#endif /* FGDECODE_RESOLVE_H */

@@ -1,0 +1,109 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * stacktab: the user-space table cookie -> stack that the libtraceevent
+ * plugin and fgdecode fill from stack_define events and resolve stack_cookie
+ * events against.
+ *
+ * A stack is found only under exactly the cookie (generation, slot) it was
+ * defined with (see cookie.h).  A miss is classified, so a consumer can say
+ * why a cookie names no stack:
+ *
+ *   STACKTAB_STALE    the slot is known, but only under other generations
+ *                     (the map was reset between definition and use)
+ *   STACKTAB_UNKNOWN  nothing is known for that slot (definition lost or not
+ *                     recorded), or the cookie is invalid (generation 0)
+ *   STACKTAB_CONFLICT the cookie was defined twice with different frames;
+ *                     neither stack can be trusted, so none is returned
+ *
+ * The table is an open-addressing hash keyed by the full 64-bit cookie that
+ * doubles when half full; it has no fixed limits on entries or depth.  It is
+ * not thread-safe: callers serialise access.
+ */
+#ifndef STACKMAP_STACKTAB_H
+#define STACKMAP_STACKTAB_H
+
+#include <stddef.h>
+
+#include "types.h"
+
+struct stacktab;
+
+/* Outcome of stacktab_lookup(). */
+enum stacktab_result {
+	STACKTAB_FOUND = 0,
+	STACKTAB_STALE,
+	STACKTAB_UNKNOWN,
+	STACKTAB_CONFLICT,
+};
+
+/*
+ * A stack as the table holds it: @depth frames, innermost first, raw kernel
+ * addresses widened to 64 bits.  @frames points into the table and stays
+ * valid until the table is freed.
+ */
+struct stacktab_stack {
+	sm_u32 depth;
+	const sm_u64 *frames;
+};
+
+/**
+ * stacktab_new() - allocate an empty table
+ *
+ * Return: the table, or NULL when out of memory (errno is ENOMEM).
+ */
+struct stacktab *stacktab_new(void);
+
+/**
+ * stacktab_free() - free a table and every stack it holds
+ * @tab: table from stacktab_new(), or NULL
+ */
+void stacktab_free(struct stacktab *tab);
+
+/**
+ * stacktab_define() - record the stack a cookie names
+ * @tab: the table
+ * @cookie: generation << 32 | slot; generation must not be 0
+ * @depth: number of frames in @frames (0 is allowed: an empty stack)
+ * @frames: @depth addresses, innermost first; copied
+ *
+ * Defining a cookie again with the same frames is harmless (definitions are
+ * re-emitted per recording and a plugin may see an event printed twice).
+ *
+ * Return: 0 when the cookie was new, 1 when it was already defined with the
+ * same frames, -EINVAL for an invalid cookie (nothing recorded), -EEXIST when
+ * it was already defined with other frames (the cookie is then marked as
+ * conflicting and stacktab_lookup() returns STACKTAB_CONFLICT for it), or
+ * -ENOMEM (the table is unchanged).
+ */
+int stacktab_define(struct stacktab *tab, sm_u64 cookie, sm_u32 depth,
+		    const sm_u64 *frames);
+
+/**
+ * stacktab_lookup() - find the stack of a cookie
+ * @tab: the table
+ * @cookie: the cookie to resolve
+ * @out: set to the stack on STACKTAB_FOUND; zeroed otherwise
+ *
+ * Return: STACKTAB_FOUND only for a cookie defined with exactly this
+ * (generation, slot); otherwise STACKTAB_STALE, STACKTAB_UNKNOWN or
+ * STACKTAB_CONFLICT as described at the top of this file.
+ */
+enum stacktab_result stacktab_lookup(const struct stacktab *tab, sm_u64 cookie,
+				     struct stacktab_stack *out);
+
+/**
+ * stacktab_count() - number of distinct cookies defined (conflicting ones
+ * included)
+ * @tab: the table
+ */
+size_t stacktab_count(const struct stacktab *tab);
+
+/**
+ * stacktab_result_name() - "found", "stale", "unknown" or "conflicting"
+ * @result: a value of enum stacktab_result
+ *
+ * Return: a static string; "invalid" for any other value.
+ */
+const char *stacktab_result_name(enum stacktab_result result);
+
+#endif /* STACKMAP_STACKTAB_H */

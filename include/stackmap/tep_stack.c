@@ -1,0 +1,276 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * tep_stack: stackmap events out of libtraceevent records (see tep_stack.h).
+ */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "cookie.h"
+#include "tep_stack.h"
+
+static const char *const kind_names[TEPSTACK_NR_KINDS] = {
+	[TEPSTACK_COOKIE] = STACKMAP_EVENT_COOKIE,
+	[TEPSTACK_DEFINE] = STACKMAP_EVENT_DEFINE,
+	[TEPSTACK_FALLBACK] = STACKMAP_EVENT_FALLBACK,
+};
+
+__attribute__((format(printf, 3, 4)))
+static int fail(struct tepstack_err *err, int code, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (err) {
+		va_start(ap, fmt);
+		vsnprintf(err->msg, sizeof(err->msg), fmt, ap);
+		va_end(ap);
+	}
+	return code;
+}
+
+const char *tepstack_event_name(enum tepstack_kind kind)
+{
+	if ((unsigned int)kind >= TEPSTACK_NR_KINDS)
+		return NULL;
+	return kind_names[kind];
+}
+
+int tepstack_kind_of(const struct tep_event *event)
+{
+	int kind;
+
+	if (!event->system || strcmp(event->system, STACKMAP_SYSTEM))
+		return -1;
+	for (kind = 0; kind < TEPSTACK_NR_KINDS; kind++)
+		if (!strcmp(event->name, kind_names[kind]))
+			return kind;
+	return -1;
+}
+
+static bool is_number(const struct tep_format_field *field)
+{
+	if (field->flags & (TEP_FIELD_IS_DYNAMIC | TEP_FIELD_IS_ARRAY |
+			    TEP_FIELD_IS_STRING))
+		return false;
+	return field->size == 1 || field->size == 2 || field->size == 4 ||
+	       field->size == 8;
+}
+
+/* Look up field @name; check its shape with @ok (which @what describes). */
+static int want_field(struct tepstack_fields *f, struct tep_format_field **out,
+		      const char *name,
+		      bool (*ok)(const struct tep_format_field *),
+		      const char *what, struct tepstack_err *err)
+{
+	const char *ev = f->event->name;
+
+	*out = tep_find_field(f->event, name);
+	if (!*out)
+		return fail(err, -ENOENT, "%s: no field '%s'", ev, name);
+	if (!ok(*out))
+		return fail(err, -EPROTO, "%s: field '%s' is not %s (type '%s', size %d)",
+			    ev, name, what, (*out)->type, (*out)->size);
+	return 0;
+}
+
+static bool is_u64(const struct tep_format_field *field)
+{
+	return is_number(field) && field->size == 8;
+}
+
+static bool is_dynamic_array(const struct tep_format_field *field)
+{
+	return (field->flags & TEP_FIELD_IS_DYNAMIC) && field->size == 4;
+}
+
+int tepstack_fields_init(struct tepstack_fields *f, struct tep_event *event,
+			 struct tepstack_err *err)
+{
+	int kind = tepstack_kind_of(event);
+	int ret = 0;
+
+	memset(f, 0, sizeof(*f));
+	f->event = event;
+	if (kind < 0)
+		return fail(err, -EINVAL, "%s:%s: not a stackmap event",
+			    event->system, event->name);
+	f->kind = kind;
+	if (kind == TEPSTACK_COOKIE || kind == TEPSTACK_DEFINE)
+		ret = want_field(f, &f->cookie, STACKMAP_FIELD_COOKIE, is_u64,
+				 "an 8-byte number", err);
+	if (!ret && kind == TEPSTACK_FALLBACK)
+		ret = want_field(f, &f->reason, STACKMAP_FIELD_REASON, is_number,
+				 "a number", err);
+	if (!ret && kind != TEPSTACK_COOKIE)
+		ret = want_field(f, &f->depth, STACKMAP_FIELD_DEPTH, is_number,
+				 "a number", err);
+	if (!ret && kind != TEPSTACK_COOKIE)
+		ret = want_field(f, &f->ips, STACKMAP_FIELD_IPS, is_dynamic_array,
+				 "a __data_loc array", err);
+	return ret;
+}
+
+/* Is [off, off + len) inside @record? */
+static bool in_record(const struct tep_record *record, long long off,
+		      long long len)
+{
+	return off >= 0 && len >= 0 && off + len <= record->size;
+}
+
+/* Read the number field @field (checked by tepstack_fields_init()). */
+static int read_field(const struct tepstack_fields *f,
+		      const struct tep_format_field *field, const char *name,
+		      const struct tep_record *record, sm_u64 *val,
+		      struct tepstack_err *err)
+{
+	*val = 0;
+	if (!field)
+		return fail(err, -ENOENT, "%s: no field '%s'", f->event->name,
+			    name);
+	if (!in_record(record, field->offset, field->size))
+		return fail(err, -EFAULT,
+			    "%s: field '%s' lies outside the %d-byte record",
+			    f->event->name, name, record->size);
+	*val = tep_read_number(f->event->tep,
+			       (const char *)record->data + field->offset,
+			       field->size);
+	return 0;
+}
+
+int tepstack_read_cookie(const struct tepstack_fields *f,
+			 const struct tep_record *record, sm_u64 *cookie,
+			 struct tepstack_err *err)
+{
+	return read_field(f, f->cookie, STACKMAP_FIELD_COOKIE, record, cookie,
+			  err);
+}
+
+int tepstack_read_reason(const struct tepstack_fields *f,
+			 const struct tep_record *record, sm_u32 *reason,
+			 struct tepstack_err *err)
+{
+	sm_u64 val;
+	int ret;
+
+	ret = read_field(f, f->reason, STACKMAP_FIELD_REASON, record, &val,
+			 err);
+	if (!ret)
+		*reason = (sm_u32)val;
+	return ret;
+}
+
+/*
+ * Locate the ips[] array of @record: its byte offset in the record and its
+ * length in bytes, from the __data_loc (or __rel_loc) word.
+ */
+static int locate_ips(const struct tepstack_fields *f,
+		      const struct tep_record *record, long long *off,
+		      long long *len, struct tepstack_err *err)
+{
+	const struct tep_format_field *field = f->ips;
+	sm_u64 loc;
+	int ret;
+
+	ret = read_field(f, field, STACKMAP_FIELD_IPS, record, &loc, err);
+	if (ret)
+		return ret;
+	*off = loc & 0xffff;
+	*len = (loc >> 16) & 0xffff;
+	if (field->flags & TEP_FIELD_IS_RELATIVE)
+		*off += field->offset + field->size;
+	if (!in_record(record, *off, *len))
+		return fail(err, -EFAULT,
+			    "%s: field '%s' array at %lld, %lld bytes, lies outside the %d-byte record",
+			    f->event->name, STACKMAP_FIELD_IPS, *off, *len,
+			    record->size);
+	return 0;
+}
+
+int tepstack_read_stack(const struct tepstack_fields *f,
+			const struct tep_record *record,
+			struct tepstack_stack *out, struct tepstack_err *err)
+{
+	struct tep_handle *tep = f->event->tep;
+	int long_size = tep_get_long_size(tep);
+	const char *data = record->data;
+	long long off, len;
+	sm_u64 depth;
+	sm_u32 i;
+	int ret;
+
+	ret = read_field(f, f->depth, STACKMAP_FIELD_DEPTH, record, &depth, err);
+	if (ret)
+		return ret;
+	if (depth > STACKMAP_MAX_DEPTH)
+		return fail(err, -E2BIG, "%s: field '%s' is %llu, more than %d frames",
+			    f->event->name, STACKMAP_FIELD_DEPTH,
+			    (unsigned long long)depth, STACKMAP_MAX_DEPTH);
+	ret = locate_ips(f, record, &off, &len, err);
+	if (ret)
+		return ret;
+	if ((long_size != 4 && long_size != 8) || len != (long long)depth * long_size)
+		return fail(err, -EBADMSG,
+			    "%s: field '%s' holds %lld bytes, not %s %llu x %d-byte longs",
+			    f->event->name, STACKMAP_FIELD_IPS, len,
+			    STACKMAP_FIELD_DEPTH, (unsigned long long)depth,
+			    long_size);
+	out->depth = (sm_u32)depth;
+	for (i = 0; i < out->depth; i++)
+		out->frames[i] = tep_read_number(tep, data + off + i * long_size,
+						 long_size);
+	return 0;
+}
+
+void tepstack_print_frame(struct trace_seq *s, struct tep_handle *tep,
+			  sm_u64 addr)
+{
+	const char *sym = tep_find_function(tep, addr);
+	unsigned long long start;
+
+	if (!sym) {
+		trace_seq_printf(s, "=> 0x%llx", (unsigned long long)addr);
+		return;
+	}
+	start = tep_find_function_address(tep, addr);
+	trace_seq_printf(s, "=> %s+0x%llx (%llx)", sym,
+			 (unsigned long long)addr - start,
+			 (unsigned long long)addr);
+}
+
+void tepstack_print_stack(struct trace_seq *s, struct tep_handle *tep,
+			  const sm_u64 *frames, sm_u32 depth,
+			  const char *indent)
+{
+	sm_u32 i;
+
+	for (i = 0; i < depth; i++) {
+		trace_seq_printf(s, "\n%s", indent);
+		tepstack_print_frame(s, tep, frames[i]);
+	}
+}
+
+void tepstack_print_marker(struct trace_seq *s, enum stacktab_result result,
+			   sm_u64 cookie, const char *indent)
+{
+	trace_seq_printf(s, "\n%s=> <%s cookie gen %u slot %u>", indent,
+			 stacktab_result_name(result),
+			 stackmap_cookie_generation(cookie),
+			 stackmap_cookie_slot(cookie));
+}
+
+enum stacktab_result tepstack_print_cookie(struct trace_seq *s,
+					   struct tep_handle *tep,
+					   const struct stacktab *tab,
+					   sm_u64 cookie, const char *indent)
+{
+	struct stacktab_stack stack;
+	enum stacktab_result result;
+
+	result = stacktab_lookup(tab, cookie, &stack);
+	if (result == STACKTAB_FOUND)
+		tepstack_print_stack(s, tep, stack.frames, stack.depth, indent);
+	else
+		tepstack_print_marker(s, result, cookie, indent);
+	return result;
+}

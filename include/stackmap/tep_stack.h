@@ -1,0 +1,196 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * tep_stack: read the stackmap events (events.h) out of libtraceevent records
+ * and print stacks into a trace_seq.  Shared by the libtraceevent plugin and
+ * fgdecode.
+ *
+ * Every number is read with tep_read_number() in the byte order and, for the
+ * ips[] elements, the long size of the recording machine
+ * (tep_get_long_size()), so a trace from another machine reads correctly.
+ * Every read is bounds-checked against the record: a corrupt record gives an
+ * error naming the field, never a read outside the record.
+ *
+ * Printed shapes (no trailing newline; see tepstack_print_stack()):
+ *
+ *   => SYMBOL+0xOFF (ADDR)      symbol from the kallsyms stored in the trace,
+ *                               OFF and ADDR in lower-case hex, ADDR without
+ *                               0x, like trace-cmd's kernel_stack output
+ *   => 0xADDR                   an address no symbol covers
+ *   => <stale cookie gen G slot S>     (G, S in decimal)
+ *   => <unknown cookie gen G slot S>
+ *   => <conflicting cookie gen G slot S>
+ */
+#ifndef STACKMAP_TEP_STACK_H
+#define STACKMAP_TEP_STACK_H
+
+#include <event-parse.h>
+#include <trace-seq.h>
+
+#include "events.h"
+#include "stacktab.h"
+#include "types.h"
+
+/* Which stackmap event a struct tepstack_fields describes. */
+enum tepstack_kind {
+	TEPSTACK_COOKIE = 0,	/* stack_cookie */
+	TEPSTACK_DEFINE,	/* stack_define */
+	TEPSTACK_FALLBACK,	/* stack_fallback */
+	TEPSTACK_NR_KINDS,
+};
+
+/*
+ * The fields of one stackmap event, looked up once from its parsed format.
+ * A field the event does not have is NULL.
+ */
+struct tepstack_fields {
+	struct tep_event *event;
+	enum tepstack_kind kind;
+	struct tep_format_field *cookie;	/* COOKIE, DEFINE */
+	struct tep_format_field *reason;	/* FALLBACK */
+	struct tep_format_field *depth;		/* DEFINE, FALLBACK */
+	struct tep_format_field *ips;		/* DEFINE, FALLBACK */
+};
+
+/* A stack read from a record: @depth valid entries of @frames. */
+struct tepstack_stack {
+	sm_u32 depth;
+	sm_u64 frames[STACKMAP_MAX_DEPTH];
+};
+
+/* Why a call failed: one line, names the event and field, no newline. */
+struct tepstack_err {
+	char msg[160];
+};
+
+/**
+ * tepstack_event_name() - event name of a kind ("stack_cookie", ...)
+ * @kind: a value of enum tepstack_kind
+ *
+ * Return: a static string; NULL for an invalid kind.
+ */
+const char *tepstack_event_name(enum tepstack_kind kind);
+
+/**
+ * tepstack_kind_of() - which stackmap event @event is
+ * @event: any parsed event
+ *
+ * Return: its kind, or -1 when it is not a stackmap event.
+ */
+int tepstack_kind_of(const struct tep_event *event);
+
+/**
+ * tepstack_fields_init() - look up and check the fields of a stackmap event
+ * @f: filled in
+ * @event: a stackmap event (system STACKMAP_SYSTEM)
+ * @err: set on failure
+ *
+ * Checks that each field the event's kind needs exists and has a usable
+ * shape: cookie an 8-byte number, reason and depth 1/2/4/8-byte numbers, ips a
+ * __data_loc or __rel_loc dynamic array.
+ *
+ * Return: 0, -EINVAL when @event is not a stackmap event, -ENOENT when a field
+ * is missing, -EPROTO when a field has the wrong shape.
+ */
+int tepstack_fields_init(struct tepstack_fields *f, struct tep_event *event,
+			 struct tepstack_err *err);
+
+/**
+ * tepstack_read_cookie() - the cookie of a stack_cookie or stack_define record
+ * @f: fields of the record's event
+ * @record: the record
+ * @cookie: set on success
+ * @err: set on failure
+ *
+ * Return: 0, -ENOENT when the event has no cookie field, -EFAULT when the
+ * record is too short for it.
+ */
+int tepstack_read_cookie(const struct tepstack_fields *f,
+			 const struct tep_record *record, sm_u64 *cookie,
+			 struct tepstack_err *err);
+
+/**
+ * tepstack_read_reason() - the reason of a stack_fallback record
+ * @f: fields of the record's event
+ * @record: the record
+ * @reason: set on success (a value of enum stackmap_fallback_reason, not
+ *	checked: print it with stackmap_fallback_name())
+ * @err: set on failure
+ *
+ * Return: 0, -ENOENT when the event has no reason field, -EFAULT when the
+ * record is too short for it.
+ */
+int tepstack_read_reason(const struct tepstack_fields *f,
+			 const struct tep_record *record, sm_u32 *reason,
+			 struct tepstack_err *err);
+
+/**
+ * tepstack_read_stack() - the stack of a stack_define or stack_fallback record
+ * @f: fields of the record's event
+ * @record: the record
+ * @out: set on success: depth and the frames widened to 64 bits
+ * @err: set on failure
+ *
+ * Return: 0; -ENOENT when the event has no depth or ips field; -EFAULT when
+ * the record is too short for a field or the array lies outside the record;
+ * -E2BIG when depth exceeds STACKMAP_MAX_DEPTH; -EBADMSG when the array does
+ * not hold exactly depth elements of the recorded long size.
+ */
+int tepstack_read_stack(const struct tepstack_fields *f,
+			const struct tep_record *record,
+			struct tepstack_stack *out, struct tepstack_err *err);
+
+/**
+ * tepstack_print_frame() - print one frame
+ * @s: output
+ * @tep: handle holding the trace's kallsyms
+ * @addr: kernel address
+ *
+ * Prints "=> SYMBOL+0xOFF (ADDR)" or "=> 0xADDR", no newline.
+ */
+void tepstack_print_frame(struct trace_seq *s, struct tep_handle *tep,
+			  sm_u64 addr);
+
+/**
+ * tepstack_print_stack() - print a stack, one frame per line
+ * @s: output
+ * @tep: handle holding the trace's kallsyms
+ * @frames: @depth addresses, innermost first
+ * @depth: number of frames
+ * @indent: printed before each "=> " (may be "")
+ *
+ * Each frame is printed as "\n" @indent frame, so the stack continues the
+ * line already in @s (the way plugin_function.c prints kernel_stack).
+ */
+void tepstack_print_stack(struct trace_seq *s, struct tep_handle *tep,
+			  const sm_u64 *frames, sm_u32 depth,
+			  const char *indent);
+
+/**
+ * tepstack_print_marker() - print the line that stands for an unresolved
+ * cookie
+ * @s: output
+ * @result: STACKTAB_STALE, STACKTAB_UNKNOWN or STACKTAB_CONFLICT
+ * @cookie: the cookie
+ * @indent: as for tepstack_print_stack()
+ *
+ * Prints "\n" @indent "=> <RESULT cookie gen G slot S>".
+ */
+void tepstack_print_marker(struct trace_seq *s, enum stacktab_result result,
+			   sm_u64 cookie, const char *indent);
+
+/**
+ * tepstack_print_cookie() - resolve a cookie and print its stack or marker
+ * @s: output
+ * @tep: handle holding the trace's kallsyms
+ * @tab: definitions known so far
+ * @cookie: the cookie
+ * @indent: as for tepstack_print_stack()
+ *
+ * Return: the lookup result, for the caller's statistics.
+ */
+enum stacktab_result tepstack_print_cookie(struct trace_seq *s,
+					   struct tep_handle *tep,
+					   const struct stacktab *tab,
+					   sm_u64 cookie, const char *indent);
+
+#endif /* STACKMAP_TEP_STACK_H */

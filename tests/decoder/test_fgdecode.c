@@ -1,0 +1,626 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * End-to-end tests of fgdecode: write small trace.dat files with mktrace,
+ * run the (sanitized) fgdecode binary on them and compare its exact stdout,
+ * stderr and exit status.
+ */
+#include <check.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "mktrace.h"
+#include "stackmap/cookie.h"
+#include "stackmap/events.h"
+#include "tep_fixture.h"
+
+#ifndef FGDECODE
+#define FGDECODE "fgdecode_san"
+#endif
+
+#define SEC	1000000000ULL
+
+static char dir[64];
+static char fgdecode[4096];		/* absolute path of FGDECODE */
+static char trace_path[128];
+static struct mktrace *mt;
+static struct fx_buf buf;
+
+struct result {
+	int status;
+	char *out;
+	char *err;
+};
+
+static struct result res;
+
+static const char kallsyms[] =
+	"ffffffff828cd340 T kthread\n"
+	"ffffffff832523d0 T __schedule\n"
+	"ffffffff83252dd0 T schedule\n"
+	"ffffffffc03e3b80 t p9_client_rpc\t[9pnet]\n"
+	"ffffffffc03e4000 t fx_last\t[9pnet]\n";
+
+static const char cmdlines[] = "42 worker\n";
+
+static const struct mkt_format all_formats[] = {
+	{ "test", fx_fmt_tick },
+	{ STACKMAP_SYSTEM, fx_fmt_stack_fallback },
+	{ STACKMAP_SYSTEM, fx_fmt_stack_define },
+	{ STACKMAP_SYSTEM, fx_fmt_stack_cookie },
+	{ NULL, NULL },
+};
+
+static const sm_u64 frames3[] = {
+	FX___SCHEDULE_START + 0x4f8,
+	FX_SCHEDULE_START + 0x5a,
+	FX_KTHREAD_START + 0xda,
+};
+
+static const sm_u64 frames2[] = {
+	FX___SCHEDULE_START + 0x4f8,
+	FX_P9_RPC_START + 0x14a,
+};
+
+#define TICK_LINE(cpu, time, n) \
+	"          worker-42    [00" #cpu "]     " time ": tick:                 n=" #n "\n"
+#define STACK3 \
+	"    => __schedule+0x4f8 (ffffffff832528c8)\n" \
+	"    => schedule+0x5a (ffffffff83252e2a)\n" \
+	"    => kthread+0xda (ffffffff828cd41a)\n"
+#define STACK2 \
+	"    => __schedule+0x4f8 (ffffffff832528c8)\n" \
+	"    => p9_client_rpc+0x14a (ffffffffc03e3cca)\n"
+
+static void setup(void)
+{
+	ck_assert_ptr_nonnull(realpath(FGDECODE, fgdecode));
+	snprintf(dir, sizeof(dir), "/tmp/fgdecode-test.XXXXXX");
+	ck_assert_ptr_nonnull(mkdtemp(dir));
+	snprintf(trace_path, sizeof(trace_path), "%s/trace.dat", dir);
+	mt = mkt_new(2);
+	fx_buf_init(&buf, 8, false);
+	memset(&res, 0, sizeof(res));
+}
+
+static void teardown(void)
+{
+	char cmd[160];
+
+	free(res.out);
+	free(res.err);
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
+	if (system(cmd))
+		fprintf(stderr, "cannot remove %s\n", dir);
+}
+
+static char *slurp(const char *path)
+{
+	FILE *f = fopen(path, "r");
+	char *text = calloc(1, 1 << 20);
+	size_t n;
+
+	ck_assert_ptr_nonnull(f);
+	ck_assert_ptr_nonnull(text);
+	n = fread(text, 1, (1 << 20) - 1, f);
+	text[n] = '\0';
+	fclose(f);
+	return text;
+}
+
+/* Run fgdecode in the test directory with @args (shell words); fill res. */
+__attribute__((format(printf, 1, 2)))
+static void run(const char *fmt, ...)
+{
+	char args[512], cmd[5120], out[128], err[128];
+	va_list ap;
+	int status;
+
+	va_start(ap, fmt);
+	vsnprintf(args, sizeof(args), fmt, ap);
+	va_end(ap);
+	snprintf(out, sizeof(out), "%s/out", dir);
+	snprintf(err, sizeof(err), "%s/err", dir);
+	snprintf(cmd, sizeof(cmd), "cd '%s' && '%s' %s >%s 2>%s", dir, fgdecode,
+		 args, out, err);
+	status = system(cmd);
+	ck_assert(WIFEXITED(status));
+	free(res.out);
+	free(res.err);
+	res.status = WEXITSTATUS(status);
+	res.out = slurp(out);
+	res.err = slurp(err);
+}
+
+static void write_trace_with(const struct mkt_format *formats)
+{
+	ck_assert_int_eq(mkt_write(mt, trace_path, formats, kallsyms, cmdlines),
+			 0);
+	mt = NULL;
+}
+
+static void write_trace(void)
+{
+	write_trace_with(all_formats);
+}
+
+static void tick(int cpu, unsigned long long ts, int n)
+{
+	fx_tick(&buf, n);
+	mkt_add(mt, cpu, ts, buf.data, buf.len);
+}
+
+static void define(int cpu, unsigned long long ts, sm_u64 cookie,
+		   const sm_u64 *frames, sm_u32 depth)
+{
+	fx_define(&buf, cookie, depth, frames, depth);
+	mkt_add(mt, cpu, ts, buf.data, buf.len);
+}
+
+static void cookie(int cpu, unsigned long long ts, sm_u64 ck)
+{
+	fx_cookie(&buf, ck);
+	mkt_add(mt, cpu, ts, buf.data, buf.len);
+}
+
+static void fallback(int cpu, unsigned long long ts, sm_u32 reason,
+		     const sm_u64 *frames, sm_u32 depth, sm_u32 nframes)
+{
+	fx_fallback(&buf, reason, depth, frames, nframes);
+	mkt_add(mt, cpu, ts, buf.data, buf.len);
+}
+
+/* ---- traces without stackmap events ---- */
+
+START_TEST(trace_without_stackmap_events_prints_like_report)
+{
+	static const struct mkt_format formats[] = {
+		{ "test", fx_fmt_tick },
+		{ NULL, NULL },
+	};
+
+	tick(0, 1 * SEC, 1);
+	tick(1, 1 * SEC + 500, 2);
+	tick(0, 2 * SEC, 3);
+	write_trace_with(formats);
+	run("trace.dat");
+	ck_assert_int_eq(res.status, 0);
+	ck_assert_str_eq(res.out,
+		"cpus=2\n"
+		TICK_LINE(0, "1.000000", 1)
+		TICK_LINE(1, "1.000001", 2)
+		TICK_LINE(0, "2.000000", 3));
+	ck_assert_str_eq(res.err,
+		"fgdecode: 3 events, 0 cookies, 0 resolved, 0 stale, 0 unknown, 0 fallback stacks, 0 definitions (0 distinct stacks)\n");
+}
+END_TEST
+
+/* ---- attaching stacks ---- */
+
+START_TEST(cookie_stack_is_printed_under_its_event)
+{
+	sm_u64 ck = stackmap_cookie_make(3233, 10356);
+
+	tick(0, 1 * SEC, 1);
+	define(0, 1 * SEC + 1000, ck, frames3, 3);
+	cookie(0, 1 * SEC + 2000, ck);
+	tick(0, 2 * SEC, 2);
+	cookie(0, 2 * SEC + 1000, ck);
+	write_trace();
+	run("trace.dat");
+	ck_assert_int_eq(res.status, 0);
+	ck_assert_str_eq(res.out,
+		"cpus=2\n"
+		TICK_LINE(0, "1.000000", 1)
+		STACK3
+		TICK_LINE(0, "2.000000", 2)
+		STACK3);
+	ck_assert_str_eq(res.err,
+		"fgdecode: 5 events, 2 cookies, 2 resolved, 0 stale, 0 unknown, 0 fallback stacks, 1 definitions (1 distinct stacks)\n");
+}
+END_TEST
+
+START_TEST(show_defines_prints_the_definition_after_the_stack)
+{
+	sm_u64 ck = stackmap_cookie_make(3233, 10356);
+
+	tick(0, 1 * SEC, 1);
+	define(0, 1 * SEC + 1000, ck, frames2, 2);
+	cookie(0, 1 * SEC + 2000, ck);
+	write_trace();
+	run("--show-defines --no-summary trace.dat");
+	ck_assert_int_eq(res.status, 0);
+	ck_assert_str_eq(res.out,
+		"cpus=2\n"
+		TICK_LINE(0, "1.000000", 1)
+		STACK2
+		"          worker-42    [000]     1.000001: stack_define:         cookie=0xca100002874 depth=2\n"
+		STACK2);
+	ck_assert_str_eq(res.err, "");
+}
+END_TEST
+
+START_TEST(cookies_option_heads_each_stack_with_its_cookie_or_fallback_reason)
+{
+	sm_u64 ck = stackmap_cookie_make(3233, 10356);
+
+	tick(0, 1 * SEC, 1);
+	define(0, 1 * SEC + 1000, ck, frames2, 2);
+	cookie(0, 1 * SEC + 2000, ck);
+	tick(0, 2 * SEC, 2);
+	cookie(0, 2 * SEC + 1000, stackmap_cookie_make(1, 2));
+	tick(0, 3 * SEC, 3);
+	fallback(0, 3 * SEC + 1000, STACKMAP_FALLBACK_FULL, frames2, 2, 2);
+	write_trace();
+	run("--cookies --no-summary trace.dat");
+	ck_assert_int_eq(res.status, 0);
+	ck_assert_str_eq(res.out,
+		"cpus=2\n"
+		TICK_LINE(0, "1.000000", 1)
+		"    <cookie 0xca100002874 gen 3233 slot 10356>\n"
+		STACK2
+		TICK_LINE(0, "2.000000", 2)
+		"    <cookie 0x100000002 gen 1 slot 2>\n"
+		"    => <unknown cookie gen 1 slot 2>\n"
+		TICK_LINE(0, "3.000000", 3)
+		"    <fallback full>\n"
+		STACK2);
+}
+END_TEST
+
+START_TEST(definition_written_later_on_another_cpu_resolves)
+{
+	sm_u64 ck = stackmap_cookie_make(7, 1);
+
+	tick(1, 1 * SEC, 1);
+	cookie(1, 1 * SEC + 100, ck);
+	define(0, 1 * SEC + 5000, ck, frames3, 3);
+	write_trace();
+	run("trace.dat");
+	ck_assert_int_eq(res.status, 0);
+	ck_assert_str_eq(res.out,
+		"cpus=2\n"
+		TICK_LINE(1, "1.000000", 1)
+		STACK3);
+	ck_assert_str_eq(res.err,
+		"fgdecode: 3 events, 1 cookies, 1 resolved, 0 stale, 0 unknown, 0 fallback stacks, 1 definitions (1 distinct stacks)\n");
+}
+END_TEST
+
+START_TEST(stack_attaches_to_the_event_of_its_own_cpu)
+{
+	sm_u64 a = stackmap_cookie_make(7, 1), b = stackmap_cookie_make(7, 2);
+
+	define(0, 1 * SEC - 10, a, frames3, 3);
+	define(1, 1 * SEC - 10, b, frames2, 2);
+	tick(0, 1 * SEC, 1);
+	tick(1, 1 * SEC + 1000, 2);
+	cookie(1, 1 * SEC + 1500, b);
+	cookie(0, 1 * SEC + 2000, a);
+	write_trace();
+	run("--no-summary trace.dat");
+	ck_assert_int_eq(res.status, 0);
+	ck_assert_str_eq(res.out,
+		"cpus=2\n"
+		TICK_LINE(0, "1.000000", 1)
+		STACK3
+		TICK_LINE(1, "1.000001", 2)
+		STACK2);
+}
+END_TEST
+
+START_TEST(cookie_without_preceding_event_gets_its_own_line)
+{
+	sm_u64 ck = stackmap_cookie_make(7, 1);
+
+	define(0, 1 * SEC - 10, ck, frames2, 2);
+	cookie(1, 1 * SEC, ck);
+	write_trace();
+	run("trace.dat");
+	ck_assert_int_eq(res.status, 0);
+	ck_assert_str_eq(res.out,
+		"cpus=2\n"
+		"          worker-42    [001]     1.000000: stack_cookie:         cookie=0x700000001\n"
+		STACK2);
+	ck_assert_str_eq(res.err,
+		"fgdecode: 2 events, 1 cookies, 1 resolved, 0 stale, 0 unknown, 0 fallback stacks, 1 definitions (1 distinct stacks)\n");
+}
+END_TEST
+
+START_TEST(fallback_stack_is_printed_under_its_event)
+{
+	tick(0, 1 * SEC, 1);
+	fallback(0, 1 * SEC + 100, STACKMAP_FALLBACK_FULL, frames2, 2, 2);
+	write_trace();
+	run("trace.dat");
+	ck_assert_int_eq(res.status, 0);
+	ck_assert_str_eq(res.out,
+		"cpus=2\n"
+		TICK_LINE(0, "1.000000", 1)
+		STACK2);
+	ck_assert_str_eq(res.err,
+		"fgdecode: 2 events, 0 cookies, 0 resolved, 0 stale, 0 unknown, 1 fallback stacks, 0 definitions (0 distinct stacks)\n");
+}
+END_TEST
+
+START_TEST(lost_events_keep_a_cookie_off_the_previous_event)
+{
+	sm_u64 ck = stackmap_cookie_make(7, 1);
+
+	define(1, 1 * SEC - 10, ck, frames2, 2);
+	tick(0, 1 * SEC, 1);
+	mkt_lose(mt, 0, 3);
+	cookie(0, 1 * SEC + 100, ck);
+	write_trace();
+	run("--no-summary trace.dat");
+	ck_assert_int_eq(res.status, 0);
+	ck_assert_str_eq(res.out,
+		"cpus=2\n"
+		TICK_LINE(0, "1.000000", 1)
+		"CPU:0 [3 EVENTS DROPPED]\n"
+		"          worker-42    [000]     1.000000: stack_cookie:         cookie=0x700000001\n"
+		STACK2);
+}
+END_TEST
+
+START_TEST(lost_events_before_a_hidden_definition_are_still_reported)
+{
+	sm_u64 ck = stackmap_cookie_make(7, 1);
+
+	tick(0, 1 * SEC, 1);
+	mkt_lose(mt, 0, 4);
+	define(0, 1 * SEC + 100, ck, frames2, 2);
+	cookie(0, 1 * SEC + 200, ck);
+	write_trace();
+	run("--no-summary trace.dat");
+	ck_assert_int_eq(res.status, 0);
+	ck_assert_str_eq(res.out,
+		"cpus=2\n"
+		TICK_LINE(0, "1.000000", 1)
+		"CPU:0 [4 EVENTS DROPPED]\n"
+		"          worker-42    [000]     1.000000: stack_cookie:         cookie=0x700000001\n"
+		STACK2);
+}
+END_TEST
+
+/* ---- unresolved cookies ---- */
+
+START_TEST(stale_and_unknown_cookies_print_markers_never_a_stack)
+{
+	define(0, 1 * SEC - 10, stackmap_cookie_make(8, 5), frames3, 3);
+	tick(0, 1 * SEC, 1);
+	cookie(0, 1 * SEC + 10, stackmap_cookie_make(7, 5));
+	tick(0, 2 * SEC, 2);
+	cookie(0, 2 * SEC + 10, stackmap_cookie_make(8, 6));
+	write_trace();
+	run("trace.dat");
+	ck_assert_int_eq(res.status, 0);
+	ck_assert_str_eq(res.out,
+		"cpus=2\n"
+		TICK_LINE(0, "1.000000", 1)
+		"    => <stale cookie gen 7 slot 5>\n"
+		TICK_LINE(0, "2.000000", 2)
+		"    => <unknown cookie gen 8 slot 6>\n");
+	ck_assert_str_eq(res.err,
+		"fgdecode: 5 events, 2 cookies, 0 resolved, 1 stale, 1 unknown, 0 fallback stacks, 1 definitions (1 distinct stacks)\n");
+}
+END_TEST
+
+START_TEST(conflicting_definitions_are_reported_and_not_used)
+{
+	sm_u64 ck = stackmap_cookie_make(7, 1);
+
+	define(0, 1 * SEC - 20, ck, frames3, 3);
+	define(1, 1 * SEC - 10, ck, frames2, 2);
+	tick(0, 1 * SEC, 1);
+	cookie(0, 1 * SEC + 10, ck);
+	write_trace();
+	run("trace.dat");
+	ck_assert_int_eq(res.status, 0);
+	ck_assert_str_eq(res.out,
+		"cpus=2\n"
+		TICK_LINE(0, "1.000000", 1)
+		"    => <conflicting cookie gen 7 slot 1>\n");
+	ck_assert_str_eq(res.err,
+		"fgdecode: trace.dat: CPU 1 ts 999999990: stack_define: cookie gen 7 slot 1 redefined with another stack (cookie unusable)\n"
+		"fgdecode: 4 events, 1 cookies, 0 resolved, 0 stale, 0 unknown, 0 fallback stacks, 2 definitions (1 distinct stacks), 1 conflicting\n");
+}
+END_TEST
+
+/* ---- bad input ---- */
+
+START_TEST(corrupt_definition_is_counted_and_its_cookie_unknown)
+{
+	sm_u64 frames[STACKMAP_MAX_DEPTH + 1] = { 0 };
+	sm_u64 ck = stackmap_cookie_make(7, 1);
+
+	define(0, 1 * SEC - 10, ck, frames, STACKMAP_MAX_DEPTH + 1);
+	tick(0, 1 * SEC, 1);
+	cookie(0, 1 * SEC + 10, ck);
+	write_trace();
+	run("trace.dat");
+	ck_assert_int_eq(res.status, 0);
+	ck_assert_str_eq(res.out,
+		"cpus=2\n"
+		TICK_LINE(0, "1.000000", 1)
+		"    => <unknown cookie gen 7 slot 1>\n");
+	ck_assert_str_eq(res.err,
+		"fgdecode: trace.dat: CPU 0 ts 999999990: stack_define: field 'depth' is 65, more than 64 frames\n"
+		"fgdecode: 3 events, 1 cookies, 0 resolved, 0 stale, 1 unknown, 0 fallback stacks, 1 definitions (0 distinct stacks), 1 corrupt\n");
+}
+END_TEST
+
+START_TEST(corrupt_fallback_prints_a_corrupt_marker)
+{
+	tick(0, 1 * SEC, 1);
+	fallback(0, 1 * SEC + 10, STACKMAP_FALLBACK_FULL, frames3, 3, 2);
+	write_trace();
+	run("trace.dat");
+	ck_assert_int_eq(res.status, 0);
+	ck_assert_str_eq(res.out,
+		"cpus=2\n"
+		TICK_LINE(0, "1.000000", 1)
+		"    => <corrupt stack_fallback: field 'ips' holds 16 bytes, not depth 3 x 8-byte longs>\n");
+	ck_assert_str_eq(res.err,
+		"fgdecode: trace.dat: CPU 0 ts 1000000010: stack_fallback: field 'ips' holds 16 bytes, not depth 3 x 8-byte longs\n"
+		"fgdecode: 2 events, 0 cookies, 0 resolved, 0 stale, 0 unknown, 1 fallback stacks, 0 definitions (0 distinct stacks), 1 corrupt\n");
+}
+END_TEST
+
+START_TEST(stackmap_event_without_a_field_is_an_error)
+{
+	static const char define_no_ips[] =
+		"name: stack_define\n"
+		"ID: 1360\n"
+		"format:\n"
+		"\tfield:unsigned short common_type;\toffset:0;\tsize:2;\tsigned:0;\n"
+		"\tfield:unsigned char common_flags;\toffset:2;\tsize:1;\tsigned:0;\n"
+		"\tfield:unsigned char common_preempt_count;\toffset:3;\tsize:1;\tsigned:0;\n"
+		"\tfield:int common_pid;\toffset:4;\tsize:4;\tsigned:1;\n"
+		"\n"
+		"\tfield:u64 cookie;\toffset:8;\tsize:8;\tsigned:0;\n"
+		"\tfield:u32 depth;\toffset:16;\tsize:4;\tsigned:0;\n"
+		"\n"
+		"print fmt: \"cookie=0x%llx depth=%u\", REC->cookie, REC->depth\n";
+	static const struct mkt_format formats[] = {
+		{ "test", fx_fmt_tick },
+		{ STACKMAP_SYSTEM, define_no_ips },
+		{ NULL, NULL },
+	};
+
+	tick(0, 1 * SEC, 1);
+	write_trace_with(formats);
+	run("trace.dat");
+	ck_assert_int_eq(res.status, 1);
+	ck_assert_str_eq(res.out, "");
+	ck_assert_str_eq(res.err,
+		"fgdecode: trace.dat: event stackmap:stack_define: no field 'ips'\n");
+}
+END_TEST
+
+START_TEST(missing_file_is_one_line_and_exit_1)
+{
+	run("nothing.dat");
+	ck_assert_int_eq(res.status, 1);
+	ck_assert_str_eq(res.out, "");
+	ck_assert_str_eq(res.err,
+		"fgdecode: nothing.dat: No such file or directory\n");
+}
+END_TEST
+
+START_TEST(file_that_is_not_a_trace_is_one_line_and_exit_1)
+{
+	FILE *f = fopen(trace_path, "w");
+
+	ck_assert_ptr_nonnull(f);
+	fputs("this is not a trace\n", f);
+	fclose(f);
+	run("trace.dat");
+	ck_assert_int_eq(res.status, 1);
+	ck_assert_str_eq(res.out, "");
+	ck_assert_str_eq(res.err,
+		"fgdecode: trace.dat: not a trace-cmd trace.dat file, or its headers are corrupt\n");
+}
+END_TEST
+
+START_TEST(truncated_trace_does_not_crash)
+{
+	char cmd[256];
+	int cut;
+
+	tick(0, 1 * SEC, 1);
+	define(0, 1 * SEC + 10, stackmap_cookie_make(1, 1), frames3, 3);
+	write_trace();
+	/* Cut the file at many points: fgdecode must fail cleanly or decode. */
+	for (cut = 16; cut < 6000; cut += 397) {
+		snprintf(cmd, sizeof(cmd), "head -c %d %s > %s/cut.dat", cut,
+			 trace_path, dir);
+		ck_assert_int_eq(system(cmd), 0);
+		run("cut.dat");
+		ck_assert_msg(res.status == 0 || res.status == 1,
+			      "cut at %d: status %d: %s", cut, res.status,
+			      res.err);
+	}
+}
+END_TEST
+
+/* ---- options ---- */
+
+START_TEST(options_help_version_and_usage_errors)
+{
+	run("--help");
+	ck_assert_int_eq(res.status, 0);
+	ck_assert(strstr(res.out, "usage: fgdecode [options] trace.dat\n"));
+	run("-h");
+	ck_assert_int_eq(res.status, 0);
+	run("--version");
+	ck_assert_int_eq(res.status, 0);
+	ck_assert(!strncmp(res.out, "fgdecode ", 9));
+	run("--bogus x.dat");
+	ck_assert_int_eq(res.status, 2);
+	ck_assert(strstr(res.err, "usage:"));
+	run("%s", "");
+	ck_assert_int_eq(res.status, 2);
+	run("a.dat b.dat");
+	ck_assert_int_eq(res.status, 2);
+}
+END_TEST
+
+static Suite *fgdecode_suite(void)
+{
+	Suite *s = suite_create("fgdecode");
+	TCase *attach = tcase_create("attach");
+	TCase *unresolved = tcase_create("unresolved");
+	TCase *bad = tcase_create("bad input");
+	TCase *opts = tcase_create("options");
+
+	tcase_add_checked_fixture(attach, setup, teardown);
+	tcase_set_timeout(attach, 60);
+	tcase_add_test(attach, trace_without_stackmap_events_prints_like_report);
+	tcase_add_test(attach, cookie_stack_is_printed_under_its_event);
+	tcase_add_test(attach, show_defines_prints_the_definition_after_the_stack);
+	tcase_add_test(attach, cookies_option_heads_each_stack_with_its_cookie_or_fallback_reason);
+	tcase_add_test(attach, definition_written_later_on_another_cpu_resolves);
+	tcase_add_test(attach, stack_attaches_to_the_event_of_its_own_cpu);
+	tcase_add_test(attach, cookie_without_preceding_event_gets_its_own_line);
+	tcase_add_test(attach, fallback_stack_is_printed_under_its_event);
+	tcase_add_test(attach, lost_events_keep_a_cookie_off_the_previous_event);
+	tcase_add_test(attach, lost_events_before_a_hidden_definition_are_still_reported);
+	suite_add_tcase(s, attach);
+
+	tcase_add_checked_fixture(unresolved, setup, teardown);
+	tcase_set_timeout(unresolved, 60);
+	tcase_add_test(unresolved, stale_and_unknown_cookies_print_markers_never_a_stack);
+	tcase_add_test(unresolved, conflicting_definitions_are_reported_and_not_used);
+	suite_add_tcase(s, unresolved);
+
+	tcase_add_checked_fixture(bad, setup, teardown);
+	tcase_set_timeout(bad, 120);
+	tcase_add_test(bad, corrupt_definition_is_counted_and_its_cookie_unknown);
+	tcase_add_test(bad, corrupt_fallback_prints_a_corrupt_marker);
+	tcase_add_test(bad, stackmap_event_without_a_field_is_an_error);
+	tcase_add_test(bad, missing_file_is_one_line_and_exit_1);
+	tcase_add_test(bad, file_that_is_not_a_trace_is_one_line_and_exit_1);
+	tcase_add_test(bad, truncated_trace_does_not_crash);
+	suite_add_tcase(s, bad);
+
+	tcase_add_checked_fixture(opts, setup, teardown);
+	tcase_set_timeout(opts, 60);
+	tcase_add_test(opts, options_help_version_and_usage_errors);
+	suite_add_tcase(s, opts);
+	return s;
+}
+
+int main(void)
+{
+	SRunner *sr = srunner_create(fgdecode_suite());
+	int failed;
+
+	srunner_run_all(sr, CK_NORMAL);
+	failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}

@@ -1,0 +1,89 @@
+#!/bin/bash
+# Cross-check fgdecode and the trace-cmd plugin on a real trace.dat:
+#  1. fgdecode's event lines (stack lines and stackmap events left out) are
+#     exactly `trace-cmd report -N`'s (stackmap events left out);
+#  2. every stack fgdecode prints under an event is the stack
+#     `TRACEEVENT_PLUGIN_DIR=plugin trace-cmd report` prints for the
+#     stack_cookie / stack_fallback that follows that event on its CPU.
+#     A cookie the plugin cannot resolve yet (its definition comes later in
+#     time) is counted, not failed.
+# Usage: tests/plugin/check_report.sh TRACE.dat   (after make -C decoder and
+# make -C plugin).  Exit 0 when both hold, 1 otherwise, 2 on usage errors.
+set -euo pipefail
+
+ROOT=$(cd "$(dirname "$0")/../.." && pwd)
+TRACE=${1:?usage: $0 TRACE.dat}
+TMP=$(mktemp -d)
+trap 'rm -rf "$TMP"' EXIT
+
+fail() {
+	echo "check_report: $*" >&2
+	exit 1
+}
+
+[[ -x $ROOT/decoder/fgdecode ]] || { echo "check_report: build decoder/ first" >&2; exit 2; }
+[[ -f $ROOT/plugin/plugin_stackmap.so ]] || { echo "check_report: build plugin/ first" >&2; exit 2; }
+
+"$ROOT/decoder/fgdecode" --no-summary "$TRACE" >"$TMP/fg" || fail "fgdecode exited $?"
+trace-cmd report -N -i "$TRACE" >"$TMP/report" 2>/dev/null || fail "trace-cmd report -N failed"
+TRACEEVENT_PLUGIN_DIR=$ROOT/plugin trace-cmd report -i "$TRACE" >"$TMP/plugin" 2>/dev/null ||
+	fail "trace-cmd report with the plugin failed"
+
+# 1. Event lines.
+STACKMAP_LINE=': stack_(cookie|define|fallback): '
+grep -v -E "^    (=> |<cookie )" "$TMP/fg" | grep -v -E "$STACKMAP_LINE" >"$TMP/fg.events" || true
+grep -v -E "$STACKMAP_LINE" "$TMP/report" >"$TMP/report.events" || true
+if ! cmp -s "$TMP/fg.events" "$TMP/report.events"; then
+	diff "$TMP/report.events" "$TMP/fg.events" | head -n 20 >&2
+	fail "fgdecode event lines differ from trace-cmd report -N (diff above: < report, > fgdecode)"
+fi
+
+# 2. Stacks, keyed by "cpu ts event #n" of the event they belong to.
+gawk '
+function head(line, m) {
+	if (!match(line, /\[([0-9]+)\] +([0-9]+\.[0-9]+): ([A-Za-z0-9_]+):/, m))
+		return ""
+	cpu = m[1] + 0
+	key = cpu " " m[2] " " m[3]
+	return key " #" (++seen[FILENAME, key])
+}
+FNR == 1 { cur = ""; delete last }
+# fgdecode output: event lines, then "    => " stack lines.
+FILENAME == ARGV[1] {
+	if ($0 ~ /^    => /) { fg[cur] = fg[cur] "\n" substr($0, 5); next }
+	if ($0 ~ /^ {4}<cookie /) next
+	k = head($0)
+	if (k != "") cur = k
+	next
+}
+# plugin output: a stack_cookie/stack_fallback line starts the stack of the
+# last other event on its CPU (or its own, if none).
+{
+	if ($0 ~ /^=> /) { if (cur != "") pl[cur] = pl[cur] "\n" $0; next }
+	if (match($0, /^CPU:([0-9]+) \[/, m)) { delete last[m[1] + 0]; next }
+	k = head($0)
+	if (k == "") next
+	if ($0 ~ /: stack_define: /) { cur = ""; next }
+	if ($0 ~ /: stack_(cookie|fallback): /) {
+		cur = (cpu in last) ? last[cpu] : k
+		delete last[cpu]
+		pl[cur] = ""
+		next
+	}
+	last[cpu] = k
+	cur = ""
+}
+END {
+	for (k in fg) {
+		if (fg[k] == "") continue
+		n++
+		if (!(k in pl)) { bad++; if (bad < 5) print "no plugin stack for " k > "/dev/stderr"; continue }
+		if (pl[k] == fg[k]) { same++; continue }
+		if (pl[k] ~ /^\n=> <unknown cookie/ && fg[k] !~ /^\n=> </) { late++; continue }
+		bad++
+		if (bad < 5) print "stack of " k " differs:\nfgdecode:" fg[k] "\nplugin:" pl[k] > "/dev/stderr"
+	}
+	printf "check_report: %d stacks: %d identical, %d not yet defined for the plugin, %d differ\n", n, same, late, bad
+	exit bad != 0
+}' "$TMP/fg" "$TMP/plugin" || fail "plugin and fgdecode stacks differ"
+echo "check_report: ok"

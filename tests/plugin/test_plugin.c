@@ -1,0 +1,238 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Tests of plugin/plugin_stackmap.so: load it into a tep handle the way
+ * libtraceevent does (dlopen, tep_plugin_loader), print hand-built stackmap
+ * records with tep_print_event() and compare the exact text.
+ */
+#include <check.h>
+#include <dlfcn.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "stackmap/cookie.h"
+#include "stackmap/events.h"
+#include "tep_fixture.h"
+
+#ifndef PLUGIN_PATH
+#define PLUGIN_PATH "./plugin_stackmap.so"
+#endif
+
+static void *dl;
+static tep_plugin_load_func load;
+static tep_plugin_unload_func unload;
+static struct tep_handle *tep;
+static struct trace_seq seq;
+static struct fx_buf buf;
+
+static const sm_u64 frames3[] = {
+	FX___SCHEDULE_START + 0x4f8,
+	FX_SCHEDULE_START + 0x5a,
+	FX_KTHREAD_START + 0xda,
+};
+
+static void open_plugin(void)
+{
+	dl = dlopen(PLUGIN_PATH, RTLD_NOW | RTLD_GLOBAL);
+	ck_assert_msg(dl != NULL, "dlopen: %s", dlerror());
+	load = (tep_plugin_load_func)dlsym(dl, "tep_plugin_loader");
+	unload = (tep_plugin_unload_func)dlsym(dl, "tep_plugin_unloader");
+	ck_assert_ptr_nonnull(load);
+	ck_assert_ptr_nonnull(unload);
+}
+
+static void setup(void)
+{
+	open_plugin();
+	tep = fx_tep_new(8, false);
+	ck_assert_int_eq(load(tep), 0);
+	fx_buf_init(&buf, 8, false);
+	trace_seq_init(&seq);
+}
+
+static void teardown(void)
+{
+	trace_seq_destroy(&seq);
+	unload(tep);
+	tep_free(tep);
+	dlclose(dl);
+}
+
+/* The INFO part of @b's record as `trace-cmd report` would print it. */
+static const char *info_on(struct tep_handle *t, struct fx_buf *b)
+{
+	struct tep_record rec = fx_record(b, 0, 1000);
+
+	trace_seq_reset(&seq);
+	tep_print_event(t, &seq, &rec, "%s", TEP_PRINT_INFO);
+	trace_seq_terminate(&seq);
+	return seq.buffer;
+}
+
+static const char *info(struct fx_buf *b)
+{
+	return info_on(tep, b);
+}
+
+START_TEST(define_prints_a_short_line)
+{
+	fx_define(&buf, stackmap_cookie_make(3233, 10356), 3, frames3, 3);
+	ck_assert_str_eq(info(&buf), "define cookie gen 3233 slot 10356 depth 3");
+}
+END_TEST
+
+START_TEST(cookie_after_its_define_prints_the_stack)
+{
+	fx_define(&buf, stackmap_cookie_make(3233, 10356), 3, frames3, 3);
+	info(&buf);
+	fx_cookie(&buf, stackmap_cookie_make(3233, 10356));
+	ck_assert_str_eq(info(&buf),
+		"cookie gen 3233 slot 10356"
+		"\n=> __schedule+0x4f8 (ffffffff832528c8)"
+		"\n=> schedule+0x5a (ffffffff83252e2a)"
+		"\n=> kthread+0xda (ffffffff828cd41a)");
+}
+END_TEST
+
+START_TEST(cookie_before_its_define_is_unknown)
+{
+	fx_cookie(&buf, stackmap_cookie_make(1, 2));
+	ck_assert_str_eq(info(&buf),
+		"cookie gen 1 slot 2\n=> <unknown cookie gen 1 slot 2>");
+}
+END_TEST
+
+START_TEST(cookie_of_an_old_generation_is_stale)
+{
+	fx_define(&buf, stackmap_cookie_make(2, 7), 1, frames3, 1);
+	info(&buf);
+	fx_cookie(&buf, stackmap_cookie_make(1, 7));
+	ck_assert_str_eq(info(&buf),
+		"cookie gen 1 slot 7\n=> <stale cookie gen 1 slot 7>");
+}
+END_TEST
+
+START_TEST(conflicting_define_is_flagged_and_its_cookie_not_resolved)
+{
+	fx_define(&buf, stackmap_cookie_make(2, 7), 3, frames3, 3);
+	info(&buf);
+	fx_define(&buf, stackmap_cookie_make(2, 7), 2, frames3, 2);
+	ck_assert_str_eq(info(&buf),
+		"define cookie gen 2 slot 7 depth 2 <redefined with another stack>");
+	fx_cookie(&buf, stackmap_cookie_make(2, 7));
+	ck_assert_str_eq(info(&buf),
+		"cookie gen 2 slot 7\n=> <conflicting cookie gen 2 slot 7>");
+}
+END_TEST
+
+START_TEST(invalid_cookie_define_is_flagged)
+{
+	fx_define(&buf, 5, 1, frames3, 1);
+	ck_assert_str_eq(info(&buf),
+		"define cookie gen 0 slot 5 depth 1 <invalid cookie>");
+}
+END_TEST
+
+START_TEST(fallback_prints_reason_and_stack)
+{
+	fx_fallback(&buf, STACKMAP_FALLBACK_PROBE, 2, frames3, 2);
+	ck_assert_str_eq(info(&buf),
+		"fallback reason probe depth 2"
+		"\n=> __schedule+0x4f8 (ffffffff832528c8)"
+		"\n=> schedule+0x5a (ffffffff83252e2a)");
+	fx_fallback(&buf, 77, 1, frames3, 1);
+	ck_assert_str_eq(info(&buf),
+		"fallback reason invalid depth 1"
+		"\n=> __schedule+0x4f8 (ffffffff832528c8)");
+}
+END_TEST
+
+START_TEST(corrupt_record_prints_the_problem)
+{
+	sm_u64 frames[STACKMAP_MAX_DEPTH + 1] = { 0 };
+
+	fx_define(&buf, stackmap_cookie_make(1, 1), STACKMAP_MAX_DEPTH + 1,
+		  frames, STACKMAP_MAX_DEPTH + 1);
+	ck_assert_str_eq(info(&buf),
+		"<stack_define: field 'depth' is 65, more than 64 frames>");
+	fx_fallback(&buf, 1, 3, frames3, 2);
+	ck_assert_str_eq(info(&buf),
+		"<stack_fallback: field 'ips' holds 16 bytes, not depth 3 x 8-byte longs>");
+}
+END_TEST
+
+START_TEST(each_tep_handle_has_its_own_definitions)
+{
+	struct tep_handle *other = fx_tep_new(8, false);
+
+	ck_assert_int_eq(load(other), 0);
+	fx_define(&buf, stackmap_cookie_make(1, 1), 1, frames3, 1);
+	info(&buf);
+	fx_cookie(&buf, stackmap_cookie_make(1, 1));
+	ck_assert_str_eq(info_on(other, &buf),
+		"cookie gen 1 slot 1\n=> <unknown cookie gen 1 slot 1>");
+	ck_assert_str_eq(info(&buf),
+		"cookie gen 1 slot 1\n=> __schedule+0x4f8 (ffffffff832528c8)");
+	unload(other);
+	tep_free(other);
+}
+END_TEST
+
+START_TEST(unloader_restores_the_print_format)
+{
+	fx_cookie(&buf, stackmap_cookie_make(1, 1));
+	unload(tep);
+	ck_assert_str_eq(info(&buf), "cookie=0x100000001");
+	/* Loading again works (teardown unloads once more: harmless). */
+	ck_assert_int_eq(load(tep), 0);
+	ck_assert_str_eq(info(&buf),
+		"cookie gen 1 slot 1\n=> <unknown cookie gen 1 slot 1>");
+}
+END_TEST
+
+START_TEST(handlers_registered_before_formats_are_parsed_apply)
+{
+	struct tep_handle *t = tep_alloc();
+
+	/* trace-cmd loads plugins first, then parses the trace's formats. */
+	tep_set_long_size(t, 8);
+	ck_assert_int_eq(load(t), 0);
+	ck_assert_ptr_nonnull(fx_parse(t, fx_fmt_stack_cookie, STACKMAP_SYSTEM));
+	fx_cookie(&buf, stackmap_cookie_make(3, 4));
+	ck_assert_str_eq(info_on(t, &buf),
+		"cookie gen 3 slot 4\n=> <unknown cookie gen 3 slot 4>");
+	unload(t);
+	tep_free(t);
+}
+END_TEST
+
+static Suite *plugin_suite(void)
+{
+	Suite *s = suite_create("plugin_stackmap");
+	TCase *tc = tcase_create("print");
+
+	tcase_add_checked_fixture(tc, setup, teardown);
+	tcase_add_test(tc, define_prints_a_short_line);
+	tcase_add_test(tc, cookie_after_its_define_prints_the_stack);
+	tcase_add_test(tc, cookie_before_its_define_is_unknown);
+	tcase_add_test(tc, cookie_of_an_old_generation_is_stale);
+	tcase_add_test(tc, conflicting_define_is_flagged_and_its_cookie_not_resolved);
+	tcase_add_test(tc, invalid_cookie_define_is_flagged);
+	tcase_add_test(tc, fallback_prints_reason_and_stack);
+	tcase_add_test(tc, corrupt_record_prints_the_problem);
+	tcase_add_test(tc, each_tep_handle_has_its_own_definitions);
+	tcase_add_test(tc, unloader_restores_the_print_format);
+	tcase_add_test(tc, handlers_registered_before_formats_are_parsed_apply);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+int main(void)
+{
+	SRunner *sr = srunner_create(plugin_suite());
+	int failed;
+
+	srunner_run_all(sr, CK_NORMAL);
+	failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}
