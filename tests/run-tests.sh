@@ -1,0 +1,43 @@
+#!/bin/bash
+# Run every test suite of stackmap, each as one step, and end with the line
+# "N passed, N failed". Exit status: 0 only if every suite passed.
+# Usage: tests/run-tests.sh [SUITE ...]   (default: all, in the order below)
+set -uo pipefail
+
+cd "$(dirname "$0")/.." || exit 2
+
+declare -A SUITES=(
+	[map-unit]="make -C tests/kmod check"
+	[decoder-unit]="make -C tests/decoder check"
+	[plugin-unit]="make -C tests/plugin check"
+	[vm-harness]="tests/vm/selftest.sh"
+	[vm-e2e]="tests/vm/test_e2e.sh"
+	[vm-module]="tests/vm/test_module.sh"
+)
+ORDER=(map-unit decoder-unit plugin-unit vm-harness vm-e2e vm-module)
+
+main() {
+	local passed=0 failed=0 names=("$@") name start rc
+	((${#names[@]})) || names=("${ORDER[@]}")
+	for name in "${names[@]}"; do
+		if [[ -z ${SUITES[$name]:-} ]]; then
+			echo "run-tests: unknown suite $name (have: ${ORDER[*]})" >&2
+			return 2
+		fi
+		echo "=== suite $name: ${SUITES[$name]}"
+		start=$SECONDS
+		bash -c "${SUITES[$name]}"
+		rc=$?
+		if ((rc == 0)); then
+			passed=$((passed + 1))
+			echo "=== suite $name: PASS ($((SECONDS - start)) s)"
+		else
+			failed=$((failed + 1))
+			echo "=== suite $name: FAIL (exit $rc, $((SECONDS - start)) s)"
+		fi
+	done
+	echo "suites: $passed passed, $failed failed"
+	((failed == 0))
+}
+
+main "$@"

@@ -1,0 +1,92 @@
+#!/usr/bin/gawk -f
+# Checks fgdecode --cookies output against the guest's stack_map listing.
+# Usage: gawk -f check_e2e.awk stack_map.txt decoded.txt
+# Fails (exit 1) unless: sched_switch events were decoded, each carries a
+# stack, each of those stacks contains __schedule, and every distinct cookie
+# decoded is in stack_map (same generation and slot) with the same frames,
+# address by address and symbol+offset by symbol+offset.
+
+function fail(msg) {
+	printf "check_e2e: %s\n", msg > "/dev/stderr"
+	failed = 1
+}
+
+# --- stack_map.txt: "slot S generation G hits H depth D", then frames
+#     " 0xADDR symbol+0xoff/0xsize [module]"
+FNR == NR && /^slot / {
+	key = $4 ":" $2
+	map_depth[key] = $8
+	map_addrs[key] = ""
+	map_syms[key] = ""
+	next
+}
+FNR == NR && /^ 0x/ {
+	addr = substr($1, 3)
+	sym = $2
+	sub(/\/0x[0-9a-f]+$/, "", sym)
+	map_addrs[key] = map_addrs[key] " " addr
+	map_syms[key] = map_syms[key] " " sym
+	next
+}
+FNR == NR { next }
+
+# --- decoded.txt
+function end_stack() {
+	if (cur == "")
+		return
+	if (cur_event ~ /sched_switch:/) {
+		with_stack++
+		if (cur_syms !~ / __schedule\+/)
+			fail("sched_switch stack without __schedule: " cur_event)
+	}
+	if (!(cur in seen)) {
+		seen[cur] = 1
+		distinct++
+		if (!(cur in map_addrs))
+			fail("cookie " cur " (generation:slot) not in stack_map")
+		else if (map_addrs[cur] != cur_addrs)
+			fail("cookie " cur " frames differ from stack_map:\n  decoded:" cur_addrs "\n  stack_map:" map_addrs[cur])
+		else if (map_syms[cur] != cur_syms)
+			fail("cookie " cur " symbols differ from stack_map:\n  decoded:" cur_syms "\n  stack_map:" map_syms[cur])
+	}
+	cur = ""
+}
+
+/^    <cookie / {
+	end_stack()
+	# "    <cookie 0xC gen G slot S>"
+	g = $4; s = $6; sub(/>$/, "", s)
+	cur = g ":" s
+	cur_addrs = ""; cur_syms = ""
+	next
+}
+/^    => </ {
+	fail("unresolved stack: " $0 " after " cur_event)
+	next
+}
+/^    => / {
+	if (cur == "")
+		next
+	addr = $3; gsub(/[()]/, "", addr)
+	cur_addrs = cur_addrs " " addr
+	cur_syms = cur_syms " " $2
+	next
+}
+{
+	end_stack()
+	cur_event = $0
+	if ($0 ~ /sched_switch:/)
+		switches++
+}
+
+END {
+	end_stack()
+	if (switches == 0)
+		fail("no sched_switch event decoded")
+	if (with_stack != switches)
+		fail(sprintf("%d of %d sched_switch events carry a stack", with_stack, switches))
+	if (distinct == 0)
+		fail("no cookie decoded")
+	printf "check_e2e: %d sched_switch events, %d with stacks, %d distinct cookies checked against stack_map\n", switches, with_stack, distinct
+	exit failed
+}

@@ -1,0 +1,154 @@
+#!/bin/sh
+# Guest side of the module test (runs in the VM as /guest.sh, cwd $SHARE).
+# Phases, each leaving its files in $SHARE/<phase>/ for the host:
+#   stress  event-heavy workload + reset loop + stack_map reader loop +
+#           event enable/disable loop + attach/detach of tracepoints and
+#           functions on 2 vCPUs, then rmmod while all of it runs
+#   full    a tiny map (max_entries=8): fallbacks counted, no stack lost
+#   stale   a reset in the middle of a recording whose definitions of the
+#           old generation are filtered out: those cookies must not resolve
+# The harness fails the run on any BUG/WARNING/Oops on the console.
+set -eu
+
+D=/sys/kernel/debug/stackmap
+T=/sys/kernel/tracing
+STRESS_SECONDS=${STRESS_SECONDS:-20}
+
+step() {
+	echo "guest: $*"
+}
+
+workload() {
+	i=0
+	while [ $i -lt "$1" ]; do
+		ls -R /sys/kernel/tracing/events >/dev/null
+		echo x | cat >/dev/null
+		i=$((i + 1))
+	done
+}
+
+# Run "$@" in a loop until the file $1 exists.
+loop() {
+	stop=$1
+	shift
+	while [ ! -e "$stop" ]; do
+		"$@" >/dev/null 2>&1 || true
+	done
+}
+
+# rmmod, retried while a loop that is being stopped still holds a file open.
+rmmod_retry() {
+	n=0
+	until rmmod stackmap 2>/dev/null; do
+		n=$((n + 1))
+		[ $n -lt 100 ] || { echo "guest: rmmod kept failing" >&2; return 1; }
+		sleep 0.05
+	done
+}
+
+# Enabling an event or attaching a probe patches kernel text (static keys,
+# ftrace call sites).  Under TCG, patching in a tight loop hangs the guest even
+# without this module (seen with the stock function tracer toggled every 50 ms
+# on vfs_read), so the toggles here run about once a second.
+toggle_events() {
+	echo 1 >$T/events/stackmap/enable
+	sleep 0.5
+	echo 0 >$T/events/stackmap/enable
+	sleep 0.5
+}
+
+toggle_attach() {
+	echo sched:sched_wakeup >>$D/tracepoints
+	sleep 0.7
+	echo '!sched:sched_wakeup' >>$D/tracepoints
+	sleep 0.7
+}
+
+toggle_functions() {
+	echo 'do_sys_openat2' >>$D/functions
+	sleep 2
+	echo '!do_sys_openat2' >>$D/functions
+	sleep 2
+}
+
+phase_stress() {
+	mkdir -p "$SHARE/stress"
+	stop_load=/tmp/stop-load stop_ctl=/tmp/stop-ctl
+	rm -f $stop_load $stop_ctl
+	step "stress: ${STRESS_SECONDS}s of load, resets, readers, toggles"
+	insmod "$MODDIR/stackmap.ko" tracepoints=sched:sched_switch,irq:softirq_entry
+	echo vfs_read >$D/functions
+	echo 1 >$T/tracing_on
+	loop $stop_load workload 5 &
+	loop $stop_ctl sh -c "echo 0 >$D/stack_map; sleep 0.03" &
+	loop $stop_ctl cat $D/stack_map &
+	loop $stop_ctl cat $D/stats &
+	loop $stop_ctl toggle_events &
+	loop $stop_ctl toggle_attach &
+	loop $stop_ctl toggle_functions &
+	i=0
+	while [ $i -lt "$STRESS_SECONDS" ]; do
+		sleep 5
+		i=$((i + 5))
+		step "stress: ${i}s, $(grep -E '^(lookups|resets) ' $D/stats | tr '\n' ' ')"
+	done
+	cat $D/stats >"$SHARE/stress/stats.txt"
+	# A reader holding stack_map open keeps the module: rmmod must refuse.
+	exec 3<$D/stack_map
+	if rmmod stackmap 2>/dev/null; then
+		echo "guest: rmmod succeeded while stack_map was open" >&2
+		exit 1
+	fi
+	exec 3<&-
+	touch $stop_ctl
+	sleep 0.2
+	# Attach again (EEXIST when the toggle loop stopped while attached).
+	echo sched:sched_wakeup >>$D/tracepoints 2>/dev/null || true
+	echo 'vfs_read' >>$D/functions 2>/dev/null || true
+	echo 1 >$T/events/stackmap/enable
+	step "stress: rmmod while hooks fire and events are enabled"
+	rmmod_retry
+	touch $stop_load
+	wait
+	echo 0 >$T/tracing_on
+	grep -q stackmap /proc/modules && { echo "guest: module still loaded" >&2; exit 1; }
+	step "stress: done"
+}
+
+phase_full() {
+	mkdir -p "$SHARE/full"
+	step "full: max_entries=8"
+	insmod "$MODDIR/stackmap.ko" max_entries=8 max_frames=64 tracepoints=sched:sched_switch
+	trace-cmd record -q -e stackmap -e sched:sched_switch -o "$SHARE/full/trace.dat" \
+		sh -c 'i=0; while [ $i -lt 10 ]; do ls -R /sys/kernel/tracing/events >/dev/null; sleep 0.01; i=$((i + 1)); done'
+	cat $D/stats >"$SHARE/full/stats.txt"
+	cat $D/stack_map >"$SHARE/full/stack_map.txt"
+	rmmod stackmap
+}
+
+phase_stale() {
+	mkdir -p "$SHARE/stale"
+	step "stale: reset in the middle, old definitions filtered out"
+	insmod "$MODDIR/stackmap.ko" tracepoints=sched:sched_switch
+	old=$(awk '$1 == "generation" { print $2 }' $D/stats)
+	echo "$old" >"$SHARE/stale/old_generation"
+	# Definitions of generation $old are not recorded; later ones are.
+	trace-cmd record -q -e sched:sched_switch -e stackmap:stack_cookie \
+		-e stackmap:stack_define -f "cookie > $(((old << 32) | 0xffffffff))" \
+		-o "$SHARE/stale/trace.dat" \
+		sh -c ". /guest-lib.sh; workload 10; echo 0 >$D/stack_map; workload 10"
+	cat $D/stats >"$SHARE/stale/stats.txt"
+	rmmod stackmap
+}
+
+# The stale phase's command runs in a child shell: give it workload().
+{
+	echo 'workload() {'
+	echo '	i=0; while [ $i -lt "$1" ]; do ls -R /sys/kernel/tracing/events >/dev/null; echo x | cat >/dev/null; i=$((i + 1)); done'
+	echo '}'
+} >/guest-lib.sh
+
+phase_stress
+phase_full
+phase_stale
+step "done"

@@ -1,0 +1,88 @@
+#!/bin/bash
+# The module on a real kernel (guest/module.sh does the guest side):
+#   stress  load + resets + readers + toggles + rmmod under load: no kernel
+#           splat (run-vm.sh fails on any), stats add up
+#   full    max_entries=8: fallbacks counted, every sched_switch still
+#           carries a stack, nothing unresolved
+#   stale   cookies of a generation reset away, whose definitions are not in
+#           the trace, are reported stale or unknown, never resolved
+# Needs `make` to have built kmod/stackmap.ko and decoder/fgdecode.
+set -euo pipefail
+
+ROOT=$(cd "$(dirname "$0")/../.." && pwd)
+OUT=${OUT:-$ROOT/build/vm-module}
+
+fail() {
+	echo "test_module: $1 failed: $2" >&2
+	exit 1
+}
+
+# stat NAME FILE: the value of a "name value" line of a stats file.
+stat() {
+	gawk -v k="$1" '$1 == k { print $2; found = 1 } END { if (!found) print -1 }' "$2"
+}
+
+check_stats_add_up() {
+	local f=$1 lookups hits inserts fallbacks
+	lookups=$(stat lookups "$f") hits=$(stat hits "$f")
+	inserts=$(stat inserts "$f") fallbacks=$(stat fallbacks "$f")
+	((lookups > 0 && lookups == hits + inserts + fallbacks)) ||
+		fail "$2" "lookups $lookups != hits $hits + inserts $inserts + fallbacks $fallbacks"
+	echo "test_module: $2: $lookups lookups = $hits hits + $inserts inserts + $fallbacks fallbacks"
+}
+
+# decode PHASE: fgdecode --cookies into PHASE/decoded.txt, summary kept.
+decode() {
+	"$ROOT/decoder/fgdecode" --cookies "$OUT/$1/trace.dat" >"$OUT/$1/decoded.txt" 2>"$OUT/$1/summary.txt" ||
+		fail "$1" "fgdecode exited $? ($(head -n1 "$OUT/$1/summary.txt"))"
+	echo "test_module: $1: $(cat "$OUT/$1/summary.txt")"
+}
+
+# summary_count PHASE WORD: the number before WORD in the fgdecode summary.
+summary_count() {
+	gawk -v w="$2" '{ for (i = 2; i <= NF; i++) if ($i == w || $i == w ",") print $(i - 1) }' "$OUT/$1/summary.txt" | head -n1
+}
+
+check_stress() {
+	local f=$OUT/stress/stats.txt
+	[[ -s $f ]] || fail stress "no stats came back"
+	check_stats_add_up "$f" stress
+	(($(stat resets "$f") > 10)) || fail stress "fewer than 10 resets ran"
+	(($(stat dropped_nested "$f") == 0)) || fail stress "stacks dropped for nesting"
+}
+
+check_full() {
+	local f=$OUT/full/stats.txt without
+	check_stats_add_up "$f" full
+	(($(stat fallback_full "$f") > 0)) || fail full "no fallback counted with max_entries=8"
+	decode full
+	(($(summary_count full fallback) > 0)) || fail full "no fallback stack in the trace"
+	(($(summary_count full stale) == 0 && $(summary_count full unknown) == 0)) ||
+		fail full "unresolved cookies"
+	without=$(gawk '/sched_switch:/ { getline n; if (n !~ /^    (<cookie|<fallback)/) c++ } END { print c + 0 }' \
+		"$OUT/full/decoded.txt")
+	((without == 0)) || fail full "$without sched_switch events without a stack"
+}
+
+check_stale() {
+	local old resolved_old
+	old=$(cat "$OUT/stale/old_generation")
+	decode stale
+	(($(summary_count stale stale) > 0)) || fail stale "no stale cookie reported"
+	(($(summary_count stale resolved) > 0)) || fail stale "no cookie of the new generation resolved"
+	# After "<cookie ... gen OLD ...>" must come a stale or unknown marker.
+	resolved_old=$(gawk -v g="$old" '$1 == "<cookie" && $4 == g { getline n; if (n !~ /=> <(stale|unknown) cookie gen /) c++ }
+		END { print c + 0 }' "$OUT/stale/decoded.txt")
+	((resolved_old == 0)) || fail stale "$resolved_old cookies of reset generation $old resolved to a stack"
+	echo "test_module: stale: no cookie of generation $old resolved"
+}
+
+rm -rf "$OUT"
+mkdir -p "$OUT"
+"$ROOT/tests/vm/run-vm.sh" --module "$ROOT/kmod/stackmap.ko" \
+	--guest-script "$ROOT/tests/vm/guest/module.sh" --share "$OUT" --timeout 420 ||
+	fail "guest run" "run-vm exited $? (see $OUT/console.log)"
+check_stress
+check_full
+check_stale
+echo "test_module: ok ($OUT)"
