@@ -13,8 +13,9 @@ declare -A SUITES=(
 	[vm-harness]="tests/vm/selftest.sh"
 	[vm-e2e]="tests/vm/test_e2e.sh"
 	[vm-module]="tests/vm/test_module.sh"
+	[vm-lifecycle]="tests/vm/test_lifecycle.sh"
 )
-ORDER=(map-unit decoder-unit plugin-unit vm-harness vm-e2e vm-module)
+ORDER=(map-unit decoder-unit plugin-unit vm-harness vm-e2e vm-module vm-lifecycle)
 
 main() {
 	local passed=0 failed=0 names=("$@") name start rc

@@ -1,0 +1,139 @@
+#!/bin/sh
+# Guest side of the lifecycle test (runs in the VM as /guest.sh, cwd $SHARE).
+# Phases, each leaving its files in $SHARE/<phase>/ for the host:
+#   badinput   garbage and over-long writes to every control file fail with
+#              EINVAL (or ENOENT for unknown names) and change nothing; a map
+#              too large to allocate fails the load cleanly
+#   reload     20 x (load, attach, work, reset, unload), 3 of them recording:
+#              generations strictly increase across resets and reloads;
+#              vmalloc and slab figures before and after
+#   functions  stacks at the entry of do_sys_openat2 start in that function
+#   nmi        stacks recorded in NMI context (nmi:nmi_handler, NMIs sent by
+#              sysrq-l to every CPU) while the map is being reset
+# The harness fails the run on any BUG/WARNING/Oops on the console.
+set -eu
+
+D=/sys/kernel/debug/stackmap
+T=/sys/kernel/tracing
+
+step() {
+	echo "guest: $*"
+}
+
+die() {
+	echo "guest: FAIL: $*"
+	exit 1
+}
+
+workload() {
+	i=0
+	while [ $i -lt "$1" ]; do
+		ls -R /sys/kernel/tracing/events/sched >/dev/null
+		cat /proc/version >/dev/null
+		i=$((i + 1))
+	done
+}
+
+# expect_fail FILE DATA: writing DATA to FILE must fail.
+expect_fail() {
+	if printf '%s' "$2" >"$1" 2>/dev/null; then
+		die "write of '$2' to $1 succeeded"
+	fi
+}
+
+phase_badinput() {
+	mkdir -p "$SHARE/badinput"
+	step "badinput"
+	insmod "$MODDIR/stackmap.ko" tracepoints=sched:sched_switch
+	before_tp=$(cat $D/tracepoints)
+	before_gen=$(awk '$1 == "generation" { print $2 }' $D/stats)
+	long=$(head -c 600 /dev/zero | tr '\0' 'a')
+	for f in stack_map tracepoints functions; do
+		expect_fail $D/$f "$long"
+		expect_fail $D/$f "two words"
+		expect_fail $D/$f "!"
+	done
+	expect_fail $D/stack_map "1"
+	expect_fail $D/stack_map "reset"
+	expect_fail $D/tracepoints "nosuchsystem:nosuchevent"
+	expect_fail $D/tracepoints "stackmap:stack_cookie"
+	expect_fail $D/tracepoints "sched:sched_switch"
+	expect_fail $D/tracepoints "!sched:sched_wakeup"
+	expect_fail $D/functions "no_such_function_xyz"
+	expect_fail $D/functions "!no_such_function_xyz"
+	[ "$(cat $D/tracepoints)" = "$before_tp" ] || die "tracepoints changed"
+	[ -z "$(cat $D/functions)" ] || die "functions changed"
+	[ "$(awk '$1 == "generation" { print $2 }' $D/stats)" = "$before_gen" ] || die "generation changed"
+	rmmod stackmap
+	if insmod "$MODDIR/stackmap.ko" max_entries=1073741824 max_frames=1073741824 2>/dev/null; then
+		die "a 1 Gi-entry map loaded"
+	fi
+	if insmod "$MODDIR/stackmap.ko" max_depth=0 2>/dev/null; then
+		die "max_depth=0 loaded"
+	fi
+	grep -q '^stackmap ' /proc/modules && die "module left loaded"
+	echo ok >"$SHARE/badinput/result"
+}
+
+meminfo() {
+	awk '$1 == "VmallocUsed:" || $1 == "SUnreclaim:" { printf "%s %s ", $1, $2 } END { print "" }' /proc/meminfo
+}
+
+phase_reload() {
+	mkdir -p "$SHARE/reload"
+	step "reload: 20 cycles"
+	out=$SHARE/reload
+	: >"$out/generations"
+	n=0
+	while [ $n -lt 20 ]; do
+		insmod "$MODDIR/stackmap.ko" tracepoints=sched:sched_switch
+		echo do_sys_openat2 >>$D/functions
+		awk '$1 == "generation" { print $2 }' $D/stats >>"$out/generations"
+		if [ $((n % 7)) -eq 0 ]; then
+			trace-cmd record -q -e stackmap -e sched:sched_switch -o /tmp/t.dat sh -c '. /guest-lib.sh; workload 3'
+		else
+			workload 3
+		fi
+		echo 0 >$D/stack_map
+		awk '$1 == "generation" { print $2 }' $D/stats >>"$out/generations"
+		rmmod stackmap
+		[ $n -eq 0 ] && meminfo >"$out/mem_after_first"
+		n=$((n + 1))
+	done
+	meminfo >"$out/mem_after_last"
+}
+
+phase_functions() {
+	mkdir -p "$SHARE/functions"
+	step "functions: do_sys_openat2"
+	insmod "$MODDIR/stackmap.ko"
+	echo do_sys_openat2 >$D/functions
+	trace-cmd record -q -e stackmap -o "$SHARE/functions/trace.dat" sh -c '. /guest-lib.sh; workload 5'
+	cat $D/stats >"$SHARE/functions/stats.txt"
+	rmmod stackmap
+}
+
+phase_nmi() {
+	mkdir -p "$SHARE/nmi"
+	step "nmi: nmi:nmi_handler with sysrq-l NMIs and resets"
+	# Keep the NMI backtraces off the console (the harness fails on them).
+	dmesg -n 1
+	insmod "$MODDIR/stackmap.ko" tracepoints=nmi:nmi_handler
+	trace-cmd record -q -e stackmap -e nmi:nmi_handler -o "$SHARE/nmi/trace.dat" \
+		sh -c "i=0; while [ \$i -lt 20 ]; do echo l >/proc/sysrq-trigger; [ \$((i % 5)) -eq 4 ] && echo 0 >$D/stack_map; i=\$((i + 1)); done"
+	cat $D/stats >"$SHARE/nmi/stats.txt"
+	rmmod stackmap
+	dmesg -n 5
+}
+
+{
+	echo 'workload() {'
+	echo '	i=0; while [ $i -lt "$1" ]; do ls -R /sys/kernel/tracing/events/sched >/dev/null; cat /proc/version >/dev/null; i=$((i + 1)); done'
+	echo '}'
+} >/guest-lib.sh
+
+phase_badinput
+phase_reload
+phase_functions
+phase_nmi
+step "done"

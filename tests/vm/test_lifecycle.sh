@@ -1,0 +1,81 @@
+#!/bin/bash
+# The module's lifecycle on a real kernel (guest/lifecycle.sh does the guest
+# side): bad input to every control file, a map too large to allocate, 20
+# load/record/reset/unload cycles (generations strictly increase; no vmalloc
+# or slab growth), stacks at function entry, and stacks taken in NMI context.
+# Needs `make` to have built kmod/stackmap.ko and decoder/fgdecode.
+set -euo pipefail
+
+ROOT=$(cd "$(dirname "$0")/../.." && pwd)
+OUT=${OUT:-$ROOT/build/vm-lifecycle}
+# Growth allowed over 19 cycles; one leaked map would be 2.7 MB of vmalloc.
+MAX_VMALLOC_GROWTH_KB=512
+MAX_SLAB_GROWTH_KB=1024
+
+fail() {
+	echo "test_lifecycle: $1 failed: $2" >&2
+	exit 1
+}
+
+decode() {
+	"$ROOT/decoder/fgdecode" --cookies "$OUT/$1/trace.dat" >"$OUT/$1/decoded.txt" 2>"$OUT/$1/summary.txt" ||
+		fail "$1" "fgdecode exited $? ($(head -n1 "$OUT/$1/summary.txt"))"
+	grep -q ' 0 stale, 0 unknown,' "$OUT/$1/summary.txt" || fail "$1" "unresolved cookies: $(cat "$OUT/$1/summary.txt")"
+}
+
+check_badinput() {
+	[[ $(cat "$OUT/badinput/result" 2>/dev/null) == ok ]] || fail badinput "guest checks did not complete"
+	echo "test_lifecycle: badinput: every bad write refused, nothing changed, oversized map refused"
+}
+
+check_reload() {
+	local gens growth
+	gens=$(tr '\n' ' ' <"$OUT/reload/generations")
+	gawk '{ for (i = 1; i <= NF; i++) { if (i > 1 && $i <= $(i - 1)) exit 1 } if (NF != 40) exit 1 }' \
+		<<<"$gens" || fail reload "generations not strictly increasing over 20 loads and resets: $gens"
+	growth=$(gawk 'NR == FNR { for (i = 1; i < NF; i += 2) a[$i] = $(i + 1); next }
+		{ for (i = 1; i < NF; i += 2) printf "%s %d ", $i, $(i + 1) - a[$i] }' \
+		"$OUT/reload/mem_after_first" "$OUT/reload/mem_after_last")
+	gawk -v v="$MAX_VMALLOC_GROWTH_KB" -v s="$MAX_SLAB_GROWTH_KB" '{
+		for (i = 1; i < NF; i += 2) {
+			if ($i == "VmallocUsed:" && $(i + 1) > v) exit 1
+			if ($i == "SUnreclaim:" && $(i + 1) > s) exit 1
+		} }' <<<"$growth" || fail reload "memory grew over 19 cycles (kB): $growth"
+	echo "test_lifecycle: reload: 40 generations strictly increasing; growth over 19 cycles (kB): $growth"
+}
+
+# Each function_entry stack starts at do_sys_openat2+0x5 (its ftrace call
+# site) and its next frame is the parent the event names.
+check_functions() {
+	decode functions
+	gawk '
+	/function_entry:/ { parent = $NF; events++; getline; getline f0; getline f1
+		if (f0 !~ /=> do_sys_openat2\+0x5 /) { print "first frame: " f0; bad++ }
+		split(f1, p, /[ +]/); if (p[6] != parent) { print "parent " parent " vs " f1; bad++ } }
+	END { if (!events || bad) exit 1; printf "test_lifecycle: functions: %d function_entry stacks start at do_sys_openat2+0x5 under their parent\n", events }' \
+		"$OUT/functions/decoded.txt" || fail functions "stacks do not start at the hooked function"
+}
+
+check_nmi() {
+	decode nmi
+	gawk '
+	function finish() { if (s !~ /default_do_nmi\+|exc_nmi\+/) { print "not an NMI stack: " s; bad++ }; inev = 0 }
+	/nmi_handler:/ { if (inev) finish(); inev = 1; s = ""; events++; next }
+	inev && /^    => / { s = s $2 " "; next }
+	inev && /^    </ { next }
+	inev { finish() }
+	END { if (inev) finish(); if (!events || bad) exit 1
+		printf "test_lifecycle: nmi: %d stacks taken in NMI context, all through exc_nmi\n", events }' \
+		"$OUT/nmi/decoded.txt" || fail nmi "NMI stacks missing or wrong"
+}
+
+rm -rf "$OUT"
+mkdir -p "$OUT"
+"$ROOT/tests/vm/run-vm.sh" --module "$ROOT/kmod/stackmap.ko" \
+	--guest-script "$ROOT/tests/vm/guest/lifecycle.sh" --share "$OUT" --timeout 420 ||
+	fail "guest run" "run-vm exited $? (see $OUT/console.log)"
+check_badinput
+check_reload
+check_functions
+check_nmi
+echo "test_lifecycle: ok ($OUT)"
