@@ -5,12 +5,28 @@
 #   make demo     install what is missing, build, record a real workload in a
 #                 qemu guest running the Debian kernel, print decoded stacks
 #   make check    install what is missing, build, run every test suite
+#   make install  fgdecode, the plugin, man pages, and the module's source
+#                 for DKMS (PREFIX, DESTDIR, PLUGINDIR, ...; see below)
+#   make uninstall
 #
 # The module is built against the newest installed kernel image's headers
 # (KVER=... to choose another), never against `uname -r`.
 
 KVER ?= $(shell ls /boot/vmlinuz-* 2>/dev/null | sed 's|/boot/vmlinuz-||' | sort -V | tail -n1)
 export KVER
+VERSION := $(shell sed -n 's/^\#define STACKMAP_VERSION\t*"\(.*\)"/\1/p' include/stackmap/version.h)
+
+# Install locations. The plugin goes where libtraceevent looks for plugins
+# of the system, whatever PREFIX is (override PLUGINDIR for
+# ~/.local/lib/traceevent/plugins or a TRACEEVENT_PLUGIN_DIR).
+PREFIX ?= /usr/local
+BINDIR ?= $(PREFIX)/bin
+MANDIR ?= $(PREFIX)/share/man
+PLUGINDIR ?= $(shell pkg-config --variable=libdir libtraceevent)/traceevent/plugins
+DKMSDIR ?= /usr/src/stackmap-$(VERSION)
+# Run dkms add/build/install when installing to the live system.
+DKMS ?= $(if $(DESTDIR),,$(shell command -v dkms))
+KMOD_SOURCES := $(filter-out %.mod.c,$(wildcard kmod/*.c)) $(wildcard kmod/*.h) kmod/Kbuild kmod/Makefile
 
 all: module plugin decoder
 
@@ -34,6 +50,23 @@ demo: deps
 	$(MAKE) all
 	tests/vm/demo.sh
 
+install: decoder plugin
+	install -D -m 0755 decoder/fgdecode $(DESTDIR)$(BINDIR)/fgdecode
+	install -D -m 0644 plugin/plugin_stackmap.so $(DESTDIR)$(PLUGINDIR)/plugin_stackmap.so
+	install -D -m 0644 man/fgdecode.1 $(DESTDIR)$(MANDIR)/man1/fgdecode.1
+	install -D -m 0644 man/stackmap.7 $(DESTDIR)$(MANDIR)/man7/stackmap.7
+	install -d $(DESTDIR)$(DKMSDIR)/kmod $(DESTDIR)$(DKMSDIR)/include/stackmap
+	install -m 0644 $(KMOD_SOURCES) $(DESTDIR)$(DKMSDIR)/kmod/
+	install -m 0644 include/stackmap/*.h $(DESTDIR)$(DKMSDIR)/include/stackmap/
+	sed 's/@VERSION@/$(VERSION)/' kmod/dkms.conf >$(DESTDIR)$(DKMSDIR)/dkms.conf
+	$(if $(DKMS),$(DKMS) install -m stackmap -v $(VERSION) -k $(KVER))
+
+uninstall:
+	$(if $(DKMS),-$(DKMS) remove -m stackmap -v $(VERSION) --all)
+	rm -f $(DESTDIR)$(BINDIR)/fgdecode $(DESTDIR)$(PLUGINDIR)/plugin_stackmap.so
+	rm -f $(DESTDIR)$(MANDIR)/man1/fgdecode.1 $(DESTDIR)$(MANDIR)/man7/stackmap.7
+	rm -rf $(DESTDIR)$(DKMSDIR)
+
 clean:
 	-$(MAKE) -C kmod clean
 	-$(MAKE) -C plugin clean
@@ -43,4 +76,4 @@ clean:
 	-$(MAKE) -C tests/plugin clean
 	rm -rf build
 
-.PHONY: all module plugin decoder deps check demo clean
+.PHONY: all module plugin decoder deps check demo install uninstall clean

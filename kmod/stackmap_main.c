@@ -15,6 +15,7 @@
 #include <linux/timekeeping.h>
 
 #include "stackmap.h"
+#include "../include/stackmap/version.h"
 
 static unsigned int max_entries = 16384;
 module_param(max_entries, uint, 0444);
@@ -151,3 +152,4 @@ module_init(stackmap_init);
 module_exit(stackmap_exit);
 MODULE_DESCRIPTION("Deduplicated kernel stack traces for ftrace");
 MODULE_LICENSE("GPL");
+MODULE_VERSION(STACKMAP_VERSION);

@@ -10,12 +10,13 @@ declare -A SUITES=(
 	[map-unit]="make -C tests/kmod check"
 	[decoder-unit]="make -C tests/decoder check"
 	[plugin-unit]="make -C tests/plugin check"
+	[install]="tests/test_install.sh"
 	[vm-harness]="tests/vm/selftest.sh"
 	[vm-e2e]="tests/vm/test_e2e.sh"
 	[vm-module]="tests/vm/test_module.sh"
 	[vm-lifecycle]="tests/vm/test_lifecycle.sh"
 )
-ORDER=(map-unit decoder-unit plugin-unit vm-harness vm-e2e vm-module vm-lifecycle)
+ORDER=(map-unit decoder-unit plugin-unit install vm-harness vm-e2e vm-module vm-lifecycle)
 
 main() {
 	local passed=0 failed=0 names=("$@") name start rc
