@@ -161,24 +161,54 @@ static int stackmap_stats_show(struct seq_file *m, void *v)
 }
 DEFINE_SHOW_ATTRIBUTE(stackmap_stats);
 
-/* tracepoints: lists attached points; "name" attaches, "!name" detaches. */
+/*
+ * Control files: each lists what is attached, one per line; writing "name"
+ * attaches, "!name" detaches, and a write of only white space does nothing.
+ * Where @clear is set, opening for writing with O_TRUNC (`echo x > file`)
+ * first detaches everything, as set_ftrace_filter does.
+ */
+struct stackmap_control {
+	void (*show)(struct seq_file *m);
+	int (*attach)(const char *name);
+	int (*detach)(const char *name);
+	void (*clear)(void);
+};
 
-static int stackmap_tracepoints_show(struct seq_file *m, void *v)
+static const struct stackmap_control stackmap_tracepoints_control = {
+	.show = stackmap_show_attached,
+	.attach = stackmap_attach_tracepoint,
+	.detach = stackmap_detach_tracepoint,
+};
+
+static const struct stackmap_control stackmap_functions_control = {
+	.show = stackmap_show_functions,
+	.attach = stackmap_attach_function,
+	.detach = stackmap_detach_function,
+	.clear = stackmap_detach_all_functions,
+};
+
+static int stackmap_control_show(struct seq_file *m, void *v)
 {
-	stackmap_show_attached(m);
+	const struct stackmap_control *ctl = m->private;
+
+	ctl->show(m);
 	return 0;
 }
 
-static int stackmap_tracepoints_open(struct inode *inode, struct file *file)
+static int stackmap_control_open(struct inode *inode, struct file *file)
 {
-	return single_open(file, stackmap_tracepoints_show, NULL);
+	const struct stackmap_control *ctl = inode->i_private;
+
+	if (ctl->clear && (file->f_mode & FMODE_WRITE) &&
+	    (file->f_flags & O_TRUNC))
+		ctl->clear();
+	return single_open(file, stackmap_control_show, inode->i_private);
 }
 
 /*
  * Parse a control write: one name, optionally prefixed by '!'.  Return the
- * name in @buf (stripped) and whether it is a removal, or -EINVAL.  A write
- * of only white space gives an empty name, which callers accept as a no-op
- * (so `echo > file` works).
+ * name in @buf (stripped, empty for white space only) and whether it is a
+ * removal, or -EINVAL.
  */
 static int stackmap_parse_control(char *buf, size_t size,
 				  const char __user *ubuf, size_t count,
@@ -197,10 +227,12 @@ static int stackmap_parse_control(char *buf, size_t size,
 	return 0;
 }
 
-static ssize_t stackmap_tracepoints_write(struct file *file,
-					  const char __user *ubuf,
-					  size_t count, loff_t *ppos)
+static ssize_t stackmap_control_write(struct file *file,
+				      const char __user *ubuf,
+				      size_t count, loff_t *ppos)
 {
+	const struct stackmap_control *ctl =
+		((struct seq_file *)file->private_data)->private;
 	char buf[SM_WRITE_MAX];
 	bool remove;
 	char *name;
@@ -209,60 +241,15 @@ static ssize_t stackmap_tracepoints_write(struct file *file,
 	ret = stackmap_parse_control(buf, sizeof(buf), ubuf, count, &name,
 				     &remove);
 	if (!ret && *name)
-		ret = remove ? stackmap_detach_tracepoint(name) :
-			       stackmap_attach_tracepoint(name);
+		ret = remove ? ctl->detach(name) : ctl->attach(name);
 	return ret ? ret : count;
 }
 
-static const struct file_operations stackmap_tracepoints_fops = {
+static const struct file_operations stackmap_control_fops = {
 	.owner = THIS_MODULE,
-	.open = stackmap_tracepoints_open,
+	.open = stackmap_control_open,
 	.read = seq_read,
-	.write = stackmap_tracepoints_write,
-	.llseek = seq_lseek,
-	.release = single_release,
-};
-
-/*
- * functions: lists attached globs; "glob" attaches, "!glob" detaches, and
- * opening for writing with O_TRUNC (`echo > functions`) detaches all.
- */
-
-static int stackmap_functions_show(struct seq_file *m, void *v)
-{
-	stackmap_show_functions(m);
-	return 0;
-}
-
-static int stackmap_functions_open(struct inode *inode, struct file *file)
-{
-	if ((file->f_mode & FMODE_WRITE) && (file->f_flags & O_TRUNC))
-		stackmap_detach_all_functions();
-	return single_open(file, stackmap_functions_show, NULL);
-}
-
-static ssize_t stackmap_functions_write(struct file *file,
-					const char __user *ubuf,
-					size_t count, loff_t *ppos)
-{
-	char buf[SM_WRITE_MAX];
-	bool remove;
-	char *name;
-	int ret;
-
-	ret = stackmap_parse_control(buf, sizeof(buf), ubuf, count, &name,
-				     &remove);
-	if (!ret && *name)
-		ret = remove ? stackmap_detach_function(name) :
-			       stackmap_attach_function(name);
-	return ret ? ret : count;
-}
-
-static const struct file_operations stackmap_functions_fops = {
-	.owner = THIS_MODULE,
-	.open = stackmap_functions_open,
-	.read = seq_read,
-	.write = stackmap_functions_write,
+	.write = stackmap_control_write,
 	.llseek = seq_lseek,
 	.release = single_release,
 };
@@ -281,10 +268,12 @@ int stackmap_debugfs_init(void)
 			    &stackmap_map_fops);
 	debugfs_create_file("stats", 0400, stackmap_dir, NULL,
 			    &stackmap_stats_fops);
-	debugfs_create_file("tracepoints", 0600, stackmap_dir, NULL,
-			    &stackmap_tracepoints_fops);
-	debugfs_create_file("functions", 0600, stackmap_dir, NULL,
-			    &stackmap_functions_fops);
+	debugfs_create_file("tracepoints", 0600, stackmap_dir,
+			    (void *)&stackmap_tracepoints_control,
+			    &stackmap_control_fops);
+	debugfs_create_file("functions", 0600, stackmap_dir,
+			    (void *)&stackmap_functions_control,
+			    &stackmap_control_fops);
 	return 0;
 }
 
