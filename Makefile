@@ -5,6 +5,7 @@
 #   make demo     install what is missing, build, record a real workload in a
 #                 qemu guest running the Debian kernel, print decoded stacks
 #   make check    install what is missing, build, run every test suite
+#   make fuzz     run every fuzz harness for FUZZ_SECONDS (default 60) each
 #   make install  fgdecode, the plugin, man pages, and the module's source
 #                 for DKMS (PREFIX, DESTDIR, PLUGINDIR, ...; see below)
 #   make uninstall
@@ -46,6 +47,11 @@ check: deps
 	$(MAKE) all
 	tests/run-tests.sh
 
+# Fuzz every harness for FUZZ_SECONDS (default 60) each.
+fuzz: deps
+	$(MAKE) -C tests/fuzz run SECONDS=$(or $(FUZZ_SECONDS),60)
+	$(MAKE) -C tests/fuzz regress
+
 demo: deps
 	$(MAKE) all
 	tests/vm/demo.sh
@@ -74,6 +80,7 @@ clean:
 	-$(MAKE) -C tests/kmod clean
 	-$(MAKE) -C tests/decoder clean
 	-$(MAKE) -C tests/plugin clean
+	-$(MAKE) -C tests/fuzz clean
 	rm -rf build
 
-.PHONY: all module plugin decoder deps check demo install uninstall clean
+.PHONY: all module plugin decoder deps check fuzz demo install uninstall clean

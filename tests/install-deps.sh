@@ -10,6 +10,7 @@ PACKAGES=(
 	trace-cmd libtracecmd-dev libtraceevent-dev libtracefs-dev
 	libdw-dev libelf-dev elfutils
 	check
+	clang libclang-rt-14-dev
 	qemu-system-x86 busybox-static cpio zstd xz-utils
 )
 

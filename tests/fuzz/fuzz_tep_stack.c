@@ -1,0 +1,83 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * libFuzzer harness: stackmap event records, as fgdecode and the plugin read
+ * them (include/stackmap/tep_stack.c), from arbitrary bytes.
+ *
+ * Input: byte 0 selects the trace (bit 0: long size 8 or 4, bit 1: big
+ * endian) and the event (bits 2-3: stack_define, stack_fallback,
+ * stack_cookie); the rest is the record payload, parsed against the event
+ * format text the 6.1 kernel prints for the module's events.
+ */
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <event-parse.h>
+
+#include "stackmap/tep_stack.h"
+#include "tep_fixture.h"
+
+struct variant {
+	struct tep_handle *tep;
+	struct tepstack_fields fields[3];
+};
+
+static struct variant variants[4];
+
+static const int event_ids[3] = { FX_ID_DEFINE, FX_ID_FALLBACK, FX_ID_COOKIE };
+
+static void variant_init(struct variant *v, int long_size, bool big_endian)
+{
+	struct tepstack_err err;
+
+	v->tep = fx_tep_new(long_size, big_endian);
+	for (int i = 0; i < 3; i++) {
+		struct tep_event *ev = tep_find_event(v->tep, event_ids[i]);
+
+		if (!ev || tepstack_fields_init(&v->fields[i], ev, &err))
+			abort();
+	}
+}
+
+static void exercise(struct variant *v, int kind, struct tep_record *rec)
+{
+	const struct tepstack_fields *f = &v->fields[kind];
+	struct tepstack_stack stack;
+	struct tepstack_err err;
+	struct trace_seq s;
+	sm_u64 cookie;
+	sm_u32 reason;
+
+	trace_seq_init(&s);
+	if (kind != 1 && !tepstack_read_cookie(f, rec, &cookie, &err))
+		trace_seq_printf(&s, "%llx", (unsigned long long)cookie);
+	if (kind == 1 && !tepstack_read_reason(f, rec, &reason, &err))
+		trace_seq_printf(&s, "%u", reason);
+	if (kind != 2 && !tepstack_read_stack(f, rec, &stack, &err))
+		tepstack_print_stack(&s, v->tep, stack.frames, stack.depth, "  ");
+	trace_seq_destroy(&s);
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	struct tep_record rec;
+	struct variant *v;
+	unsigned char *copy;
+	int kind;
+
+	if (size < 1)
+		return 0;
+	v = &variants[data[0] & 3];
+	if (!v->tep)
+		variant_init(v, data[0] & 1 ? 4 : 8, data[0] & 2);
+	kind = (data[0] >> 2) % 3;
+	/* An exact-size heap copy, so ASan sees any read past the record. */
+	copy = malloc(size - 1 ? size - 1 : 1);
+	memcpy(copy, data + 1, size - 1);
+	memset(&rec, 0, sizeof(rec));
+	rec.data = copy;
+	rec.size = size - 1;
+	exercise(v, kind, &rec);
+	free(copy);
+	return 0;
+}

@@ -1,0 +1,54 @@
+#!/bin/bash
+# Run libFuzzer harnesses and report executions and crashes per target.
+# Usage: run-fuzz.sh SECONDS TARGET...     fuzz each TARGET for SECONDS
+#        run-fuzz.sh --regress TARGET...   replay regress/TARGET/* only
+# Exit: 0 when no target crashed, 1 otherwise.
+set -uo pipefail
+cd "$(dirname "$0")" || exit 2
+
+fuzz_one() {
+	local target=$1 seconds=$2 log execs
+	mkdir -p "crashes/$target" "corpus/$target"
+	log=$(mktemp)
+	"./$target" -max_total_time="$seconds" -print_final_stats=1 \
+		-artifact_prefix="crashes/$target/" "corpus/$target" >"$log" 2>&1
+	local rc=$?
+	execs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log")
+	if ((rc != 0)); then
+		echo "fuzz: $target: CRASH after ${execs:-?} executions; input in crashes/$target/"
+		grep -E 'ERROR|SUMMARY|runtime error' "$log" | head -n 5
+		rm -f "$log"
+		return 1
+	fi
+	echo "fuzz: $target: ${execs:-?} executions in ${seconds}s, 0 crashes, corpus $(find "corpus/$target" -type f | wc -l) inputs"
+	rm -f "$log"
+}
+
+regress_one() {
+	local target=$1 files
+	files=$(find "regress/$target" -type f 2>/dev/null | wc -l)
+	if ((files == 0)); then
+		echo "fuzz: $target: no regression inputs"
+		return 0
+	fi
+	"./$target" "regress/$target"/* >/dev/null 2>&1 || {
+		echo "fuzz: $target: a regression input crashes again"
+		return 1
+	}
+	echo "fuzz: $target: $files regression inputs replayed, 0 crashes"
+}
+
+main() {
+	local failed=0 target
+	if [[ $1 == --regress ]]; then
+		shift
+		for target in "$@"; do regress_one "$target" || failed=1; done
+	else
+		local seconds=$1
+		shift
+		for target in "$@"; do fuzz_one "$target" "$seconds" || failed=1; done
+	fi
+	return $failed
+}
+
+main "$@"
