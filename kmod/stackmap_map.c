@@ -265,17 +265,28 @@ int sm_map_get_cookie(struct sm_map *map, const unsigned long *ips,
 }
 
 /**
- * sm_map_claim_define() - decide who emits the definition of a slot
+ * sm_map_slot_defined() - whether a slot's definition was written in @epoch
+ * @map: the map
+ * @slot: slot index, < map->nr_slots
+ * @epoch: the current recording epoch
+ *
+ * Context: any.
+ */
+bool sm_map_slot_defined(const struct sm_map *map, u32 slot, u32 epoch)
+{
+	return READ_ONCE(map->slots[slot].defined_epoch) == epoch;
+}
+
+/**
+ * sm_map_claim_define() - mark a slot defined in a recording epoch
  * @map: the map
  * @slot: slot of a cookie just returned by sm_map_get_cookie()
  * @epoch: the current recording epoch, non-zero
  *
- * Context: any.  Call it only when a definition event emitted now would
- * really reach the ring buffer, since a claimed slot is not defined again in
- * the same epoch.
+ * Context: any.  Call it once the definition really reached a ring buffer,
+ * since a slot marked defined is not defined again in the same epoch.
  *
- * Return: true exactly once per (slot, epoch): the caller must then emit the
- * definition before the cookie.
+ * Return: true exactly once per (slot, epoch), for the caller that marked it.
  */
 bool sm_map_claim_define(struct sm_map *map, u32 slot, u32 epoch)
 {

@@ -79,6 +79,7 @@ size_t sm_map_bytes(const struct sm_map *map);
 
 int sm_map_get_cookie(struct sm_map *map, const unsigned long *ips,
 		      u32 depth, u64 *cookie);
+bool sm_map_slot_defined(const struct sm_map *map, u32 slot, u32 epoch);
 bool sm_map_claim_define(struct sm_map *map, u32 slot, u32 epoch);
 u32 sm_map_slot_stack(const struct sm_map *map, u32 slot,
 		      const unsigned long **ips, u32 *hits);

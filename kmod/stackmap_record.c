@@ -27,6 +27,8 @@ struct stackmap_buffers {
 
 static DEFINE_PER_CPU(struct stackmap_buffers, stackmap_buffers);
 static DEFINE_PER_CPU(int, stackmap_nesting);
+/* Per nesting level: a stack_define emitted at that level reached a buffer. */
+static DEFINE_PER_CPU(bool[SM_NESTING], stackmap_define_ok);
 DEFINE_PER_CPU(struct stackmap_stats, stackmap_stats);
 
 /* Recording epoch: bumped each time stack_cookie is enabled, never 0. */
@@ -74,25 +76,46 @@ static unsigned int stackmap_trim(const unsigned long *ips, unsigned int nr,
 	return i;
 }
 
-/* Emit the definition of @cookie if this recording has not seen it yet. */
-static void stackmap_maybe_define(u64 cookie, const unsigned long *ips,
-				  u32 depth)
+/**
+ * stackmap_define_written() - note that a stack_define reached a ring buffer
+ *
+ * Called from the event's TP_fast_assign, which runs only after a buffer
+ * (top level or instance) accepted the reservation, in the context of the
+ * stackmap_record() that emitted it.
+ */
+void stackmap_define_written(void)
 {
-	/*
-	 * Claim the definition only when it really reaches the ring buffer:
-	 * the event is on and so is tracing.  trace-cmd enables events while
-	 * tracing is still off; a definition claimed then would be lost.
-	 */
-	if (!trace_stack_define_enabled() || !tracing_is_on())
+	int level = this_cpu_read(stackmap_nesting) - 1;
+
+	if (level >= 0 && level < SM_NESTING)
+		this_cpu_write(stackmap_define_ok[level], true);
+}
+
+/*
+ * Emit the definition of @cookie if this recording has not written it yet.
+ * The slot is marked defined for the epoch only once a ring buffer really
+ * took the definition: trace-cmd enables events while tracing is still off,
+ * and a definition marked then would be lost for the whole recording.  Two
+ * CPUs may both emit the same definition; decoders accept identical ones.
+ */
+static void stackmap_maybe_define(u64 cookie, const unsigned long *ips,
+				  u32 depth, int level)
+{
+	u32 slot = stackmap_cookie_slot(cookie);
+	u32 epoch = READ_ONCE(stackmap_epoch);
+
+	if (!trace_stack_define_enabled() ||
+	    sm_map_slot_defined(&stackmap_map, slot, epoch))
 		return;
-	if (!sm_map_claim_define(&stackmap_map, stackmap_cookie_slot(cookie),
-				 READ_ONCE(stackmap_epoch)))
-		return;
+	this_cpu_write(stackmap_define_ok[level], false);
 	trace_stack_define(cookie, ips, depth);
+	if (!this_cpu_read(stackmap_define_ok[level]))
+		return;
+	sm_map_claim_define(&stackmap_map, slot, epoch);
 	this_cpu_inc(stackmap_stats.defines);
 }
 
-static void stackmap_emit(const unsigned long *ips, u32 depth)
+static void stackmap_emit(const unsigned long *ips, u32 depth, int level)
 {
 	u64 cookie;
 	int ret;
@@ -108,7 +131,7 @@ static void stackmap_emit(const unsigned long *ips, u32 depth)
 		this_cpu_inc(stackmap_stats.hits);
 	else
 		this_cpu_inc(stackmap_stats.inserts);
-	stackmap_maybe_define(cookie, ips, depth);
+	stackmap_maybe_define(cookie, ips, depth, level);
 	trace_stack_cookie(cookie);
 }
 
@@ -142,7 +165,7 @@ void stackmap_record(const struct stackmap_skip *skip)
 		this_cpu_inc(stackmap_stats.empty);
 		goto out;
 	}
-	stackmap_emit(ips + first, depth);
+	stackmap_emit(ips + first, depth, level);
 out:
 	barrier();
 	this_cpu_dec(stackmap_nesting);

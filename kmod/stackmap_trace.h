@@ -13,6 +13,7 @@
 
 int stackmap_cookie_event_reg(void);
 void stackmap_cookie_event_unreg(void);
+void stackmap_define_written(void);
 
 /* A hit of an attached function, at its entry; its stack event follows. */
 TRACE_EVENT(function_entry,
@@ -43,7 +44,11 @@ TRACE_EVENT_FN(stack_cookie,
 	stackmap_cookie_event_reg, stackmap_cookie_event_unreg
 );
 
-/* The full stack of a cookie, once per cookie and recording. */
+/*
+ * The full stack of a cookie, once per cookie and recording.  TP_fast_assign
+ * runs only once a ring buffer accepted the reservation, so it tells the
+ * module that the definition was really written (stackmap_define_written()).
+ */
 TRACE_EVENT(stack_define,
 	TP_PROTO(u64 cookie, const unsigned long *ips, u32 depth),
 	TP_ARGS(cookie, ips, depth),
@@ -56,6 +61,7 @@ TRACE_EVENT(stack_define,
 		__entry->cookie = cookie;
 		__entry->depth = depth;
 		memcpy(__get_dynamic_array(ips), ips, depth * sizeof(*ips));
+		stackmap_define_written();
 	),
 	TP_printk("cookie=0x%llx depth=%u", __entry->cookie, __entry->depth)
 );

@@ -304,7 +304,10 @@ END_TEST
 START_TEST(test_define_claimed_once_per_epoch)
 {
 	setup_small(16, 64);
+	ck_assert(!sm_map_slot_defined(&map, 3, 1));
 	ck_assert(sm_map_claim_define(&map, 3, 1));
+	ck_assert(sm_map_slot_defined(&map, 3, 1));
+	ck_assert(!sm_map_slot_defined(&map, 3, 2));
 	ck_assert(!sm_map_claim_define(&map, 3, 1));
 	ck_assert(sm_map_claim_define(&map, 3, 2));
 	ck_assert(!sm_map_claim_define(&map, 3, 2));

@@ -2,7 +2,8 @@
 # The module's lifecycle on a real kernel (guest/lifecycle.sh does the guest
 # side): bad input to every control file, a map too large to allocate, 20
 # load/record/reset/unload cycles (generations strictly increase; no vmalloc
-# or slab growth), stacks at function entry, and stacks taken in NMI context.
+# or slab growth), stacks at function entry, a recording into an instance,
+# and stacks taken in NMI context.
 # Needs `make` to have built kmod/stackmap.ko and decoder/fgdecode.
 set -euo pipefail
 
@@ -56,6 +57,18 @@ check_functions() {
 		"$OUT/functions/decoded.txt" || fail functions "stacks do not start at the hooked function"
 }
 
+# Stock trace-cmd report: every cookie used in the instance is defined there.
+check_instance() {
+	trace-cmd report -i "$OUT/instance/trace.dat" >"$OUT/instance/report.txt" 2>/dev/null ||
+		fail instance "trace-cmd report failed"
+	gawk '$1 == "inst:" && /stack_cookie:/ { match($0, /cookie=(0x[0-9a-f]+)/, m); used[m[1]] = 1 }
+		$1 == "inst:" && /stack_define:/ { match($0, /cookie=(0x[0-9a-f]+)/, m); def[m[1]] = 1 }
+		END { for (c in used) if (!(c in def)) n++
+			if (!length(used) || n) { printf "%d cookies used, %d not defined\n", length(used), n; exit 1 }
+			printf "test_lifecycle: instance: %d cookies used in the instance, all defined there\n", length(used) }' \
+		"$OUT/instance/report.txt" || fail instance "undefined cookies in an instance recording"
+}
+
 check_nmi() {
 	decode nmi
 	gawk '
@@ -77,5 +90,6 @@ mkdir -p "$OUT"
 check_badinput
 check_reload
 check_functions
+check_instance
 check_nmi
 echo "test_lifecycle: ok ($OUT)"

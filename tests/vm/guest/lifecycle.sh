@@ -8,6 +8,8 @@
 #              generations strictly increase across resets and reloads;
 #              vmalloc and slab figures before and after
 #   functions  stacks at the entry of do_sys_openat2 start in that function
+#   instance   a recording into a trace-cmd instance (-B) while the top-level
+#              buffer is on: every cookie in it is defined in it
 #   nmi        stacks recorded in NMI context (nmi:nmi_handler, NMIs sent by
 #              sysrq-l to every CPU) while the map is being reset
 # The harness fails the run on any BUG/WARNING/Oops on the console.
@@ -113,14 +115,27 @@ phase_functions() {
 	rmmod stackmap
 }
 
+phase_instance() {
+	mkdir -p "$SHARE/instance"
+	step "instance: trace-cmd record -B with the top-level buffer on"
+	echo 1 >$T/tracing_on
+	insmod "$MODDIR/stackmap.ko" tracepoints=sched:sched_switch
+	trace-cmd record -q -B inst -e stackmap -e sched:sched_switch -o "$SHARE/instance/trace.dat" \
+		sh -c '. /guest-lib.sh; workload 5'
+	rmmod stackmap
+}
+
 phase_nmi() {
 	mkdir -p "$SHARE/nmi"
 	step "nmi: nmi:nmi_handler with sysrq-l NMIs and resets"
 	# Keep the NMI backtraces off the console (the harness fails on them).
+	# Each sysrq raises the console log level while it prints its header,
+	# which would flush backtraces still pending from the previous one: give
+	# them time to be flushed (quietly) first.
 	dmesg -n 1
 	insmod "$MODDIR/stackmap.ko" tracepoints=nmi:nmi_handler
 	trace-cmd record -q -e stackmap -e nmi:nmi_handler -o "$SHARE/nmi/trace.dat" \
-		sh -c "i=0; while [ \$i -lt 20 ]; do echo l >/proc/sysrq-trigger; [ \$((i % 5)) -eq 4 ] && echo 0 >$D/stack_map; i=\$((i + 1)); done"
+		sh -c "i=0; while [ \$i -lt 20 ]; do echo l >/proc/sysrq-trigger; sleep 0.3; [ \$((i % 5)) -eq 4 ] && echo 0 >$D/stack_map; i=\$((i + 1)); done"
 	cat $D/stats >"$SHARE/nmi/stats.txt"
 	rmmod stackmap
 	dmesg -n 5
@@ -135,5 +150,6 @@ phase_nmi() {
 phase_badinput
 phase_reload
 phase_functions
+phase_instance
 phase_nmi
 step "done"
