@@ -6,8 +6,9 @@
 #                 qemu guest running the Debian kernel, print decoded stacks
 #   make check    install what is missing, build, run every test suite
 #   make fuzz     run every fuzz harness for FUZZ_SECONDS (default 60) each
-#   make install  fgdecode, the plugin, man pages, and the module's source
-#                 for DKMS (PREFIX, DESTDIR, PLUGINDIR, ...; see below)
+#   make install  fgdecode, the plugin, the record front end, man pages, and
+#                 the module's source for DKMS (PREFIX, DESTDIR, PLUGINDIR,
+#                 FRONTENDDIR, ...; see below)
 #   make uninstall
 #
 # The module is built against the newest installed kernel image's headers
@@ -25,6 +26,8 @@ BINDIR ?= $(PREFIX)/bin
 MANDIR ?= $(PREFIX)/share/man
 PLUGINDIR ?= $(shell pkg-config --variable=libdir libtraceevent)/traceevent/plugins
 DKMSDIR ?= /usr/src/stackmap-$(VERSION)
+# The record front end is opt-in: users put this directory first on PATH.
+FRONTENDDIR ?= $(PREFIX)/libexec/stackmap
 # Run dkms add/build/install when installing to the live system.
 DKMS ?= $(if $(DESTDIR),,$(shell command -v dkms))
 KMOD_SOURCES := $(filter-out %.mod.c,$(wildcard kmod/*.c)) $(wildcard kmod/*.h) kmod/Kbuild kmod/Makefile
@@ -61,6 +64,10 @@ install: decoder plugin
 	install -D -m 0644 plugin/plugin_stackmap.so $(DESTDIR)$(PLUGINDIR)/plugin_stackmap.so
 	install -D -m 0644 man/fgdecode.1 $(DESTDIR)$(MANDIR)/man1/fgdecode.1
 	install -D -m 0644 man/stackmap.7 $(DESTDIR)$(MANDIR)/man7/stackmap.7
+	install -D -m 0755 plugin/trace-cmd $(DESTDIR)$(FRONTENDDIR)/trace-cmd
+	install -D -m 0755 plugin/stackmap-snapshot $(DESTDIR)$(FRONTENDDIR)/stackmap-snapshot
+	install -D -m 0644 man/stackmap-record.1 $(DESTDIR)$(MANDIR)/man1/stackmap-record.1
+	install -D -m 0644 man/plugin_stackmap.7 $(DESTDIR)$(MANDIR)/man7/plugin_stackmap.7
 	install -d $(DESTDIR)$(DKMSDIR)/kmod $(DESTDIR)$(DKMSDIR)/include/stackmap
 	install -m 0644 $(KMOD_SOURCES) $(DESTDIR)$(DKMSDIR)/kmod/
 	install -m 0644 include/stackmap/*.h $(DESTDIR)$(DKMSDIR)/include/stackmap/
@@ -71,6 +78,8 @@ uninstall:
 	$(if $(DKMS),-$(DKMS) remove -m stackmap -v $(VERSION) --all)
 	rm -f $(DESTDIR)$(BINDIR)/fgdecode $(DESTDIR)$(PLUGINDIR)/plugin_stackmap.so
 	rm -f $(DESTDIR)$(MANDIR)/man1/fgdecode.1 $(DESTDIR)$(MANDIR)/man7/stackmap.7
+	rm -f $(DESTDIR)$(FRONTENDDIR)/trace-cmd $(DESTDIR)$(FRONTENDDIR)/stackmap-snapshot
+	rm -f $(DESTDIR)$(MANDIR)/man1/stackmap-record.1 $(DESTDIR)$(MANDIR)/man7/plugin_stackmap.7
 	rm -rf $(DESTDIR)$(DKMSDIR)
 
 clean:

@@ -23,6 +23,10 @@ expected_files() {
 	echo "${PLUGINDIR#/}/plugin_stackmap.so"
 	echo "usr/share/man/man1/fgdecode.1"
 	echo "usr/share/man/man7/stackmap.7"
+	echo "usr/libexec/stackmap/trace-cmd"
+	echo "usr/libexec/stackmap/stackmap-snapshot"
+	echo "usr/share/man/man1/stackmap-record.1"
+	echo "usr/share/man/man7/plugin_stackmap.7"
 	echo "usr/src/stackmap-$VERSION/dkms.conf"
 	for k in Kbuild Makefile "$ROOT"/kmod/*.[ch]; do
 		[[ $k == *.mod.c ]] || echo "usr/src/stackmap-$VERSION/kmod/$(basename "$k")"

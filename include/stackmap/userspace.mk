@@ -7,5 +7,6 @@
 #   STACKMAP_USER_SRCS  the shared .c files (compile them into your target)
 #   STACKMAP_USER_HDRS  the headers they depend on
 STACKMAP_INCDIR := $(patsubst %/,%,$(dir $(lastword $(MAKEFILE_LIST))))
-STACKMAP_USER_SRCS := $(STACKMAP_INCDIR)/stacktab.c $(STACKMAP_INCDIR)/tep_stack.c
+STACKMAP_USER_SRCS := $(STACKMAP_INCDIR)/stacktab.c $(STACKMAP_INCDIR)/tep_stack.c \
+		      $(STACKMAP_INCDIR)/snapshot.c
 STACKMAP_USER_HDRS := $(wildcard $(STACKMAP_INCDIR)/*.h)

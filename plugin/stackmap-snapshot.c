@@ -1,0 +1,190 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * stackmap-snapshot: store the module's stack_map listing in a trace.dat as a
+ * map snapshot (include/stackmap/snapshot.h), or print the one a trace holds.
+ *
+ *   stackmap-snapshot write TRACE.dat LISTING   append the snapshot option
+ *   stackmap-snapshot show TRACE.dat            "generation G entries N hits H"
+ *                                               then one line per entry:
+ *                                               "slot S hits H depth D"
+ *
+ * write parses LISTING completely before touching TRACE.dat, refuses a
+ * version 6 file (its options precede the data), appends through
+ * libtracecmd's own option writer (tracecmd_private.h) and reads the result
+ * back to check it.  Exit status: 0 on success, 1 on any error (one line on
+ * stderr naming the file and field), 2 on usage errors.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <event-parse.h>
+
+#include "stackmap/snapshot.h"
+#include "tracecmd_private.h"
+
+#define PROG	"stackmap-snapshot"
+
+static int usage(void)
+{
+	fprintf(stderr, "usage: " PROG " write TRACE.dat LISTING\n"
+			"       " PROG " show TRACE.dat\n");
+	return 2;
+}
+
+/* Long size recorded in @path (tracecmd_open_head); 0 when unreadable. */
+static int trace_long_size(const char *path)
+{
+	struct tracecmd_input *in;
+	int size;
+
+	in = tracecmd_open_head(path, TRACECMD_FL_LOAD_NO_PLUGINS);
+	if (!in)
+		return 0;
+	size = tep_get_long_size(tracecmd_get_tep(in));
+	tracecmd_close(in);
+	return size;
+}
+
+static int parse_listing(const char *listing, int long_size,
+			 struct stackmap_snapshot *snap)
+{
+	struct stackmap_snap_err err;
+	FILE *f;
+	int ret;
+
+	f = fopen(listing, "r");
+	if (!f) {
+		fprintf(stderr, PROG ": %s: %s\n", listing, strerror(errno));
+		return -1;
+	}
+	ret = stackmap_snapshot_parse_listing(f, listing, long_size, snap, &err);
+	fclose(f);
+	if (ret)
+		fprintf(stderr, PROG ": %s\n", err.msg);
+	return ret ? -1 : 0;
+}
+
+/* Append @len bytes of @buf as the snapshot option of @path. */
+static int append_option(const char *path, const void *buf, size_t len)
+{
+	struct tracecmd_output *out;
+	int fd;
+
+	fd = open(path, O_RDWR | O_CLOEXEC);
+	if (fd < 0) {
+		fprintf(stderr, PROG ": %s: %s\n", path, strerror(errno));
+		return -1;
+	}
+	out = tracecmd_get_output_handle_fd(fd);
+	if (!out) {
+		fprintf(stderr, PROG ": %s: libtracecmd cannot append to it\n", path);
+		close(fd);
+		return -1;
+	}
+	if (tracecmd_get_out_file_version(out) < 7) {
+		fprintf(stderr, PROG ": %s: file version %lu keeps its options before the data; record with --file-version 7 or run trace-cmd convert first\n",
+			path, tracecmd_get_out_file_version(out));
+		tracecmd_output_free(out);
+		close(fd);
+		return -1;
+	}
+	if (!tracecmd_add_option(out, STACKMAP_SNAPSHOT_OPTION, (int)len, buf) ||
+	    tracecmd_append_options(out)) {
+		fprintf(stderr, PROG ": %s: appending the snapshot option failed\n", path);
+		tracecmd_output_free(out);
+		close(fd);
+		return -1;
+	}
+	tracecmd_output_close(out);
+	return 0;
+}
+
+/* Read the snapshot back and compare it with what was written. */
+static int verify(const char *path, const struct stackmap_snapshot *want)
+{
+	struct stackmap_snapshot got;
+	struct stackmap_snap_err err;
+	int ret;
+
+	ret = stackmap_snapshot_read_tracedat(path, &got, &err);
+	if (ret) {
+		fprintf(stderr, PROG ": reading back: %s\n", err.msg);
+		return -1;
+	}
+	ret = got.generation != want->generation || got.nr != want->nr;
+	if (ret)
+		fprintf(stderr, PROG ": %s: read back generation %u / %u entries, wrote %u / %u\n",
+			path, got.generation, got.nr, want->generation, want->nr);
+	stackmap_snapshot_free(&got);
+	return ret ? -1 : 0;
+}
+
+static int cmd_write(const char *path, const char *listing)
+{
+	struct stackmap_snapshot snap;
+	struct stackmap_snap_err err;
+	void *buf = NULL;
+	size_t len;
+	int long_size, ret;
+
+	long_size = trace_long_size(path);
+	if (long_size != 4 && long_size != 8) {
+		fprintf(stderr, PROG ": %s: not a readable trace.dat\n", path);
+		return 1;
+	}
+	if (parse_listing(listing, long_size, &snap))
+		return 1;
+	ret = stackmap_snapshot_encode(&snap, &buf, &len, &err);
+	if (ret)
+		fprintf(stderr, PROG ": %s: %s\n", listing, err.msg);
+	else if (len > INT_MAX)
+		ret = -E2BIG;
+	if (!ret)
+		ret = append_option(path, buf, len);
+	if (!ret)
+		ret = verify(path, &snap);
+	if (!ret)
+		printf(PROG ": %s: generation %u, %u stacks, %zu bytes\n", path,
+		       snap.generation, snap.nr, len);
+	free(buf);
+	stackmap_snapshot_free(&snap);
+	return ret ? 1 : 0;
+}
+
+static int cmd_show(const char *path)
+{
+	struct stackmap_snapshot snap;
+	struct stackmap_snap_err err;
+	unsigned long long hits = 0;
+	sm_u32 i;
+
+	if (stackmap_snapshot_read_tracedat(path, &snap, &err)) {
+		fprintf(stderr, PROG ": %s\n", err.msg);
+		return 1;
+	}
+	for (i = 0; i < snap.nr; i++)
+		hits += snap.entries[i].hits;
+	printf("generation %u entries %u hits %llu\n", snap.generation,
+	       snap.nr, hits);
+	for (i = 0; i < snap.nr; i++)
+		printf("slot %u hits %u depth %u\n", snap.entries[i].slot,
+		       snap.entries[i].hits, snap.entries[i].depth);
+	stackmap_snapshot_free(&snap);
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	/* libtracecmd warns about our own option ("unknown option 21332"). */
+	tracecmd_set_loglevel(TEP_LOG_ERROR);
+	if (argc == 4 && !strcmp(argv[1], "write"))
+		return cmd_write(argv[2], argv[3]);
+	if (argc == 3 && !strcmp(argv[1], "show"))
+		return cmd_show(argv[2]);
+	return usage();
+}

@@ -1,0 +1,40 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The libtracecmd writer calls stackmap-snapshot uses.  libtracecmd.so.1
+ * (trace-cmd 3.1.6, libtracecmd 1.3.1) exports them but declares them only
+ * in its private header, lib/trace-cmd/include/private/trace-cmd-private.h;
+ * these prototypes are copied from that header of trace-cmd-v3.1.6
+ * (lib/trace-cmd/trace-output.c implements them).  trace-cmd record uses the
+ * same sequence to add options after a recording (tracecmd/trace-record.c:
+ * tracecmd_get_output_handle_fd, tracecmd_add_option,
+ * tracecmd_append_options, tracecmd_output_close).
+ */
+#ifndef STACKMAP_TRACECMD_PRIVATE_H
+#define STACKMAP_TRACECMD_PRIVATE_H
+
+#include <trace-cmd.h>
+
+struct tracecmd_output;
+struct tracecmd_option;
+
+/* Output handle appending to an existing trace.dat open O_RDWR; NULL on error. */
+struct tracecmd_output *tracecmd_get_output_handle_fd(int fd);
+
+/* File version of the output (6 or 7). */
+unsigned long tracecmd_get_out_file_version(struct tracecmd_output *handle);
+
+/* Queue an option (copied); NULL on error. */
+struct tracecmd_option *tracecmd_add_option(struct tracecmd_output *handle,
+					    unsigned short id, int size,
+					    const void *data);
+
+/* Write queued options as a new v7 options section at end of file; 0 or -1. */
+int tracecmd_append_options(struct tracecmd_output *handle);
+
+/* Flush, close the fd and free the handle. */
+void tracecmd_output_close(struct tracecmd_output *handle);
+
+/* Free the handle without writing (the fd stays open). */
+void tracecmd_output_free(struct tracecmd_output *handle);
+
+#endif /* STACKMAP_TRACECMD_PRIVATE_H */

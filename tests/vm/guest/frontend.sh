@@ -1,0 +1,113 @@
+#!/bin/sh
+# Guest side of the record front end test (runs in the VM as /guest.sh, cwd
+# $SHARE).  /extra holds the front end (trace-cmd), stackmap-snapshot,
+# libtracecmd.so.1 and sigdfl (runs a command in a new session with SIGINT
+# at its default, as a terminal's foreground job has it).  The front end is
+# put first on PATH; the stock trace-cmd stays in /usr/bin.  Phases, each
+# leaving NAME.dat, NAME.rc, NAME.err and module state files in $SHARE/fe/:
+#   noload   -O stackmap without the module: refused, exit 1
+#   plain    stock record without stackmap events (for the byte-for-byte
+#            report comparison on the host)
+#   sched    -O stackmap -e sched:sched_switch around a workload
+#   func     -O stackmap -p function -l do_sys_openat2
+#   reset    a map reset in the middle of the recording
+#   stale    a reset in the middle with the old generation's definitions
+#            filtered out (explicit stackmap events with -f)
+#   int      Ctrl-C (SIGINT to the process group) while recording
+#   fail     the real record fails (unknown option): exit code passed on
+set -eu
+
+D=/sys/kernel/debug/stackmap
+O=$SHARE/fe
+
+step() {
+	echo "guest: $*"
+}
+
+# attachments NAME: the module's attachment files now.
+attachments() {
+	cat $D/tracepoints >"$O/$1.tracepoints"
+	cat $D/functions >"$O/$1.functions"
+}
+
+# fe NAME ARGS...: run the front end, keep its exit code and stderr.
+fe() {
+	name=$1
+	shift
+	set +e
+	trace-cmd "$@" 2>"$O/$name.err"
+	echo $? >"$O/$name.rc"
+	set -e
+}
+
+mkdir -p /fe "$O"
+cp /extra/trace-cmd /extra/stackmap-snapshot /fe/
+export PATH="/fe:$PATH"
+export LD_LIBRARY_PATH=/extra
+test "$(command -v trace-cmd)" = /fe/trace-cmd
+{
+	echo 'workload() {'
+	echo '	i=0; while [ $i -lt "$1" ]; do ls -R /sys/kernel/tracing/events/sched >/dev/null; cat /proc/version >/dev/null; echo x | cat >/dev/null; i=$((i + 1)); done'
+	echo '}'
+} >/guest-lib.sh
+
+step "noload"
+fe noload record -q -O stackmap -e sched:sched_switch -o "$O/noload.dat" true
+
+step "plain (stock, no stackmap events)"
+/usr/bin/trace-cmd record -q -e sched:sched_switch -o "$O/plain.dat" sh -c '. /guest-lib.sh; workload 10'
+
+step "insmod (no attachments)"
+insmod "$MODDIR/stackmap.ko"
+attachments before
+
+step "sched"
+fe sched record -q -O stackmap -e sched:sched_switch -o "$O/sched.dat" \
+	sh -c ". /guest-lib.sh; workload 20; cat $D/tracepoints >$O/sched.during"
+attachments sched
+cat $D/stack_map >"$O/sched.stack_map"
+
+step "func"
+fe func record -q -O stackmap -p function -l do_sys_openat2 -o "$O/func.dat" \
+	sh -c ". /guest-lib.sh; workload 10; cat $D/functions >$O/func.during"
+attachments func
+cat $D/stack_map >"$O/func.stack_map"
+
+step "reset in the middle"
+fe reset record -q -O stackmap -e sched:sched_switch -o "$O/reset.dat" \
+	sh -c ". /guest-lib.sh; workload 10; echo 0 >$D/stack_map; workload 10"
+attachments reset
+cat $D/stack_map >"$O/reset.stack_map"
+
+step "stale: reset in the middle, old definitions filtered out"
+old=$(awk '$1 == "generation" { print $2 }' $D/stats)
+echo "$old" >"$O/stale.old_generation"
+fe stale record -q -O stackmap -e sched:sched_switch -e stackmap:stack_cookie \
+	-e stackmap:stack_define -f "cookie > $(((old << 32) | 0xffffffff))" \
+	-o "$O/stale.dat" sh -c ". /guest-lib.sh; workload 10; echo 0 >$D/stack_map; workload 10"
+attachments stale
+
+step "int: SIGINT to the front end's process group while recording"
+/extra/sigdfl trace-cmd record -q -O stackmap -e sched:sched_switch -o "$O/int.dat" \
+	sleep 60 2>"$O/int.err" &
+pid=$!
+i=0
+while ! grep -q sched:sched_switch $D/tracepoints && [ $i -lt 100 ]; do
+	sleep 0.2
+	i=$((i + 1))
+done
+cat $D/tracepoints >"$O/int.during"
+sleep 3
+kill -INT "-$pid"	# busybox: a negative pid is the process group
+set +e
+wait $pid
+echo $? >"$O/int.rc"
+set -e
+attachments int
+
+step "fail: the real record fails"
+fe fail record -q -O stackmap -e sched:sched_switch --no-such-option -o "$O/fail.dat" true
+attachments fail
+
+rmmod stackmap
+step "done"
