@@ -1,31 +1,64 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * fgdecode: print a trace.dat like `trace-cmd report`, with the stack of each
- * event that a stackmap stack_cookie (or stack_fallback) follows on the same
- * CPU expanded under it.
+ * event that a stackmap stack_cookie (or stack_fallback), or an ftrace
+ * kernel_stack, follows on the same CPU of the same buffer expanded under it.
  *
- * The pipeline, one file per stage: read.c (libtracecmd) -> resolve.c
- * (cookie -> stack) -> format.c (text).  This file holds the options and the
- * loop that decides which record a stack belongs to.
+ * The pipeline, one file per stage: read.c (libtracecmd, all buffers) ->
+ * resolve.c (cookie -> stack) -> symbolize.c (address -> symbol) -> one
+ * formatter per output: format.c (text), json.c, folded.c, top.c; filter.c
+ * selects events and stackset.c interns stacks so that each distinct stack
+ * is formatted once.  This file holds the options and the loop that decides
+ * which record a stack belongs to.
+ *
+ * Exit status: 0 success; 1 the trace cannot be read, out of memory, or the
+ * output cannot be written; 2 bad usage; 3 (--strict only) the trace holds
+ * stale, unknown or conflicting cookies or corrupt records.
  */
+#include <errno.h>
 #include <getopt.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "filter.h"
+#include "dwsym.h"
+#include "folded.h"
 #include "format.h"
+#include "json.h"
+#include "kallsyms.h"
 #include "read.h"
 #include "resolve.h"
+#include "stackset.h"
+#include "top.h"
 
-#define FGDECODE_VERSION	"0.1.0"
+#define FGDECODE_VERSION	"0.2.0"
 /* Per-record warnings printed before the rest are only counted. */
 #define MAX_WARNINGS		20
+
+#define EXIT_ERROR		1
+#define EXIT_USAGE		2
+#define EXIT_STRICT		3
+
+enum output_mode {
+	OUT_TEXT = 0,
+	OUT_JSON,
+	OUT_FOLDED,
+	OUT_TOP,
+};
 
 struct options {
 	bool show_defines;
 	bool cookies;
 	bool summary;
+	bool strict;
+	bool merge;
+	enum output_mode mode;
+	size_t top;
+	struct filter filter;
+	const char *vmlinux;
+	const char *modules;
 	const char *path;
 };
 
@@ -33,10 +66,16 @@ struct fgdecode {
 	struct options opt;
 	struct reader reader;
 	struct resolver res;
+	struct stackset *set;
+	struct kallsyms kallsyms;	/* with --vmlinux */
+	struct symbolizer sz;
+	struct resolved resolved;	/* the stack being printed */
 	struct trace_seq line;		/* the event and its stack */
 	struct trace_seq after;		/* definitions met while attaching */
 	size_t events;
+	size_t matched;
 	size_t warnings;
+	bool nomem;
 };
 
 static void usage(FILE *out)
@@ -45,12 +84,32 @@ static void usage(FILE *out)
 		"usage: fgdecode [options] trace.dat\n"
 		"\n"
 		"Print the events of trace.dat in time order, like trace-cmd report, with the\n"
-		"stack each stackmap stack_cookie or stack_fallback event carries printed as\n"
-		"'=> ' lines under the event it follows on the same CPU.\n"
+		"stack each stackmap stack_cookie or stack_fallback event, or ftrace kernel_stack\n"
+		"event, carries printed as '=> ' lines under the event it follows on the same CPU.\n"
 		"\n"
+		"Output (default: text):\n"
+		"  --json          one JSON object per event per line\n"
+		"  --folded        folded stacks (flame graphs), one line per event and stack\n"
+		"  --merge         with --folded: merge all events, no event root frame\n"
+		"  --top N         the N stacks carried by the most events\n"
 		"  --cookies       head each cookie's stack with <cookie 0xC gen G slot S>\n"
 		"                  and each fallback stack with <fallback REASON>\n"
 		"  --show-defines  also print the stack_define events\n"
+		"Symbols (default: the kallsyms stored in the trace):\n"
+		"  --vmlinux FILE  DWARF function names, file:line and inlined frames from\n"
+		"                  FILE, placed at the recorded (KASLR) address; refused\n"
+		"                  when its symbols do not match the recording\n"
+		"  --modules DIR   the same for the recorded modules' NAME.ko files\n"
+		"                  found under DIR\n"
+		"Filters (repeatable ones accept comma-separated lists):\n"
+		"  --event NAME    only events NAME or SYSTEM:NAME (repeatable)\n"
+		"  --pid PID       only events of PID (repeatable)\n"
+		"  --cpu CPU       only events on CPU (repeatable)\n"
+		"  --from SEC      only events at or after SEC (seconds, as printed)\n"
+		"  --to SEC        only events at or before SEC\n"
+		"Other:\n"
+		"  --strict        exit 3 if any cookie is stale, unknown or conflicting,\n"
+		"                  or any record is corrupt\n"
 		"  --no-summary    do not print the summary line on stderr\n"
 		"  -h, --help      print this help and exit\n"
 		"  --version       print the version and exit\n");
@@ -83,33 +142,90 @@ static void warn_record(void *ctx, const struct tep_record *record,
 			fg->opt.path);
 }
 
-/* Resolve a stackmap record and append its stack lines to @s. */
-static void append_stack(struct fgdecode *fg, int kind,
-			 struct tep_record *record, struct trace_seq *s)
+/* The set entry that stands for @res. */
+static struct sset_entry *intern(struct fgdecode *fg,
+				 const struct resolved *res)
 {
-	struct resolved res;
+	enum sset_status status = SSET_FRAMES;
 
-	resolve_record(&fg->res, kind, record, &res);
-	format_stack(s, fg->reader.tep, &res, fg->opt.cookies);
+	if (res->what == RESOLVED_CORRUPT)
+		status = SSET_CORRUPT;
+	else if (res->what == RESOLVED_MARKER)
+		status = res->result == STACKTAB_STALE ? SSET_STALE :
+			 res->result == STACKTAB_CONFLICT ? SSET_CONFLICT :
+			 SSET_UNKNOWN;
+	if (status != SSET_FRAMES)
+		return sset_intern(fg->set, status, NULL, 0);
+	return sset_intern(fg->set, status, res->frames, res->depth);
+}
+
+/*
+ * Resolve the stack record @stack (NULL: none) of the selected event
+ * @record, count it, and print the event with it in the chosen output.
+ */
+static void emit(struct fgdecode *fg, struct tep_record *record, int stream,
+		 struct tep_record *stack, int kind)
+{
+	struct tep_handle *tep = fg->reader.tep;
+	const char *buffer = reader_buffer_name(&fg->reader, stream);
+	struct resolved *res = stack ? &fg->resolved : NULL;
+	struct sset_entry *entry = NULL;
+
+	fg->matched++;
+	if (res) {
+		resolve_record(&fg->res, kind, stack, res);
+		entry = intern(fg, res);
+		if (!entry || sset_count(fg->set, entry, tep_data_type(tep, record)))
+			fg->nomem = true;
+	}
+	switch (fg->opt.mode) {
+	case OUT_TEXT:
+		format_event(&fg->line, tep, record, buffer);
+		if (res && format_stack(&fg->line, &fg->sz, res, entry,
+					fg->opt.cookies))
+			fg->nomem = true;
+		break;
+	case OUT_JSON:
+		if (json_event(stdout, &fg->sz, record, buffer, res, entry))
+			fg->nomem = true;
+		break;
+	case OUT_FOLDED:
+	case OUT_TOP:
+		break;
+	}
 }
 
 /* A stack_define line (with its stack) into @s, after what @s holds. */
 static void print_define(struct fgdecode *fg, struct tep_record *record,
-			 struct trace_seq *s)
+			 int stream, struct trace_seq *s)
 {
 	if (s->len)
 		trace_seq_putc(s, '\n');
-	format_event(s, fg->reader.tep, record);
-	append_stack(fg, TEPSTACK_DEFINE, record, s);
+	format_event(s, fg->reader.tep, record,
+		     reader_buffer_name(&fg->reader, stream));
+	resolve_record(&fg->res, TEPSTACK_DEFINE, record, &fg->resolved);
+	format_stack(s, &fg->sz, &fg->resolved, NULL, false);
+}
+
+/* Are stack_define records printed, in the text output? */
+static bool show_defines(struct fgdecode *fg)
+{
+	return fg->opt.show_defines && fg->opt.mode == OUT_TEXT;
+}
+
+static bool is_stack_kind(int kind)
+{
+	return kind == TEPSTACK_COOKIE || kind == TEPSTACK_FALLBACK ||
+	       kind == READER_KSTACK;
 }
 
 /*
- * Does the next record of @cpu continue the event just printed?  Not when
+ * Does the next record of @stream continue the event just read?  Not when
  * events were lost in between: the stack would then belong to a lost event.
  */
-static int next_kind(struct fgdecode *fg, int cpu)
+static int next_kind(struct fgdecode *fg, int stream)
 {
-	struct tep_record *next = reader_peek(&fg->reader, cpu);
+	struct tep_record *next = reader_peek(&fg->reader, stream);
 
 	if (!next || next->missed_events)
 		return -1;
@@ -117,100 +233,216 @@ static int next_kind(struct fgdecode *fg, int cpu)
 }
 
 /*
- * The event just formatted into fg->line ran on @cpu: skip the definitions
- * that follow it there, then attach the stack of a stack_cookie or
- * stack_fallback that comes next.
+ * The event just read came from @stream: skip the definitions that follow it
+ * there (printing them into fg->after when asked and @selected), then take
+ * the stack_cookie, stack_fallback or kernel_stack that comes next.
+ *
+ * Return: that record (release with reader_put()) with its kind in @kind,
+ * or NULL when the event carries no stack.
  */
-static void attach_stack(struct fgdecode *fg, int cpu)
+static struct tep_record *take_stack(struct fgdecode *fg, int stream,
+				     bool selected, int *kind)
 {
 	struct tep_record *next;
-	int kind;
 
-	while ((kind = next_kind(fg, cpu)) == TEPSTACK_DEFINE) {
-		next = reader_take(&fg->reader, cpu);
+	while ((*kind = next_kind(fg, stream)) == TEPSTACK_DEFINE) {
+		next = reader_take(&fg->reader, stream);
 		fg->events++;
-		if (fg->opt.show_defines)
-			print_define(fg, next, &fg->after);
+		if (selected && show_defines(fg))
+			print_define(fg, next, stream, &fg->after);
 		reader_put(next);
 	}
-	if (kind != TEPSTACK_COOKIE && kind != TEPSTACK_FALLBACK)
-		return;
-	next = reader_take(&fg->reader, cpu);
+	if (!is_stack_kind(*kind))
+		return NULL;
 	fg->events++;
-	append_stack(fg, kind, next, &fg->line);
-	reader_put(next);
+	return reader_take(&fg->reader, stream);
 }
 
-static void decode_record(struct fgdecode *fg, struct tep_record *record)
+/* A stack_define met on its own: printed (or its lost-events line kept). */
+static void decode_define(struct fgdecode *fg, struct tep_record *record,
+			  int stream)
+{
+	if (fg->opt.mode != OUT_TEXT ||
+	    !filter_match(&fg->opt.filter, fg->reader.tep, record))
+		return;
+	/* Hidden, but not the news that events were lost before it. */
+	if (show_defines(fg))
+		print_define(fg, record, stream, &fg->line);
+	else
+		format_dropped(&fg->line, record);
+	format_flush(&fg->line, stdout);
+}
+
+static void decode_record(struct fgdecode *fg, struct tep_record *record,
+			  int stream)
 {
 	int kind = reader_kind(&fg->reader, record);
+	struct tep_record *stack = NULL;
+	bool selected;
 
 	fg->events++;
 	if (kind == TEPSTACK_DEFINE) {
-		/* Hidden, but not the news that events were lost before it. */
-		if (fg->opt.show_defines)
-			print_define(fg, record, &fg->line);
-		else
-			format_dropped(&fg->line, record);
-		format_flush(&fg->line, stdout);
+		decode_define(fg, record, stream);
 		return;
 	}
-	format_event(&fg->line, fg->reader.tep, record);
-	if (kind == TEPSTACK_COOKIE || kind == TEPSTACK_FALLBACK)
-		append_stack(fg, kind, record, &fg->line);
-	else
-		attach_stack(fg, record->cpu);
+	selected = filter_match(&fg->opt.filter, fg->reader.tep, record);
+	if (!is_stack_kind(kind))
+		stack = take_stack(fg, stream, selected, &kind);
+	if (selected)
+		emit(fg, record, stream, stack ? stack : is_stack_kind(kind) ?
+		     record : NULL, kind);
+	if (stack)
+		reader_put(stack);
 	format_flush(&fg->line, stdout);
 	format_flush(&fg->after, stdout);
 }
 
-/* Pass 2: print every record in time order. */
-static void decode(struct fgdecode *fg)
+/* Pass 2: every record in time order, then the aggregated outputs. */
+static int decode(struct fgdecode *fg)
 {
 	struct tep_record *record;
+	int stream;
 
-	format_header(stdout, fg->reader.nr_cpus);
-	while ((record = reader_next(&fg->reader))) {
-		decode_record(fg, record);
+	if (fg->opt.mode == OUT_TEXT)
+		format_header(stdout, fg->reader.nr_cpus);
+	while (!fg->nomem && (record = reader_next(&fg->reader, &stream))) {
+		decode_record(fg, record, stream);
 		reader_put(record);
 	}
+	if (fg->nomem)
+		return -ENOMEM;
+	if (fg->opt.mode == OUT_FOLDED)
+		return folded_print(stdout, &fg->sz, fg->set, fg->opt.merge);
+	if (fg->opt.mode == OUT_TOP)
+		return top_print(stdout, &fg->sz, fg->set, fg->opt.top);
+	return 0;
+}
+
+enum {
+	OPT_SHOW_DEFINES = 256, OPT_NO_SUMMARY, OPT_VERSION, OPT_COOKIES,
+	OPT_STRICT, OPT_JSON, OPT_FOLDED, OPT_MERGE, OPT_TOP, OPT_EVENT,
+	OPT_PID, OPT_CPU, OPT_FROM, OPT_TO, OPT_VMLINUX, OPT_MODULES,
+};
+
+static const struct option longopts[] = {
+	{ "cookies", no_argument, NULL, OPT_COOKIES },
+	{ "show-defines", no_argument, NULL, OPT_SHOW_DEFINES },
+	{ "no-summary", no_argument, NULL, OPT_NO_SUMMARY },
+	{ "strict", no_argument, NULL, OPT_STRICT },
+	{ "json", no_argument, NULL, OPT_JSON },
+	{ "folded", no_argument, NULL, OPT_FOLDED },
+	{ "merge", no_argument, NULL, OPT_MERGE },
+	{ "top", required_argument, NULL, OPT_TOP },
+	{ "event", required_argument, NULL, OPT_EVENT },
+	{ "pid", required_argument, NULL, OPT_PID },
+	{ "cpu", required_argument, NULL, OPT_CPU },
+	{ "from", required_argument, NULL, OPT_FROM },
+	{ "to", required_argument, NULL, OPT_TO },
+	{ "vmlinux", required_argument, NULL, OPT_VMLINUX },
+	{ "modules", required_argument, NULL, OPT_MODULES },
+	{ "help", no_argument, NULL, 'h' },
+	{ "version", no_argument, NULL, OPT_VERSION },
+	{ NULL, 0, NULL, 0 },
+};
+
+/* Select output @mode; only one of --json, --folded, --top. */
+static int set_mode(struct options *opt, enum output_mode mode)
+{
+	if (opt->mode != OUT_TEXT && opt->mode != mode) {
+		fprintf(stderr, "fgdecode: --json, --folded and --top exclude each other\n");
+		return -1;
+	}
+	opt->mode = mode;
+	return 0;
+}
+
+static int parse_top(struct options *opt, const char *arg)
+{
+	char *end;
+
+	errno = 0;
+	opt->top = strtoul(arg, &end, 10);
+	if (errno || *end || !*arg || arg[0] == '-' || !opt->top) {
+		fprintf(stderr, "fgdecode: --top: '%s' is not a positive number\n",
+			arg);
+		return -1;
+	}
+	return set_mode(opt, OUT_TOP);
+}
+
+/* A filter option: --event, --pid, --cpu, --from, --to. */
+static int parse_filter(struct options *opt, const char *name,
+			const char *arg)
+{
+	if (!filter_add(&opt->filter, name, arg))
+		return 0;
+	fprintf(stderr, "fgdecode: --%s: invalid value '%s'\n", name, arg);
+	return -1;
+}
+
+/* One option; -1 on a usage error. */
+static int parse_one(struct options *opt, int c, const char *arg)
+{
+	switch (c) {
+	case OPT_COOKIES:
+		opt->cookies = true;
+		return 0;
+	case OPT_SHOW_DEFINES:
+		opt->show_defines = true;
+		return 0;
+	case OPT_NO_SUMMARY:
+		opt->summary = false;
+		return 0;
+	case OPT_STRICT:
+		opt->strict = true;
+		return 0;
+	case OPT_JSON:
+		return set_mode(opt, OUT_JSON);
+	case OPT_FOLDED:
+		return set_mode(opt, OUT_FOLDED);
+	case OPT_MERGE:
+		opt->merge = true;
+		return 0;
+	case OPT_TOP:
+		return parse_top(opt, arg);
+	case OPT_EVENT:
+		return parse_filter(opt, "event", arg);
+	case OPT_PID:
+		return parse_filter(opt, "pid", arg);
+	case OPT_CPU:
+		return parse_filter(opt, "cpu", arg);
+	case OPT_FROM:
+		return parse_filter(opt, "from", arg);
+	case OPT_TO:
+		return parse_filter(opt, "to", arg);
+	case OPT_VMLINUX:
+		opt->vmlinux = arg;
+		return 0;
+	case OPT_MODULES:
+		opt->modules = arg;
+		return 0;
+	case 'h':
+		usage(stdout);
+		exit(0);
+	case OPT_VERSION:
+		printf("fgdecode %s\n", FGDECODE_VERSION);
+		exit(0);
+	}
+	usage(stderr);
+	return -1;
 }
 
 static int parse_options(struct options *opt, int argc, char **argv)
 {
-	enum { OPT_SHOW_DEFINES = 256, OPT_NO_SUMMARY, OPT_VERSION, OPT_COOKIES };
-	static const struct option longopts[] = {
-		{ "cookies", no_argument, NULL, OPT_COOKIES },
-		{ "show-defines", no_argument, NULL, OPT_SHOW_DEFINES },
-		{ "no-summary", no_argument, NULL, OPT_NO_SUMMARY },
-		{ "help", no_argument, NULL, 'h' },
-		{ "version", no_argument, NULL, OPT_VERSION },
-		{ NULL, 0, NULL, 0 },
-	};
 	int c;
 
 	opt->summary = true;
-	while ((c = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
-		switch (c) {
-		case OPT_COOKIES:
-			opt->cookies = true;
-			break;
-		case OPT_SHOW_DEFINES:
-			opt->show_defines = true;
-			break;
-		case OPT_NO_SUMMARY:
-			opt->summary = false;
-			break;
-		case 'h':
-			usage(stdout);
-			exit(0);
-		case OPT_VERSION:
-			printf("fgdecode %s\n", FGDECODE_VERSION);
-			exit(0);
-		default:
-			usage(stderr);
+	while ((c = getopt_long(argc, argv, "h", longopts, NULL)) != -1)
+		if (parse_one(opt, c, optarg))
 			return -1;
-		}
+	if (opt->merge && opt->mode != OUT_FOLDED) {
+		fprintf(stderr, "fgdecode: --merge needs --folded\n");
+		return -1;
 	}
 	if (optind != argc - 1) {
 		fprintf(stderr, "fgdecode: expected one trace.dat file\n");
@@ -221,45 +453,100 @@ static int parse_options(struct options *opt, int argc, char **argv)
 	return 0;
 }
 
+/* Under --strict: say why the exit status is EXIT_STRICT, or return 0. */
+static int check_strict(struct fgdecode *fg)
+{
+	const struct resolve_stats *st = &fg->res.stats;
+
+	if (!fg->opt.strict ||
+	    !(st->stale + st->unknown + st->conflicting + st->corrupt))
+		return 0;
+	fatal(fg->opt.path, "--strict: %zu stale, %zu unknown, %zu conflicting cookies, %zu corrupt records",
+	      st->stale, st->unknown, st->conflicting, st->corrupt);
+	return EXIT_STRICT;
+}
+
+/*
+ * With --vmlinux or --modules: list the recorded kallsyms and place the
+ * vmlinux and modules.
+ */
+static int open_symbols(struct fgdecode *fg)
+{
+	char err[256];
+
+	fg->sz.tep = fg->reader.tep;
+	if (!fg->opt.vmlinux && !fg->opt.modules)
+		return 0;
+	if (kallsyms_load(&fg->kallsyms, fg->reader.tep)) {
+		fatal(fg->opt.path, "cannot list its kallsyms");
+		return -1;
+	}
+	if (dwsym_open(&fg->sz.dw, &fg->kallsyms, fg->opt.vmlinux,
+		       fg->opt.modules, err, sizeof(err))) {
+		fprintf(stderr, "fgdecode: %s\n", err);
+		return -1;
+	}
+	return 0;
+}
+
 static int run(struct fgdecode *fg)
 {
 	char err[READER_ERR_LEN];
-	int ret = 1;
+	int ret = EXIT_ERROR;
 
 	if (reader_open(&fg->reader, fg->opt.path, err)) {
 		fatal(fg->opt.path, "%s", err);
-		return 1;
+		return EXIT_ERROR;
 	}
-	if (resolve_init(&fg->res, &fg->reader, warn_record, fg) ||
+	if (open_symbols(fg))
+		goto out;
+	fg->set = sset_new();
+	if (!fg->set || resolve_init(&fg->res, &fg->reader, warn_record, fg) ||
 	    resolve_collect(&fg->res)) {
 		fatal(fg->opt.path, "out of memory");
 		goto out;
 	}
 	trace_seq_init(&fg->line);
 	trace_seq_init(&fg->after);
-	decode(fg);
-	trace_seq_destroy(&fg->line);
-	trace_seq_destroy(&fg->after);
+	if (decode(fg)) {
+		fatal(fg->opt.path, "out of memory");
+		goto out_seq;
+	}
 	if (fflush(stdout) || ferror(stdout)) {
 		fatal(fg->opt.path, "cannot write the output");
-		goto out;
+		goto out_seq;
 	}
 	if (fg->opt.summary)
 		format_summary(stderr, fg->events, &fg->res.stats,
-			       stacktab_count(fg->res.tab));
-	ret = 0;
+			       stacktab_count(fg->res.tab),
+			       filter_active(&fg->opt.filter) ? fg->matched :
+			       (size_t)-1);
+	ret = check_strict(fg);
+out_seq:
+	trace_seq_destroy(&fg->line);
+	trace_seq_destroy(&fg->after);
 out:
+	dwsym_free(fg->sz.dw);
+	kallsyms_free(&fg->kallsyms);
 	resolve_fini(&fg->res);
+	sset_free(fg->set);
 	reader_close(&fg->reader);
 	return ret;
 }
 
 int main(int argc, char **argv)
 {
-	struct fgdecode fg;
+	struct fgdecode *fg = calloc(1, sizeof(*fg));
+	int ret;
 
-	memset(&fg, 0, sizeof(fg));
-	if (parse_options(&fg.opt, argc, argv))
-		return 2;
-	return run(&fg);
+	if (!fg) {
+		fprintf(stderr, "fgdecode: out of memory\n");
+		return EXIT_ERROR;
+	}
+	if (parse_options(&fg->opt, argc, argv))
+		ret = EXIT_USAGE;
+	else
+		ret = run(fg);
+	free(fg);
+	return ret;
 }

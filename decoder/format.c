@@ -2,6 +2,8 @@
 /*
  * fgdecode, stage 3: text output (see format.h).
  */
+#include <errno.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "format.h"
@@ -36,11 +38,13 @@ void format_dropped(struct trace_seq *s, const struct tep_record *record)
 }
 
 void format_event(struct trace_seq *s, struct tep_handle *tep,
-		  struct tep_record *record)
+		  struct tep_record *record, const char *buffer)
 {
 	struct tep_event *event = tep_find_event_by_record(tep, record);
 
 	format_dropped(s, record);
+	if (buffer)
+		trace_seq_printf(s, "%s:", buffer);
 	tep_print_event(tep, s, record, "%16s-%-5d [%03d]", TEP_PRINT_COMM,
 			TEP_PRINT_PID, TEP_PRINT_CPU);
 	tep_print_event(tep, s, record, " %6.1000d:", TEP_PRINT_TIME);
@@ -48,8 +52,42 @@ void format_event(struct trace_seq *s, struct tep_handle *tep,
 	tep_print_event(tep, s, record, "%s", TEP_PRINT_INFO);
 }
 
-void format_stack(struct trace_seq *s, struct tep_handle *tep,
-		  const struct resolved *res, bool show_cookie)
+void format_frames(struct trace_seq *s, const struct symbolizer *sz,
+		   const sm_u64 *frames, sm_u32 depth)
+{
+	sm_u32 i;
+
+	for (i = 0; i < depth; i++)
+		symbolize_print(s, sz, frames[i], i > 0, FORMAT_INDENT);
+}
+
+/* Append the frames of @res, rendered once per distinct stack. */
+static int format_cached(struct trace_seq *s, const struct symbolizer *sz,
+			 const struct resolved *res, struct sset_entry *entry)
+{
+	struct trace_seq tmp;
+	char **cache = entry ? &entry->render[SSET_R_TEXT] : NULL;
+	int ret = 0;
+
+	if (cache && *cache) {
+		trace_seq_puts(s, *cache);
+		return 0;
+	}
+	trace_seq_init(&tmp);
+	format_frames(&tmp, sz, res->frames, res->depth);
+	trace_seq_terminate(&tmp);
+	trace_seq_puts(s, tmp.buffer);
+	if (cache) {
+		*cache = strdup(tmp.buffer);
+		ret = *cache ? 0 : -ENOMEM;
+	}
+	trace_seq_destroy(&tmp);
+	return ret;
+}
+
+int format_stack(struct trace_seq *s, const struct symbolizer *sz,
+		 const struct resolved *res, struct sset_entry *entry,
+		 bool show_cookie)
 {
 	if (show_cookie && res->kind == TEPSTACK_COOKIE &&
 	    res->what != RESOLVED_CORRUPT)
@@ -63,9 +101,7 @@ void format_stack(struct trace_seq *s, struct tep_handle *tep,
 				 stackmap_fallback_name(res->reason));
 	switch (res->what) {
 	case RESOLVED_STACK:
-		tepstack_print_stack(s, tep, res->frames, res->depth,
-				     FORMAT_INDENT);
-		break;
+		return format_cached(s, sz, res, entry);
 	case RESOLVED_MARKER:
 		tepstack_print_marker(s, res->result, res->cookie,
 				      FORMAT_INDENT);
@@ -75,6 +111,7 @@ void format_stack(struct trace_seq *s, struct tep_handle *tep,
 				 res->err.msg);
 		break;
 	}
+	return 0;
 }
 
 void format_flush(struct trace_seq *s, FILE *out)
@@ -90,7 +127,7 @@ void format_flush(struct trace_seq *s, FILE *out)
 }
 
 void format_summary(FILE *out, size_t events, const struct resolve_stats *st,
-		    size_t distinct)
+		    size_t distinct, size_t matched)
 {
 	fprintf(out, "fgdecode: %zu events, %zu cookies, %zu resolved, %zu stale, %zu unknown, %zu fallback stacks, %zu definitions (%zu distinct stacks)",
 		events, st->cookies, st->resolved, st->stale, st->unknown,
@@ -99,5 +136,9 @@ void format_summary(FILE *out, size_t events, const struct resolve_stats *st,
 		fprintf(out, ", %zu conflicting", st->conflicting);
 	if (st->corrupt)
 		fprintf(out, ", %zu corrupt", st->corrupt);
+	if (st->kstacks)
+		fprintf(out, ", %zu kernel stacks", st->kstacks);
+	if (matched != (size_t)-1)
+		fprintf(out, ", %zu matched", matched);
 	fputc('\n', out);
 }

@@ -25,6 +25,9 @@
  *       <cookie 0xca100002874 gen 3233 slot 10356>
  *       => __schedule+0x4f8 (ffffffff832528c8)
  *
+ * An event of a buffer instance is prefixed by the instance's name and a
+ * colon, as trace-cmd report does ("stk:           <idle>-0 ...").
+ *
  * The summary goes to stderr (see format_summary()).
  */
 #ifndef FGDECODE_FORMAT_H
@@ -33,6 +36,8 @@
 #include <stdio.h>
 
 #include "resolve.h"
+#include "stackset.h"
+#include "symbolize.h"
 
 #define FORMAT_INDENT	"    "
 
@@ -58,21 +63,38 @@ void format_dropped(struct trace_seq *s, const struct tep_record *record);
  * @s: output (the line has no trailing newline)
  * @tep: the trace's handle
  * @record: any record
+ * @buffer: name of the record's buffer instance, NULL for the top buffer
  */
 void format_event(struct trace_seq *s, struct tep_handle *tep,
-		  struct tep_record *record);
+		  struct tep_record *record, const char *buffer);
 
 /**
  * format_stack() - append the stack lines of a resolved record to @s
  * @s: output; each line starts with "\n" FORMAT_INDENT
- * @tep: the trace's handle (kallsyms)
+ * @sz: the symbolizer (kallsyms, and DWARF with --vmlinux)
  * @res: what resolve_record() made of the record
+ * @entry: the interned stack of @res, whose text rendering is made once and
+ *	reused (NULL: format without caching)
  * @show_cookie: head the stack of a readable stack_cookie with a
  *	"<cookie 0xC gen G slot S>" line, and a fallback stack with a
  *	"<fallback REASON>" line
+ *
+ * Return: 0, or -ENOMEM (nothing cached; the stack is still appended).
  */
-void format_stack(struct trace_seq *s, struct tep_handle *tep,
-		  const struct resolved *res, bool show_cookie);
+int format_stack(struct trace_seq *s, const struct symbolizer *sz,
+		 const struct resolved *res, struct sset_entry *entry,
+		 bool show_cookie);
+
+/**
+ * format_frames() - append the "=> " lines of @depth frames to @s
+ * @s: output; each line starts with "\n" FORMAT_INDENT
+ * @sz: the symbolizer
+ * @frames: addresses, innermost first (every one but the first is a
+ *	return address)
+ * @depth: frame count
+ */
+void format_frames(struct trace_seq *s, const struct symbolizer *sz,
+		   const sm_u64 *frames, sm_u32 depth);
 
 /**
  * format_flush() - write @s to @out as whole lines and empty it
@@ -90,11 +112,14 @@ void format_flush(struct trace_seq *s, FILE *out);
  * @st: counters
  * @distinct: distinct cookies with a definition
  *
+ * @matched: events the filters selected, or (size_t)-1 when no filter is set
+ *
  * Prints "fgdecode: N events, C cookies, R resolved, S stale, U unknown,
  * F fallback stacks, D definitions (K distinct stacks)", followed by
- * ", X conflicting" and ", Y corrupt" only when those are not 0.
+ * ", X conflicting", ", Y corrupt" and ", Z kernel stacks" only when those
+ * are not 0, and ", M matched" when a filter is set.
  */
 void format_summary(FILE *out, size_t events, const struct resolve_stats *st,
-		    size_t distinct);
+		    size_t distinct, size_t matched);
 
 #endif /* FGDECODE_FORMAT_H */

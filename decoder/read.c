@@ -33,6 +33,29 @@ static int check_file(const char *path, char *err)
 	return 0;
 }
 
+/* Find and check the kernel_stack event, if the trace has it. */
+static int find_kstack(struct reader *r, char *err)
+{
+	struct reader_kstack *k = &r->kstack;
+
+	r->ids[READER_KSTACK] = -1;
+	k->event = tep_find_event_by_name(r->tep, "ftrace", "kernel_stack");
+	if (!k->event)
+		return 0;
+	k->size = tep_find_field(k->event, "size");
+	k->caller = tep_find_field(k->event, "caller");
+	if (!k->size || !k->caller ||
+	    (k->size->flags & (TEP_FIELD_IS_ARRAY | TEP_FIELD_IS_DYNAMIC)) ||
+	    k->size->size < 1 || k->size->size > 8 ||
+	    !(k->caller->flags & TEP_FIELD_IS_ARRAY)) {
+		snprintf(err, READER_ERR_LEN,
+			 "event ftrace:kernel_stack: no numeric field 'size' or no array field 'caller'");
+		return -1;
+	}
+	r->ids[READER_KSTACK] = k->event->id;
+	return 0;
+}
+
 /* Find and check the stackmap events the trace holds. */
 static int find_events(struct reader *r, char *err)
 {
@@ -53,7 +76,78 @@ static int find_events(struct reader *r, char *err)
 		}
 		r->ids[kind] = event->id;
 	}
+	return find_kstack(r, err);
+}
+
+/* CPUs of a buffer: those of its own handle's tep, at least 0. */
+static int buffer_cpus(struct tracecmd_input *handle)
+{
+	int n = tep_get_cpus(tracecmd_get_tep(handle));
+
+	return n > 0 ? n : 0;
+}
+
+/* Open the top buffer and every instance; lay out the streams. */
+static int open_buffers(struct reader *r, char *err)
+{
+	int nr_inst = tracecmd_buffer_instances(r->handle);
+	int i, cpu, s = 0;
+
+	if (nr_inst < 0)
+		nr_inst = 0;
+	r->buffers = calloc(nr_inst + 1, sizeof(*r->buffers));
+	if (!r->buffers)
+		goto nomem;
+	r->buffers[0].handle = r->handle;
+	r->buffers[0].nr_cpus = r->nr_cpus;
+	r->nr_buffers = 1;
+	r->nr_streams = r->nr_cpus;
+	for (i = 0; i < nr_inst; i++) {
+		struct reader_buffer *b = &r->buffers[r->nr_buffers];
+
+		b->handle = tracecmd_buffer_instance_handle(r->handle, i);
+		if (!b->handle) {
+			snprintf(err, READER_ERR_LEN,
+				 "cannot read buffer instance %d ('%s')", i,
+				 tracecmd_buffer_instance_name(r->handle, i) ?: "?");
+			return -1;
+		}
+		b->name = tracecmd_buffer_instance_name(r->handle, i);
+		b->nr_cpus = buffer_cpus(b->handle);
+		r->nr_streams += b->nr_cpus;
+		r->nr_buffers++;
+	}
+	r->heads = calloc(r->nr_streams + 1, sizeof(*r->heads));
+	r->stream_buffer = calloc(r->nr_streams + 1, sizeof(int));
+	r->stream_cpu = calloc(r->nr_streams + 1, sizeof(int));
+	if (!r->heads || !r->stream_buffer || !r->stream_cpu)
+		goto nomem;
+	for (i = 0; i < r->nr_buffers; i++)
+		for (cpu = 0; cpu < r->buffers[i].nr_cpus; cpu++, s++) {
+			r->stream_buffer[s] = i;
+			r->stream_cpu[s] = cpu;
+		}
 	return 0;
+nomem:
+	snprintf(err, READER_ERR_LEN, "%s", strerror(ENOMEM));
+	return -1;
+}
+
+/* Free the stream tables and close the instance handles (not the top). */
+static void close_buffers(struct reader *r)
+{
+	int i;
+
+	for (i = 1; i < r->nr_buffers; i++)
+		tracecmd_close(r->buffers[i].handle);
+	free(r->buffers);
+	free(r->heads);
+	free(r->stream_buffer);
+	free(r->stream_cpu);
+	r->buffers = NULL;
+	r->heads = NULL;
+	r->nr_buffers = 0;
+	r->nr_streams = 0;
 }
 
 int reader_open(struct reader *r, const char *path, char err[READER_ERR_LEN])
@@ -71,75 +165,118 @@ int reader_open(struct reader *r, const char *path, char err[READER_ERR_LEN])
 		return -1;
 	}
 	r->tep = tracecmd_get_tep(r->handle);
-	r->nr_cpus = tep_get_cpus(r->tep);
-	if (r->nr_cpus < 0)
-		r->nr_cpus = 0;
-	r->heads = calloc(r->nr_cpus ? r->nr_cpus : 1, sizeof(*r->heads));
-	if (!r->heads) {
-		snprintf(err, READER_ERR_LEN, "%s", strerror(ENOMEM));
-		goto fail;
-	}
-	if (find_events(r, err))
+	r->nr_cpus = buffer_cpus(r->handle);
+	if (open_buffers(r, err) || find_events(r, err))
 		goto fail;
 	reader_rewind(r);
 	return 0;
 fail:
-	free(r->heads);
+	close_buffers(r);
 	tracecmd_close(r->handle);
 	return -1;
 }
 
 void reader_close(struct reader *r)
 {
-	int cpu;
+	int s;
 
-	for (cpu = 0; cpu < r->nr_cpus; cpu++)
-		tracecmd_free_record(r->heads[cpu]);
-	free(r->heads);
+	for (s = 0; s < r->nr_streams; s++)
+		tracecmd_free_record(r->heads[s]);
+	close_buffers(r);
 	tracecmd_close(r->handle);
 	memset(r, 0, sizeof(*r));
 }
 
 void reader_rewind(struct reader *r)
 {
-	int cpu;
+	int s;
 
-	for (cpu = 0; cpu < r->nr_cpus; cpu++) {
-		tracecmd_free_record(r->heads[cpu]);
-		r->heads[cpu] = tracecmd_read_cpu_first(r->handle, cpu);
+	for (s = 0; s < r->nr_streams; s++) {
+		struct reader_buffer *b = &r->buffers[r->stream_buffer[s]];
+
+		tracecmd_free_record(r->heads[s]);
+		r->heads[s] = tracecmd_read_cpu_first(b->handle,
+						      r->stream_cpu[s]);
 	}
 }
 
-struct tep_record *reader_peek(struct reader *r, int cpu)
+struct tep_record *reader_peek(struct reader *r, int stream)
 {
-	if (cpu < 0 || cpu >= r->nr_cpus)
+	if (stream < 0 || stream >= r->nr_streams)
 		return NULL;
-	return r->heads[cpu];
+	return r->heads[stream];
 }
 
-struct tep_record *reader_take(struct reader *r, int cpu)
+struct tep_record *reader_take(struct reader *r, int stream)
 {
-	struct tep_record *record = reader_peek(r, cpu);
+	struct tep_record *record = reader_peek(r, stream);
+	struct reader_buffer *b;
 
-	if (record)
-		r->heads[cpu] = tracecmd_read_data(r->handle, cpu);
+	if (record) {
+		b = &r->buffers[r->stream_buffer[stream]];
+		r->heads[stream] = tracecmd_read_data(b->handle,
+						      r->stream_cpu[stream]);
+	}
 	return record;
 }
 
-struct tep_record *reader_next(struct reader *r)
+struct tep_record *reader_next(struct reader *r, int *stream)
 {
 	struct tep_record *best = NULL;
-	int cpu, best_cpu = -1;
+	int s, best_s = -1;
 
-	for (cpu = 0; cpu < r->nr_cpus; cpu++) {
-		struct tep_record *head = r->heads[cpu];
+	for (s = 0; s < r->nr_streams; s++) {
+		struct tep_record *head = r->heads[s];
 
 		if (head && (!best || head->ts < best->ts)) {
 			best = head;
-			best_cpu = cpu;
+			best_s = s;
 		}
 	}
-	return best ? reader_take(r, best_cpu) : NULL;
+	*stream = best_s;
+	return best ? reader_take(r, best_s) : NULL;
+}
+
+const char *reader_buffer_name(const struct reader *r, int stream)
+{
+	if (stream < 0 || stream >= r->nr_streams)
+		return NULL;
+	return r->buffers[r->stream_buffer[stream]].name;
+}
+
+int reader_read_kstack(const struct reader *r, const struct tep_record *record,
+		       sm_u64 *frames, sm_u32 *depth, struct tepstack_err *err)
+{
+	const struct reader_kstack *k = &r->kstack;
+	int long_size = tep_get_long_size(r->tep);
+	const char *data = record->data;
+	unsigned long long n, avail, addr, end;
+	unsigned long long i;
+
+	*depth = 0;
+	if (k->size->offset + k->size->size > record->size ||
+	    k->caller->offset > record->size) {
+		snprintf(err->msg, sizeof(err->msg),
+			 "kernel_stack: the %d-byte record is too short for its fields",
+			 record->size);
+		return -EFAULT;
+	}
+	if (long_size != 4 && long_size != 8)
+		long_size = 8;
+	end = long_size == 8 ? ~0ULL : 0xffffffffULL;
+	n = tep_read_number(r->tep, data + k->size->offset, k->size->size);
+	avail = (record->size - k->caller->offset) / long_size;
+	if (n > avail)
+		n = avail;
+	for (i = 0; i < n && *depth < READER_KSTACK_MAX; i++) {
+		addr = tep_read_number(r->tep,
+				       data + k->caller->offset + i * long_size,
+				       long_size);
+		if (addr == end || addr == 0)
+			break;
+		frames[(*depth)++] = addr;
+	}
+	return 0;
 }
 
 void reader_put(struct tep_record *record)
@@ -152,7 +289,7 @@ int reader_kind(const struct reader *r, struct tep_record *record)
 	int id = tep_data_type(r->tep, record);
 	int kind;
 
-	for (kind = 0; kind < TEPSTACK_NR_KINDS; kind++)
+	for (kind = 0; kind < READER_NR_KINDS; kind++)
 		if (r->ids[kind] >= 0 && r->ids[kind] == id)
 			return kind;
 	return -1;

@@ -2,12 +2,21 @@
 /*
  * fgdecode, stage 1: read a trace.dat with libtracecmd.
  *
- * The reader keeps the next unread record of every CPU (its "head") and hands
- * records out in time order (lowest timestamp first, lowest CPU on a tie, as
- * tracecmd_iterate_events() does).  Because it owns the heads, a caller can
- * look at the next record of one CPU (reader_peek()) and consume it out of
- * order (reader_take()): that is how a stack_cookie is attached to the event
- * before it.  Only the public libtracecmd API is used.
+ * A trace holds the top buffer and any number of buffer instances
+ * (trace-cmd record -B NAME), each with its own per-CPU ring buffers.  The
+ * reader calls every (buffer, CPU) pair a "stream", keeps the next unread
+ * record of every stream (its "head") and hands records out in time order
+ * over all streams (lowest timestamp first; on a tie the top buffer before
+ * the instances, then the lowest CPU, as tracecmd_iterate_events_multi()
+ * does).  Because it owns the heads, a caller can look at the next record of
+ * one stream (reader_peek()) and consume it out of order (reader_take()):
+ * that is how a stack_cookie or kernel_stack is attached to the event before
+ * it on the same CPU of the same buffer.  Only the public libtracecmd API is
+ * used.
+ *
+ * Besides the stackmap events (enum tepstack_kind), the reader recognises
+ * ftrace's own kernel_stack event (trace-cmd record -O stacktrace) as kind
+ * READER_KSTACK.
  */
 #ifndef FGDECODE_READ_H
 #define FGDECODE_READ_H
@@ -18,15 +27,41 @@
 
 #define READER_ERR_LEN	256
 
+/* Kind of ftrace:kernel_stack records, after the enum tepstack_kind values. */
+#define READER_KSTACK		TEPSTACK_NR_KINDS
+#define READER_NR_KINDS		(TEPSTACK_NR_KINDS + 1)
+/* Frames of a kernel_stack record beyond this many are dropped. */
+#define READER_KSTACK_MAX	256
+
+/* One buffer of the trace: the top one (index 0) or an instance. */
+struct reader_buffer {
+	struct tracecmd_input *handle;
+	const char *name;		/* NULL for the top buffer */
+	int nr_cpus;
+};
+
+/* The fields of ftrace:kernel_stack: a frame count and the caller[] array. */
+struct reader_kstack {
+	struct tep_event *event;
+	struct tep_format_field *size;
+	struct tep_format_field *caller;
+};
+
 struct reader {
 	const char *path;
 	struct tracecmd_input *handle;
 	struct tep_handle *tep;
-	int nr_cpus;
-	struct tep_record **heads;		/* [nr_cpus] */
-	/* Event id of each stackmap event, -1 when the trace lacks it. */
-	int ids[TEPSTACK_NR_KINDS];
+	int nr_cpus;				/* of the top buffer */
+	int nr_buffers;				/* top + instances */
+	struct reader_buffer *buffers;		/* [nr_buffers] */
+	int nr_streams;				/* sum of their CPUs */
+	struct tep_record **heads;		/* [nr_streams] */
+	int *stream_buffer;			/* [nr_streams] buffer index */
+	int *stream_cpu;			/* [nr_streams] CPU */
+	/* Event id of each kind (READER_KSTACK too), -1 when absent. */
+	int ids[READER_NR_KINDS];
 	struct tepstack_fields fields[TEPSTACK_NR_KINDS];
+	struct reader_kstack kstack;
 };
 
 /**
@@ -35,9 +70,11 @@ struct reader {
  * @path: the file
  * @err: on failure, one line (no newline) saying what is wrong with @path
  *
- * Loads no plugins.  A stackmap event absent from the trace is fine; one
- * present with a missing or misshapen field is an error.  Leaves the reader
- * positioned at the start of the trace.
+ * Loads no plugins.  Opens every buffer instance the trace holds.  A
+ * stackmap event absent from the trace is fine; one present with a missing
+ * or misshapen field is an error (so is a kernel_stack event without a
+ * numeric 'size' or an array 'caller').  Leaves the reader positioned at the
+ * start of the trace.
  *
  * Return: 0, or -1 with @err set (@r needs no reader_close()).
  */
@@ -56,31 +93,58 @@ void reader_close(struct reader *r);
 void reader_rewind(struct reader *r);
 
 /**
- * reader_next() - take the earliest record over all CPUs
+ * reader_next() - take the earliest record over all streams
  * @r: the reader
+ * @stream: set to the record's stream (0..nr_streams-1)
  *
  * Return: the record (release with reader_put()), or NULL at the end.
  */
-struct tep_record *reader_next(struct reader *r);
+struct tep_record *reader_next(struct reader *r, int *stream);
 
 /**
- * reader_peek() - the next record of one CPU, left in place
+ * reader_peek() - the next record of one stream, left in place
  * @r: the reader
- * @cpu: 0..nr_cpus-1
+ * @stream: 0..nr_streams-1
  *
  * Return: the record (still owned by the reader), or NULL at the end of
- * that CPU.
+ * that stream.
  */
-struct tep_record *reader_peek(struct reader *r, int cpu);
+struct tep_record *reader_peek(struct reader *r, int stream);
 
 /**
- * reader_take() - take the next record of one CPU
+ * reader_take() - take the next record of one stream
  * @r: the reader
- * @cpu: 0..nr_cpus-1
+ * @stream: 0..nr_streams-1
  *
  * Return: the record (release with reader_put()), or NULL.
  */
-struct tep_record *reader_take(struct reader *r, int cpu);
+struct tep_record *reader_take(struct reader *r, int stream);
+
+/**
+ * reader_buffer_name() - name of the buffer instance a stream belongs to
+ * @r: the reader
+ * @stream: 0..nr_streams-1
+ *
+ * Return: the instance name, or NULL for the top buffer.
+ */
+const char *reader_buffer_name(const struct reader *r, int stream);
+
+/**
+ * reader_read_kstack() - the frames of an ftrace kernel_stack record
+ * @r: the reader (the trace has the event: reader_kind() said READER_KSTACK)
+ * @record: the record
+ * @frames: filled with up to READER_KSTACK_MAX addresses, innermost first
+ * @depth: set to the number of frames stored
+ * @err: set on failure, one line
+ *
+ * The frame count is the record's 'size' field, bounded by what the record
+ * holds; a trailing ULONG_MAX or 0 entry (older kernels' end marker) ends the
+ * stack.  Frames past READER_KSTACK_MAX are dropped.
+ *
+ * Return: 0, or -EFAULT when the record is too short for its fields.
+ */
+int reader_read_kstack(const struct reader *r, const struct tep_record *record,
+		       sm_u64 *frames, sm_u32 *depth, struct tepstack_err *err);
 
 /** reader_put() - release a record from reader_next() or reader_take(). */
 void reader_put(struct tep_record *record);
@@ -90,7 +154,8 @@ void reader_put(struct tep_record *record);
  * @r: the reader
  * @record: a record of @r
  *
- * Return: an enum tepstack_kind, or -1 for any other event.
+ * Return: an enum tepstack_kind, READER_KSTACK for ftrace:kernel_stack, or
+ * -1 for any other event.
  */
 int reader_kind(const struct reader *r, struct tep_record *record);
 

@@ -97,12 +97,12 @@ static int collect_define(struct resolver *res, const struct tep_record *record)
 int resolve_collect(struct resolver *res)
 {
 	struct tep_record *record;
-	int ret = 0;
+	int ret = 0, stream;
 
 	if (!reader_fields(res->reader, TEPSTACK_DEFINE))
 		return 0;
 	reader_rewind(res->reader);
-	while (!ret && (record = reader_next(res->reader))) {
+	while (!ret && (record = reader_next(res->reader, &stream))) {
 		if (reader_kind(res->reader, record) == TEPSTACK_DEFINE)
 			ret = collect_define(res, record);
 		reader_put(record);
@@ -163,10 +163,24 @@ static void resolve_fallback(struct resolver *res,
 	out->frames = out->buf.frames;
 }
 
+static void resolve_kstack(struct resolver *res,
+			   const struct tep_record *record,
+			   struct resolved *out)
+{
+	res->stats.kstacks++;
+	if (reader_read_kstack(res->reader, record, out->kbuf, &out->depth,
+			       &out->err)) {
+		corrupt(res, record, out);
+		return;
+	}
+	out->what = RESOLVED_STACK;
+	out->frames = out->kbuf;
+}
+
 void resolve_record(struct resolver *res, int kind,
 		    const struct tep_record *record, struct resolved *out)
 {
-	memset(out, 0, offsetof(struct resolved, buf));
+	memset(out, 0, offsetof(struct resolved, err));
 	out->kind = kind;
 	out->err.msg[0] = '\0';
 	switch (kind) {
@@ -175,6 +189,9 @@ void resolve_record(struct resolver *res, int kind,
 		break;
 	case TEPSTACK_FALLBACK:
 		resolve_fallback(res, record, out);
+		break;
+	case READER_KSTACK:
+		resolve_kstack(res, record, out);
 		break;
 	case TEPSTACK_DEFINE:
 		/* Counted and reported by pass 1. */

@@ -5,8 +5,9 @@
  * resolve_collect() is pass 1: it reads every stack_define of the trace into
  * a stacktab, so a cookie used before its definition was written (another CPU
  * may write the definition slightly later) still resolves.  resolve_record()
- * then turns one stack_cookie, stack_fallback or stack_define record into a
- * struct resolved that the format stage prints, and counts the outcome.
+ * then turns one stack_cookie, stack_fallback, stack_define or ftrace
+ * kernel_stack record into a struct resolved that the format stage prints,
+ * and counts the outcome.
  */
 #ifndef FGDECODE_RESOLVE_H
 #define FGDECODE_RESOLVE_H
@@ -27,6 +28,7 @@ struct resolve_stats {
 	size_t fallbacks;	/* stack_fallback records, corrupt ones included */
 	size_t definitions;	/* stack_define records, corrupt ones included */
 	size_t corrupt;		/* records whose fields could not be read */
+	size_t kstacks;		/* ftrace kernel_stack records */
 };
 
 /* What a record resolved to. */
@@ -37,15 +39,17 @@ enum resolved_what {
 };
 
 struct resolved {
-	int kind;			/* enum tepstack_kind of the record */
+	int kind;			/* enum tepstack_kind or READER_KSTACK */
 	enum resolved_what what;
 	enum stacktab_result result;	/* RESOLVED_MARKER */
 	sm_u64 cookie;			/* stack_cookie, stack_define */
 	sm_u32 reason;			/* stack_fallback */
 	sm_u32 depth;			/* RESOLVED_STACK */
-	const sm_u64 *frames;		/* RESOLVED_STACK: in @buf or the table */
-	struct tepstack_stack buf;
+	const sm_u64 *frames;		/* RESOLVED_STACK: in a buffer below or
+					 * in the table */
 	struct tepstack_err err;	/* RESOLVED_CORRUPT */
+	struct tepstack_stack buf;	/* stack_define, stack_fallback */
+	sm_u64 kbuf[READER_KSTACK_MAX];	/* kernel_stack */
 };
 
 /*
@@ -96,8 +100,8 @@ int resolve_collect(struct resolver *res);
  * @record: the record
  * @out: filled in
  *
- * Counts stack_cookie and stack_fallback outcomes in @res->stats; a
- * stack_define is only read (pass 1 counted it).
+ * Counts stack_cookie, stack_fallback and kernel_stack outcomes in
+ * @res->stats; a stack_define is only read (pass 1 counted it).
  */
 void resolve_record(struct resolver *res, int kind,
 		    const struct tep_record *record, struct resolved *out);

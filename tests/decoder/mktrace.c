@@ -49,9 +49,16 @@ struct mkt_cpu {
 	bool lose_pending;
 };
 
+struct mkt_buffer {
+	const char *name;		/* NULL for the top buffer */
+	struct mkt_cpu cpus[MKT_MAX_CPUS];
+	long option_at;			/* file offset of its BUFFER offset */
+};
+
 struct mktrace {
 	int nr_cpus;
-	struct mkt_cpu cpus[MKT_MAX_CPUS];
+	int nr_buffers;
+	struct mkt_buffer buffers[MKT_MAX_BUFFERS];
 };
 
 static void die(const char *what)
@@ -78,7 +85,16 @@ struct mktrace *mkt_new(int nr_cpus)
 	if (!t)
 		die("out of memory");
 	t->nr_cpus = nr_cpus;
+	t->nr_buffers = 1;
 	return t;
+}
+
+int mkt_add_buffer(struct mktrace *t, const char *name)
+{
+	if (t->nr_buffers >= MKT_MAX_BUFFERS || !name || !*name)
+		die("bad buffer");
+	t->buffers[t->nr_buffers].name = name;
+	return t->nr_buffers++;
 }
 
 static struct mkt_page *new_page(struct mkt_cpu *c, unsigned long long ts)
@@ -100,20 +116,31 @@ static struct mkt_page *new_page(struct mkt_cpu *c, unsigned long long ts)
 
 void mkt_lose(struct mktrace *t, int cpu, unsigned long long count)
 {
-	t->cpus[cpu].lose = count;
-	t->cpus[cpu].lose_pending = true;
+	t->buffers[0].cpus[cpu].lose = count;
+	t->buffers[0].cpus[cpu].lose_pending = true;
 }
 
 void mkt_add(struct mktrace *t, int cpu, unsigned long long ts,
 	     const void *data, size_t len)
 {
-	struct mkt_cpu *c = &t->cpus[cpu];
+	mkt_add_to(t, 0, cpu, ts, data, len);
+}
+
+void mkt_add_to(struct mktrace *t, int buffer, int cpu, unsigned long long ts,
+		const void *data, size_t len)
+{
+	struct mkt_cpu *c;
 	size_t padded = (len + 3) & ~(size_t)3;
 	size_t need = 4 + padded + (padded > 4 * MAX_TYPE_LEN ? 4 : 0);
-	struct mkt_page *pg = c->nr_pages ? &c->pages[c->nr_pages - 1] : NULL;
+	struct mkt_page *pg;
 	unsigned char *p;
 
-	if (cpu < 0 || cpu >= t->nr_cpus || len > 1000 || ts < c->last_ts)
+	if (buffer < 0 || buffer >= t->nr_buffers || cpu < 0 ||
+	    cpu >= t->nr_cpus)
+		die("bad buffer or CPU");
+	c = &t->buffers[buffer].cpus[cpu];
+	pg = c->nr_pages ? &c->pages[c->nr_pages - 1] : NULL;
+	if (len > 1000 || ts < c->last_ts)
 		die("bad event");
 	/* 8 bytes stay free for a lost-events count. */
 	if (!pg || c->lose_pending || pg->used + need > PAGE_DATA - 8 ||
@@ -227,30 +254,70 @@ static void write_headers(struct out *o, int nr_cpus,
 	w_sized(o, "", 4);		/* printk formats */
 	w_sized(o, cmdlines, 8);
 	w_num(o, nr_cpus, 4);
-	w(o, "flyrecord", 10);
 }
 
-static void write_cpu_data(struct out *o, struct mktrace *t)
+/* The BUFFER options of the instances; their offsets are patched later. */
+static void write_options(struct out *o, struct mktrace *t)
 {
-	long pos = ftell(o->f) + 16L * t->nr_cpus;
+	int i;
+
+	if (t->nr_buffers < 2)
+		return;
+	w(o, "options  ", 10);
+	for (i = 1; i < t->nr_buffers; i++) {
+		w_num(o, 3, 2);			/* TRACECMD_OPTION_BUFFER */
+		w_num(o, 8 + strlen(t->buffers[i].name) + 1, 4);
+		t->buffers[i].option_at = ftell(o->f);
+		w_num(o, 0, 8);
+		w_str0(o, t->buffers[i].name);
+	}
+	w_num(o, 0, 2);				/* TRACECMD_OPTION_DONE */
+}
+
+/*
+ * "flyrecord", the (offset, size) of each CPU's pages, at least 8 zero bytes
+ * (an empty trace clock), then the pages from the next page boundary.
+ */
+static void write_cpu_data(struct out *o, struct mktrace *t,
+			   struct mkt_buffer *b)
+{
+	long pos, start;
 	unsigned long long off;
 	int cpu;
 	size_t i;
 
-	off = (pos + PAGE_SIZE - 1) / PAGE_SIZE * PAGE_SIZE;
+	w(o, "flyrecord", 10);
+	pos = ftell(o->f) + 16L * t->nr_cpus;
+	start = (pos + 8 + PAGE_SIZE - 1) / PAGE_SIZE * PAGE_SIZE;
+	off = start;
 	for (cpu = 0; cpu < t->nr_cpus; cpu++) {
-		size_t size = t->cpus[cpu].nr_pages * PAGE_SIZE;
+		size_t size = b->cpus[cpu].nr_pages * PAGE_SIZE;
 
 		w_num(o, off, 8);
 		w_num(o, size, 8);
 		off += size;
 	}
-	while (pos++ % PAGE_SIZE)
+	for (; pos < start; pos++)
 		w_num(o, 0, 1);
 	for (cpu = 0; cpu < t->nr_cpus; cpu++) {
-		seal_pages(&t->cpus[cpu]);
-		for (i = 0; i < t->cpus[cpu].nr_pages; i++)
-			w(o, t->cpus[cpu].pages[i].data, PAGE_SIZE);
+		seal_pages(&b->cpus[cpu]);
+		for (i = 0; i < b->cpus[cpu].nr_pages; i++)
+			w(o, b->cpus[cpu].pages[i].data, PAGE_SIZE);
+	}
+}
+
+/* Each instance's data, with its BUFFER option pointed at it. */
+static void write_instances(struct out *o, struct mktrace *t)
+{
+	long at;
+	int i;
+
+	for (i = 1; i < t->nr_buffers; i++) {
+		at = ftell(o->f);
+		fseek(o->f, t->buffers[i].option_at, SEEK_SET);
+		w_num(o, at, 8);
+		fseek(o->f, at, SEEK_SET);
+		write_cpu_data(o, t, &t->buffers[i]);
 	}
 }
 
@@ -259,21 +326,24 @@ int mkt_write(struct mktrace *t, const char *path,
 	      const char *cmdlines)
 {
 	struct out o = { .f = fopen(path, "w") };
-	int cpu, ret = 0;
+	int cpu, i, ret = 0;
 
 	if (!o.f) {
 		ret = -1;
 		goto out;
 	}
 	write_headers(&o, t->nr_cpus, formats, kallsyms, cmdlines);
-	write_cpu_data(&o, t);
+	write_options(&o, t);
+	write_cpu_data(&o, t, &t->buffers[0]);
+	write_instances(&o, t);
 	if (fclose(o.f) || o.failed) {
 		errno = EIO;
 		ret = -1;
 	}
 out:
-	for (cpu = 0; cpu < t->nr_cpus; cpu++)
-		free(t->cpus[cpu].pages);
+	for (i = 0; i < t->nr_buffers; i++)
+		for (cpu = 0; cpu < t->nr_cpus; cpu++)
+			free(t->buffers[i].cpus[cpu].pages);
 	free(t);
 	return ret;
 }

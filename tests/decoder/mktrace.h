@@ -7,8 +7,10 @@
  *
  * Layout written (trace-cmd.dat.v6(5)): magic, "6", endianness, long size,
  * page size, header_page, header_event, no ftrace formats, the given event
- * systems, kallsyms, empty printk formats, saved cmdlines, CPU count,
- * "flyrecord" with one page-aligned run of ring-buffer pages per CPU.
+ * systems, kallsyms, empty printk formats, saved cmdlines, CPU count, with
+ * buffer instances an "options  " section of BUFFER options (offset, name),
+ * "flyrecord" with one page-aligned run of ring-buffer pages per CPU; then
+ * for each instance, at its offset, "flyrecord" and its own runs of pages.
  */
 #ifndef TESTS_MKTRACE_H
 #define TESTS_MKTRACE_H
@@ -16,6 +18,7 @@
 #include <stddef.h>
 
 #define MKT_MAX_CPUS	4
+#define MKT_MAX_BUFFERS	4	/* the top buffer and up to 3 instances */
 
 struct mktrace;
 
@@ -43,6 +46,21 @@ struct mktrace *mkt_new(int nr_cpus);
  */
 void mkt_add(struct mktrace *t, int cpu, unsigned long long ts,
 	     const void *data, size_t len);
+
+/**
+ * mkt_add_buffer() - add a buffer instance (trace-cmd record -B @name)
+ * @t: the trace
+ * @name: its name (not copied: must outlive mkt_write())
+ *
+ * Aborts on failure.  Return: its index for mkt_add_to() (1, 2, ...).
+ */
+int mkt_add_buffer(struct mktrace *t, const char *name);
+
+/**
+ * mkt_add_to() - mkt_add() into buffer @buffer (0 is the top buffer)
+ */
+void mkt_add_to(struct mktrace *t, int buffer, int cpu, unsigned long long ts,
+		const void *data, size_t len);
 
 /**
  * mkt_lose() - make the next event of @cpu start a page that reports

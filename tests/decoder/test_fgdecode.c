@@ -547,6 +547,325 @@ START_TEST(truncated_trace_does_not_crash)
 }
 END_TEST
 
+
+/* ---- kernel_stack, buffer instances, v7 ---- */
+
+#define FX_ID_KSTACK	4
+
+static const char fmt_kernel_stack[] =
+	"name: kernel_stack\n"
+	"ID: 4\n"
+	"format:\n"
+	"\tfield:unsigned short common_type;\toffset:0;\tsize:2;\tsigned:0;\n"
+	"\tfield:unsigned char common_flags;\toffset:2;\tsize:1;\tsigned:0;\n"
+	"\tfield:unsigned char common_preempt_count;\toffset:3;\tsize:1;\tsigned:0;\n"
+	"\tfield:int common_pid;\toffset:4;\tsize:4;\tsigned:1;\n"
+	"\n"
+	"\tfield:int size;\toffset:8;\tsize:4;\tsigned:1;\n"
+	"\tfield:unsigned long caller[8];\toffset:16;\tsize:64;\tsigned:0;\n"
+	"\n"
+	"print fmt: \"size=%d\", REC->size\n";
+
+static const struct mkt_format kstack_formats[] = {
+	{ "test", fx_fmt_tick },
+	{ "ftrace", fmt_kernel_stack },
+	{ STACKMAP_SYSTEM, fx_fmt_stack_fallback },
+	{ STACKMAP_SYSTEM, fx_fmt_stack_define },
+	{ STACKMAP_SYSTEM, fx_fmt_stack_cookie },
+	{ NULL, NULL },
+};
+
+/* A kernel_stack record: 'size' @size, then @nframes caller[] entries. */
+static void kstack_to(int buffer, int cpu, unsigned long long ts, int size,
+		      const sm_u64 *frames, int nframes)
+{
+	int i;
+
+	fx_common(&buf, FX_ID_KSTACK, 42);
+	fx_put(&buf, (unsigned int)size, 4);
+	fx_put(&buf, 0, 4);
+	for (i = 0; i < nframes; i++)
+		fx_put(&buf, frames[i], 8);
+	mkt_add_to(mt, buffer, cpu, ts, buf.data, buf.len);
+}
+
+static void tick_to(int buffer, int cpu, unsigned long long ts, int n)
+{
+	fx_tick(&buf, n);
+	mkt_add_to(mt, buffer, cpu, ts, buf.data, buf.len);
+}
+
+START_TEST(kernel_stack_is_printed_under_its_event)
+{
+	static const sm_u64 frames[] = {
+		FX___SCHEDULE_START + 0x4f8,
+		FX_SCHEDULE_START + 0x5a,
+		FX_KTHREAD_START + 0xda,
+		~0ULL,				/* end marker */
+		FX_KTHREAD_START,
+	};
+
+	tick(0, 1 * SEC, 1);
+	kstack_to(0, 0, 1 * SEC + 1000, 3, frames, 5);
+	tick(0, 2 * SEC, 2);
+	/* size says 5 but the 4th entry ends the stack */
+	kstack_to(0, 0, 2 * SEC + 1000, 5, frames, 5);
+	tick(0, 3 * SEC, 3);
+	/* size larger than the record: bounded by the record */
+	kstack_to(0, 0, 3 * SEC + 1000, 1000, frames, 2);
+	write_trace_with(kstack_formats);
+	run("trace.dat");
+	ck_assert_int_eq(res.status, 0);
+	ck_assert_str_eq(res.out,
+		"cpus=2\n"
+		TICK_LINE(0, "1.000000", 1)
+		STACK3
+		TICK_LINE(0, "2.000000", 2)
+		STACK3
+		TICK_LINE(0, "3.000000", 3)
+		"    => __schedule+0x4f8 (ffffffff832528c8)\n"
+		"    => schedule+0x5a (ffffffff83252e2a)\n");
+	ck_assert_str_eq(res.err,
+		"fgdecode: 6 events, 0 cookies, 0 resolved, 0 stale, 0 unknown, 0 fallback stacks, 0 definitions (0 distinct stacks), 3 kernel stacks\n");
+}
+END_TEST
+
+START_TEST(instances_merge_in_time_order_and_keep_their_own_stacks)
+{
+	int inst;
+	sm_u64 ck = stackmap_cookie_make(7, 1);
+
+	inst = mkt_add_buffer(mt, "inst");
+	define(0, 1 * SEC - 1000, ck, frames3, 3);
+	tick(0, 1 * SEC, 1);
+	tick_to(inst, 0, 1 * SEC + 1000, 2);
+	/* Same CPU, other buffer: belongs to tick 1, not to tick 2. */
+	cookie(0, 1 * SEC + 2000, ck);
+	kstack_to(inst, 1, 1 * SEC + 3000, 2, frames2, 2);
+	tick_to(inst, 1, 2 * SEC, 3);
+	kstack_to(inst, 1, 2 * SEC + 1000, 2, frames2, 2);
+	tick(1, 3 * SEC, 4);
+	write_trace_with(kstack_formats);
+	run("trace.dat");
+	ck_assert_int_eq(res.status, 0);
+	ck_assert_str_eq(res.out,
+		"cpus=2\n"
+		TICK_LINE(0, "1.000000", 1)
+		STACK3
+		"inst:" TICK_LINE(0, "1.000001", 2)
+		"inst:          worker-42    [001]     1.000003: kernel_stack:         size=2\n"
+		STACK2
+		"inst:" TICK_LINE(1, "2.000000", 3)
+		STACK2
+		TICK_LINE(1, "3.000000", 4));
+	ck_assert_str_eq(res.err,
+		"fgdecode: 8 events, 1 cookies, 1 resolved, 0 stale, 0 unknown, 0 fallback stacks, 1 definitions (1 distinct stacks), 2 kernel stacks\n");
+}
+END_TEST
+
+START_TEST(v7_file_from_trace_cmd_convert_decodes_the_same)
+{
+	char cmd[512], *v6_out, *v6_err;
+	int inst = mkt_add_buffer(mt, "inst");
+
+	tick(0, 1 * SEC, 1);
+	kstack_to(0, 0, 1 * SEC + 1000, 3, frames3, 3);
+	tick_to(inst, 1, 1 * SEC + 2000, 2);
+	kstack_to(inst, 1, 1 * SEC + 3000, 2, frames2, 2);
+	write_trace_with(kstack_formats);
+	run("trace.dat");
+	ck_assert_int_eq(res.status, 0);
+	v6_out = strdup(res.out);
+	v6_err = strdup(res.err);
+	snprintf(cmd, sizeof(cmd),
+		 "cd '%s' && trace-cmd convert --file-version 7 -i trace.dat -o v7.dat >/dev/null 2>&1",
+		 dir);
+	ck_assert_int_eq(system(cmd), 0);
+	run("v7.dat");
+	ck_assert_int_eq(res.status, 0);
+	ck_assert_str_eq(res.out, v6_out);
+	ck_assert_str_eq(res.err, v6_err);
+	ck_assert(strstr(res.out, "inst:"));
+	free(v6_out);
+	free(v6_err);
+}
+END_TEST
+
+/* ---- --strict ---- */
+
+START_TEST(strict_exits_3_on_stale_or_unknown_cookies_only)
+{
+	sm_u64 ck = stackmap_cookie_make(5, 9);
+
+	tick(0, 1 * SEC, 1);
+	define(0, 1 * SEC + 1000, ck, frames3, 3);
+	cookie(0, 1 * SEC + 2000, ck);
+	tick(0, 2 * SEC, 2);
+	cookie(0, 2 * SEC + 1000, stackmap_cookie_make(4, 9));
+	write_trace();
+	run("--strict --no-summary --event tick --to 1.5 trace.dat");
+	ck_assert_int_eq(res.status, 0);
+	ck_assert_str_eq(res.err, "");
+	run("--strict --no-summary trace.dat");
+	ck_assert_int_eq(res.status, 3);
+	ck_assert_str_eq(res.err,
+		"fgdecode: trace.dat: --strict: 1 stale, 0 unknown, 0 conflicting cookies, 0 corrupt records\n");
+	ck_assert(strstr(res.out, "    => <stale cookie gen 4 slot 9>\n"));
+	run("--no-summary trace.dat");
+	ck_assert_int_eq(res.status, 0);
+}
+END_TEST
+
+/* ---- output formats ---- */
+
+/* ticks 1, 2 with frames3, 3 with frames2, 4 stale, 5 without a stack. */
+static void write_mixed_trace(void)
+{
+	sm_u64 ck = stackmap_cookie_make(3233, 10356);
+
+	define(0, 1 * SEC - 1000, ck, frames3, 3);
+	tick(0, 1 * SEC, 1);
+	cookie(0, 1 * SEC + 1000, ck);
+	tick(1, 2 * SEC, 2);
+	cookie(1, 2 * SEC + 1000, ck);
+	tick(0, 3 * SEC, 3);
+	fallback(0, 3 * SEC + 1000, STACKMAP_FALLBACK_FULL, frames2, 2, 2);
+	tick(1, 4 * SEC, 4);
+	cookie(1, 4 * SEC + 1000, stackmap_cookie_make(3232, 10356));
+	tick(0, 5 * SEC, 5);
+	write_trace();
+}
+
+START_TEST(folded_prints_root_first_per_event_sorted_with_counts)
+{
+	write_mixed_trace();
+	run("--folded trace.dat");
+	ck_assert_int_eq(res.status, 0);
+	ck_assert_str_eq(res.out,
+		"tick;[stale cookie] 1\n"
+		"tick;kthread;schedule;__schedule 2\n"
+		"tick;p9_client_rpc;__schedule 1\n");
+	ck_assert_str_eq(res.err,
+		"fgdecode: 10 events, 3 cookies, 2 resolved, 1 stale, 0 unknown, 1 fallback stacks, 1 definitions (1 distinct stacks)\n");
+	run("--folded --merge --no-summary trace.dat");
+	ck_assert_int_eq(res.status, 0);
+	ck_assert_str_eq(res.out,
+		"[stale cookie] 1\n"
+		"kthread;schedule;__schedule 2\n"
+		"p9_client_rpc;__schedule 1\n");
+}
+END_TEST
+
+START_TEST(top_prints_the_hottest_stacks_with_counts_and_percentages)
+{
+	write_mixed_trace();
+	run("--top 2 --no-summary trace.dat");
+	ck_assert_int_eq(res.status, 0);
+	ck_assert_str_eq(res.out,
+		"fgdecode: top 2 of 3 distinct stacks over 4 events with a stack\n"
+		"#1 2 events 50.00%\n"
+		STACK3
+		"#2 1 events 25.00%\n"
+		STACK2);
+	run("--top 10 --no-summary trace.dat");
+	ck_assert(strstr(res.out, "#3 1 events 25.00%\n    => <stale cookie>\n"));
+}
+END_TEST
+
+START_TEST(json_prints_one_object_per_event)
+{
+	write_mixed_trace();
+	run("--json --no-summary trace.dat");
+	ck_assert_int_eq(res.status, 0);
+	ck_assert_str_eq(res.out,
+		"{\"time\":1.000000,\"ts\":1000000000,\"cpu\":0,\"pid\":42,\"comm\":\"worker\",\"event\":\"tick\",\"system\":\"test\","
+		"\"cookie\":\"0xca100002874\",\"gen\":3233,\"slot\":10356,\"status\":\"resolved\",\"stack\":["
+		"{\"addr\":\"0xffffffff832528c8\",\"symbol\":\"__schedule\",\"offset\":1272},"
+		"{\"addr\":\"0xffffffff83252e2a\",\"symbol\":\"schedule\",\"offset\":90},"
+		"{\"addr\":\"0xffffffff828cd41a\",\"symbol\":\"kthread\",\"offset\":218}]}\n"
+		"{\"time\":2.000000,\"ts\":2000000000,\"cpu\":1,\"pid\":42,\"comm\":\"worker\",\"event\":\"tick\",\"system\":\"test\","
+		"\"cookie\":\"0xca100002874\",\"gen\":3233,\"slot\":10356,\"status\":\"resolved\",\"stack\":["
+		"{\"addr\":\"0xffffffff832528c8\",\"symbol\":\"__schedule\",\"offset\":1272},"
+		"{\"addr\":\"0xffffffff83252e2a\",\"symbol\":\"schedule\",\"offset\":90},"
+		"{\"addr\":\"0xffffffff828cd41a\",\"symbol\":\"kthread\",\"offset\":218}]}\n"
+		"{\"time\":3.000000,\"ts\":3000000000,\"cpu\":0,\"pid\":42,\"comm\":\"worker\",\"event\":\"tick\",\"system\":\"test\","
+		"\"reason\":\"full\",\"status\":\"fallback\",\"stack\":["
+		"{\"addr\":\"0xffffffff832528c8\",\"symbol\":\"__schedule\",\"offset\":1272},"
+		"{\"addr\":\"0xffffffffc03e3cca\",\"symbol\":\"p9_client_rpc\",\"offset\":330}]}\n"
+		"{\"time\":4.000000,\"ts\":4000000000,\"cpu\":1,\"pid\":42,\"comm\":\"worker\",\"event\":\"tick\",\"system\":\"test\","
+		"\"cookie\":\"0xca000002874\",\"gen\":3232,\"slot\":10356,\"status\":\"stale\",\"stack\":[]}\n"
+		"{\"time\":5.000000,\"ts\":5000000000,\"cpu\":0,\"pid\":42,\"comm\":\"worker\",\"event\":\"tick\",\"system\":\"test\","
+		"\"status\":\"none\"}\n");
+}
+END_TEST
+
+START_TEST(output_options_reject_bad_combinations)
+{
+	write_mixed_trace();
+	run("--top 0 trace.dat");
+	ck_assert_int_eq(res.status, 2);
+	ck_assert_str_eq(res.err, "fgdecode: --top: '0' is not a positive number\n");
+	run("--top x trace.dat");
+	ck_assert_int_eq(res.status, 2);
+	run("--json --folded trace.dat");
+	ck_assert_int_eq(res.status, 2);
+	ck_assert_str_eq(res.err, "fgdecode: --json, --folded and --top exclude each other\n");
+	run("--merge trace.dat");
+	ck_assert_int_eq(res.status, 2);
+	ck_assert_str_eq(res.err, "fgdecode: --merge needs --folded\n");
+	run("--from 1.5x trace.dat");
+	ck_assert_int_eq(res.status, 2);
+	ck_assert_str_eq(res.err, "fgdecode: --from: invalid value '1.5x'\n");
+	run("--pid -3 trace.dat");
+	ck_assert_int_eq(res.status, 2);
+	run("--cpu 1,,2 trace.dat");
+	ck_assert_int_eq(res.status, 2);
+	run("--event tick, trace.dat");
+	ck_assert_int_eq(res.status, 2);
+}
+END_TEST
+
+/* ---- filters ---- */
+
+START_TEST(filters_select_events_by_cpu_time_name_and_pid)
+{
+	write_mixed_trace();
+	run("--cpu 1 trace.dat");
+	ck_assert_int_eq(res.status, 0);
+	ck_assert_str_eq(res.out,
+		"cpus=2\n"
+		TICK_LINE(1, "2.000000", 2)
+		STACK3
+		TICK_LINE(1, "4.000000", 4)
+		"    => <stale cookie gen 3232 slot 10356>\n");
+	ck_assert_str_eq(res.err,
+		"fgdecode: 10 events, 2 cookies, 1 resolved, 1 stale, 0 unknown, 0 fallback stacks, 1 definitions (1 distinct stacks), 2 matched\n");
+	run("--no-summary --from 2.000000 --to 3 trace.dat");
+	ck_assert_str_eq(res.out,
+		"cpus=2\n"
+		TICK_LINE(1, "2.000000", 2)
+		STACK3
+		TICK_LINE(0, "3.000000", 3)
+		STACK2);
+	run("--no-summary --folded --event test:tick --cpu 0,1 --pid 42 trace.dat");
+	ck_assert_str_eq(res.out,
+		"tick;[stale cookie] 1\n"
+		"tick;kthread;schedule;__schedule 2\n"
+		"tick;p9_client_rpc;__schedule 1\n");
+	run("--no-summary --event sched_switch trace.dat");
+	ck_assert_str_eq(res.out, "cpus=2\n");
+	run("--no-summary --event sched_switch,test:tick --cpu 1 --to 2 trace.dat");
+	ck_assert_str_eq(res.out,
+		"cpus=2\n"
+		TICK_LINE(1, "2.000000", 2)
+		STACK3);
+	run("--no-summary --event other:tick,tic trace.dat");
+	ck_assert_str_eq(res.out, "cpus=2\n");
+	run("--no-summary --pid 43 --json trace.dat");
+	ck_assert_str_eq(res.out, "");
+}
+END_TEST
+
 /* ---- options ---- */
 
 START_TEST(options_help_version_and_usage_errors)
@@ -576,6 +895,8 @@ static Suite *fgdecode_suite(void)
 	TCase *unresolved = tcase_create("unresolved");
 	TCase *bad = tcase_create("bad input");
 	TCase *opts = tcase_create("options");
+	TCase *sources = tcase_create("stack sources");
+	TCase *outputs = tcase_create("outputs and filters");
 
 	tcase_add_checked_fixture(attach, setup, teardown);
 	tcase_set_timeout(attach, 60);
@@ -606,6 +927,23 @@ static Suite *fgdecode_suite(void)
 	tcase_add_test(bad, file_that_is_not_a_trace_is_one_line_and_exit_1);
 	tcase_add_test(bad, truncated_trace_does_not_crash);
 	suite_add_tcase(s, bad);
+
+	tcase_add_checked_fixture(sources, setup, teardown);
+	tcase_set_timeout(sources, 60);
+	tcase_add_test(sources, kernel_stack_is_printed_under_its_event);
+	tcase_add_test(sources, instances_merge_in_time_order_and_keep_their_own_stacks);
+	tcase_add_test(sources, v7_file_from_trace_cmd_convert_decodes_the_same);
+	suite_add_tcase(s, sources);
+
+	tcase_add_checked_fixture(outputs, setup, teardown);
+	tcase_set_timeout(outputs, 60);
+	tcase_add_test(outputs, strict_exits_3_on_stale_or_unknown_cookies_only);
+	tcase_add_test(outputs, folded_prints_root_first_per_event_sorted_with_counts);
+	tcase_add_test(outputs, top_prints_the_hottest_stacks_with_counts_and_percentages);
+	tcase_add_test(outputs, json_prints_one_object_per_event);
+	tcase_add_test(outputs, output_options_reject_bad_combinations);
+	tcase_add_test(outputs, filters_select_events_by_cpu_time_name_and_pid);
+	suite_add_tcase(s, outputs);
 
 	tcase_add_checked_fixture(opts, setup, teardown);
 	tcase_set_timeout(opts, 60);

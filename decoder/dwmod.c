@@ -1,0 +1,354 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * fgdecode --modules: place kernel modules from the recorded kallsyms (see
+ * dwmod.h).
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <ftw.h>
+#include <gelf.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "dwmod.h"
+
+/* A .ko symbol: name, section, value; dup when the name is not unique. */
+struct msym {
+	const char *name;
+	size_t shndx;
+	sm_u64 value;
+	bool dup;
+};
+
+/* One vote: section @shndx at @base. */
+struct vote {
+	size_t shndx;
+	sm_u64 base;
+};
+
+__attribute__((format(printf, 3, 4)))
+static int fail(char *err, size_t len, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(err, len, fmt, ap);
+	va_end(ap);
+	return -1;
+}
+
+/* "foo-bar.ko" and "foo_bar" both become "foo_bar" in @out. */
+static void normalize(const char *name, char *out, size_t len)
+{
+	size_t i;
+
+	for (i = 0; name[i] && name[i] != '.' && i + 1 < len; i++)
+		out[i] = name[i] == '-' ? '_' : name[i];
+	out[i] = '\0';
+}
+
+/* ---- finding the files ---- */
+
+static struct dwmod *walk_mods;
+static size_t walk_nr;
+
+static int visit(const char *path, const struct stat *st, int type,
+		 struct FTW *ftw)
+{
+	const char *base = path + ftw->base;
+	char norm[256], want[256];
+	size_t i, n = strlen(base);
+
+	(void)st;
+	if (type != FTW_F || n < 4 || strcmp(base + n - 3, ".ko"))
+		return 0;
+	normalize(base, norm, sizeof(norm));
+	for (i = 0; i < walk_nr; i++) {
+		normalize(walk_mods[i].name, want, sizeof(want));
+		if (!walk_mods[i].path && !strcmp(norm, want)) {
+			walk_mods[i].path = strdup(path);
+			return walk_mods[i].path ? 0 : -1;
+		}
+	}
+	return 0;
+}
+
+/* One entry per module named in @ks. */
+static int list_modules(const struct kallsyms *ks, struct dwmod **mods,
+			size_t *nr)
+{
+	size_t i, j;
+
+	*mods = calloc(ks->nr ? ks->nr : 1, sizeof(**mods));
+	*nr = 0;
+	if (!*mods)
+		return -1;
+	for (i = 0; i < ks->nr; i++) {
+		const char *m = ks->syms[i].mod;
+
+		if (!m)
+			continue;
+		for (j = 0; j < *nr && strcmp((*mods)[j].name, m); j++)
+			;
+		if (j < *nr)
+			continue;
+		(*mods)[*nr].name = strdup(m);
+		if (!(*mods)[(*nr)++].name)
+			return -1;
+	}
+	return 0;
+}
+
+/* ---- placing one module ---- */
+
+static int cmp_msym(const void *a, const void *b)
+{
+	return strcmp(((const struct msym *)a)->name,
+		      ((const struct msym *)b)->name);
+}
+
+static int cmp_vote(const void *a, const void *b)
+{
+	const struct vote *x = a, *y = b;
+
+	if (x->shndx != y->shndx)
+		return x->shndx < y->shndx ? -1 : 1;
+	return x->base < y->base ? -1 : x->base > y->base;
+}
+
+/* The defined symbols of @elf's .symtab, sorted by name, dups marked. */
+static struct msym *read_syms(Elf *elf, size_t *nr)
+{
+	Elf_Scn *scn = NULL;
+	Elf_Data *data;
+	GElf_Shdr sh;
+	GElf_Sym sym;
+	struct msym *syms;
+	size_t i, n;
+
+	*nr = 0;
+	while ((scn = elf_nextscn(elf, scn)))
+		if (gelf_getshdr(scn, &sh) && sh.sh_type == SHT_SYMTAB)
+			break;
+	if (!scn || !sh.sh_entsize || !(data = elf_getdata(scn, NULL)))
+		return NULL;
+	n = sh.sh_size / sh.sh_entsize;
+	syms = calloc(n ? n : 1, sizeof(*syms));
+	for (i = 0; syms && i < n; i++) {
+		const char *name;
+		int type;
+
+		if (!gelf_getsym(data, i, &sym) || sym.st_shndx == SHN_UNDEF ||
+		    sym.st_shndx >= SHN_LORESERVE)
+			continue;
+		type = GELF_ST_TYPE(sym.st_info);
+		if (type != STT_FUNC && type != STT_OBJECT && type != STT_NOTYPE)
+			continue;
+		name = elf_strptr(elf, sh.sh_link, sym.st_name);
+		if (!name || !*name)
+			continue;
+		syms[*nr].name = name;
+		syms[*nr].shndx = sym.st_shndx;
+		syms[(*nr)++].value = sym.st_value;
+	}
+	if (!syms)
+		return NULL;
+	qsort(syms, *nr, sizeof(*syms), cmp_msym);
+	for (i = 1; i < *nr; i++)
+		if (!strcmp(syms[i].name, syms[i - 1].name))
+			syms[i].dup = syms[i - 1].dup = true;
+	return syms;
+}
+
+/* Votes of @m's recorded symbols into @votes; returns their number. */
+static size_t collect_votes(const struct kallsyms *ks, const struct dwmod *m,
+			    const struct msym *syms, size_t nsyms,
+			    struct vote *votes)
+{
+	const struct msym *s;
+	struct msym key;
+	size_t i, n = 0;
+
+	for (i = 0; i < ks->nr; i++) {
+		if (!ks->syms[i].mod || strcmp(ks->syms[i].mod, m->name))
+			continue;
+		key.name = ks->syms[i].name;
+		s = bsearch(&key, syms, nsyms, sizeof(*syms), cmp_msym);
+		if (!s || s->dup)
+			continue;
+		votes[n].shndx = s->shndx;
+		votes[n++].base = ks->syms[i].addr - s->value;
+	}
+	qsort(votes, n, sizeof(*votes), cmp_vote);
+	return n;
+}
+
+/* Majority per section; -1 with @err when a section has none. */
+static int count_votes(struct dwmod *m, const struct vote *v, size_t n,
+		       char *err, size_t len)
+{
+	size_t i = 0, j, run, best, total;
+	sm_u64 base;
+
+	while (i < n) {
+		best = run = total = 0;
+		base = v[i].base;
+		for (j = i; j < n && v[j].shndx == v[i].shndx; j++) {
+			run = j > i && v[j].base == v[j - 1].base ? run + 1 : 1;
+			total++;
+			if (run > best) {
+				best = run;
+				base = v[j].base;
+			}
+		}
+		if (best * 2 <= total)
+			return fail(err, len,
+				    "%s: does not match the recorded module %s: only %zu of %zu symbols of section %zu at one offset",
+				    m->path, m->name, best, total, v[i].shndx);
+		if (v[i].shndx < m->nr_sections)
+			m->base[v[i].shndx] = base;
+		i = j;
+	}
+	return 0;
+}
+
+/* The range of the placed SHF_ALLOC sections. */
+static void alloc_range(Elf *elf, struct dwmod *m)
+{
+	Elf_Scn *scn = NULL;
+	GElf_Shdr sh;
+	size_t i;
+
+	m->low = ~0ULL;
+	m->high = 0;
+	while ((scn = elf_nextscn(elf, scn))) {
+		i = elf_ndxscn(scn);
+		if (!gelf_getshdr(scn, &sh) || !(sh.sh_flags & SHF_ALLOC) ||
+		    i >= m->nr_sections || m->base[i] == DWMOD_UNPLACED)
+			continue;
+		if (m->base[i] < m->low)
+			m->low = m->base[i];
+		if (m->base[i] + sh.sh_size > m->high)
+			m->high = m->base[i] + sh.sh_size;
+	}
+	if (m->low > m->high)
+		m->low = m->high = 0;
+}
+
+static int place_elf(const struct kallsyms *ks, struct dwmod *m, Elf *elf,
+		     char *err, size_t len)
+{
+	struct msym *syms;
+	struct vote *votes;
+	size_t nsyms, n, i;
+	int ret;
+
+	if (elf_getshdrnum(elf, &m->nr_sections))
+		return fail(err, len, "%s: no section headers", m->path);
+	m->base = malloc((m->nr_sections + 1) * sizeof(*m->base));
+	syms = read_syms(elf, &nsyms);
+	votes = malloc((ks->nr + 1) * sizeof(*votes));
+	if (!m->base || !syms || !votes) {
+		free(syms);
+		free(votes);
+		return fail(err, len, "%s: no symbol table, or out of memory",
+			    m->path);
+	}
+	for (i = 0; i < m->nr_sections; i++)
+		m->base[i] = DWMOD_UNPLACED;
+	n = collect_votes(ks, m, syms, nsyms, votes);
+	ret = count_votes(m, votes, n, err, len);
+	if (!ret)
+		alloc_range(elf, m);
+	free(syms);
+	free(votes);
+	return ret;
+}
+
+static int place(const struct kallsyms *ks, struct dwmod *m, char *err,
+		 size_t len)
+{
+	GElf_Ehdr eh;
+	Elf *elf;
+	int fd, ret;
+
+	fd = open(m->path, O_RDONLY);
+	if (fd < 0)
+		return fail(err, len, "%s: %s", m->path, strerror(errno));
+	elf = elf_begin(fd, ELF_C_READ, NULL);
+	if (!elf || !gelf_getehdr(elf, &eh) || eh.e_type != ET_REL)
+		ret = fail(err, len, "%s: not a kernel module (ELF ET_REL)",
+			   m->path);
+	else
+		ret = place_elf(ks, m, elf, err, len);
+	if (elf)
+		elf_end(elf);
+	close(fd);
+	return ret;
+}
+
+/* Drop the modules without a file or without a placed section. */
+static void compact(struct dwmod *mods, size_t *nr)
+{
+	size_t i, n = 0;
+
+	for (i = 0; i < *nr; i++) {
+		if (mods[i].path && mods[i].high > mods[i].low) {
+			mods[n++] = mods[i];
+			continue;
+		}
+		free(mods[i].name);
+		free(mods[i].path);
+		free(mods[i].base);
+	}
+	*nr = n;
+}
+
+/* Free what dwmod_find() built and leave nothing behind. */
+static int give_up(struct dwmod **mods, size_t *nr)
+{
+	dwmod_free(*mods, *nr);
+	*mods = NULL;
+	*nr = 0;
+	return -1;
+}
+
+int dwmod_find(const char *dir, const struct kallsyms *ks,
+	       struct dwmod **mods, size_t *nr, char *err, size_t len)
+{
+	size_t i;
+
+	elf_version(EV_CURRENT);
+	if (list_modules(ks, mods, nr)) {
+		fail(err, len, "%s", strerror(ENOMEM));
+		return give_up(mods, nr);
+	}
+	walk_mods = *mods;
+	walk_nr = *nr;
+	if (nftw(dir, visit, 16, FTW_PHYS)) {
+		fail(err, len, "%s: cannot search it for modules", dir);
+		return give_up(mods, nr);
+	}
+	for (i = 0; i < *nr; i++)
+		if ((*mods)[i].path && place(ks, &(*mods)[i], err, len))
+			return give_up(mods, nr);
+	compact(*mods, nr);
+	return 0;
+}
+
+void dwmod_free(struct dwmod *mods, size_t nr)
+{
+	size_t i;
+
+	for (i = 0; mods && i < nr; i++) {
+		free(mods[i].name);
+		free(mods[i].path);
+		free(mods[i].base);
+	}
+	free(mods);
+}

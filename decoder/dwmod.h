@@ -1,0 +1,53 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * fgdecode --modules: place kernel modules (.ko, ET_REL) where the recording
+ * had them, from their symbols in the recorded kallsyms alone.
+ *
+ * For each module named in the kallsyms whose NAME.ko (with '-' and '_'
+ * equivalent) is found under the modules directory, every section gets the
+ * address most of its symbols agree on: recorded address - st_value over
+ * the symbols whose name is unique in the .ko.  A section none of whose
+ * symbols was recorded stays unplaced (-1).  A module whose sections do not
+ * have a majority is refused.  libdwfl then relocates the module's DWARF
+ * through a section_address callback that returns these addresses (see
+ * dwsym.c).
+ */
+#ifndef FGDECODE_DWMOD_H
+#define FGDECODE_DWMOD_H
+
+#include <stddef.h>
+
+#include "kallsyms.h"
+#include "stackmap/types.h"
+
+#define DWMOD_UNPLACED	((sm_u64)-1)
+
+/* One placed module. */
+struct dwmod {
+	char *name;		/* as in kallsyms */
+	char *path;		/* the .ko */
+	size_t nr_sections;
+	sm_u64 *base;		/* [nr_sections]: address, or DWMOD_UNPLACED */
+	sm_u64 low, high;	/* range of its placed SHF_ALLOC sections */
+};
+
+/**
+ * dwmod_find() - find and place the recorded modules found under @dir
+ * @dir: directory searched recursively for NAME.ko files
+ * @ks: the recorded kallsyms
+ * @mods: set to the placed modules (free with dwmod_free())
+ * @nr: set to their number (0 is fine: no module found)
+ * @err: on failure, one line (no newline)
+ * @len: size of @err
+ *
+ * Return: 0, or -1 with @err set and *@mods NULL, *@nr 0 (@dir unreadable,
+ * a .ko unreadable or not ET_REL, or a .ko that does not match the
+ * recording).
+ */
+int dwmod_find(const char *dir, const struct kallsyms *ks,
+	       struct dwmod **mods, size_t *nr, char *err, size_t len);
+
+/** dwmod_free() - free @nr modules from dwmod_find(). */
+void dwmod_free(struct dwmod *mods, size_t nr);
+
+#endif /* FGDECODE_DWMOD_H */

@@ -1,0 +1,607 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * fgdecode, stage 3 with --vmlinux: DWARF symbolization (see dwsym.h).
+ *
+ * The libdwfl recipe is the one in elfutils src/addr2line.c: a module per
+ * file, dwfl_module_addrinfo() for the symbol, dwfl_module_getsrc() for the
+ * line, and dwarf_getscopes() + dwarf_getscopes_die() for the inline chain,
+ * each DW_TAG_inlined_subroutine moving the location to its call site.
+ */
+#include <dwarf.h>
+#include <elfutils/libdwfl.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <gelf.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "dwmod.h"
+#include "dwsym.h"
+
+#define CACHE_MIN	1024
+#define MAX_CHAIN	32
+
+struct cache_slot {
+	sm_u64 key;		/* address << 1 | is_return; 0: empty */
+	struct dw_loc *loc;
+};
+
+/* What find_elf and section_address find in a module's user data. */
+struct dwfile {
+	const char *path;
+	const struct dwmod *mod;	/* NULL for the vmlinux */
+};
+
+struct dwsym {
+	char *path;
+	Dwfl *dwfl;
+	sm_u64 bias;
+	struct dwfile kernel;
+	struct dwmod *mods;
+	size_t nr_mods;
+	struct dwfile *mod_files;	/* [nr_mods] */
+	struct cache_slot *cache;
+	size_t cache_cap, cache_nr;
+};
+
+/* ---- placing the vmlinux ---- */
+
+/* An ELF function symbol: name and link address; dup when not unique. */
+struct esym {
+	const char *name;
+	sm_u64 value;
+	bool dup;
+};
+
+struct elf_info {
+	struct esym *syms;
+	size_t nr;
+	sm_u64 low, high;		/* load range at link address */
+	sm_u64 text, stext;		/* 0 when absent */
+};
+
+__attribute__((format(printf, 3, 4)))
+static int fail(char *err, size_t len, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(err, len, fmt, ap);
+	va_end(ap);
+	return -1;
+}
+
+static int cmp_esym(const void *a, const void *b)
+{
+	return strcmp(((const struct esym *)a)->name,
+		      ((const struct esym *)b)->name);
+}
+
+/* Load range: from the first PT_LOAD to the end of the last above it. */
+static int load_range(Elf *elf, struct elf_info *ei)
+{
+	size_t n, i;
+	GElf_Phdr ph;
+	bool first = true;
+
+	if (elf_getphdrnum(elf, &n))
+		return -1;
+	for (i = 0; i < n; i++) {
+		if (!gelf_getphdr(elf, i, &ph) || ph.p_type != PT_LOAD)
+			continue;
+		if (first) {
+			ei->low = ph.p_vaddr;
+			first = false;
+		}
+		if (ph.p_vaddr >= ei->low && ph.p_vaddr + ph.p_memsz > ei->high)
+			ei->high = ph.p_vaddr + ph.p_memsz;
+	}
+	return first ? -1 : 0;
+}
+
+static void note_symbol(struct elf_info *ei, const char *name,
+			const GElf_Sym *sym)
+{
+	if (!strcmp(name, "_text"))
+		ei->text = sym->st_value;
+	else if (!strcmp(name, "_stext"))
+		ei->stext = sym->st_value;
+	if (GELF_ST_TYPE(sym->st_info) != STT_FUNC || !sym->st_value)
+		return;
+	ei->syms[ei->nr].name = name;
+	ei->syms[ei->nr].value = sym->st_value;
+	ei->syms[ei->nr].dup = false;
+	ei->nr++;
+}
+
+/* Collect the function symbols of .symtab, sorted by name, dups marked. */
+static int read_symtab(Elf *elf, struct elf_info *ei)
+{
+	Elf_Scn *scn = NULL;
+	GElf_Shdr sh;
+	Elf_Data *data;
+	GElf_Sym sym;
+	size_t i, n;
+
+	while ((scn = elf_nextscn(elf, scn)))
+		if (gelf_getshdr(scn, &sh) && sh.sh_type == SHT_SYMTAB)
+			break;
+	if (!scn || !sh.sh_entsize || !(data = elf_getdata(scn, NULL)))
+		return -1;
+	n = sh.sh_size / sh.sh_entsize;
+	ei->syms = calloc(n ? n : 1, sizeof(*ei->syms));
+	if (!ei->syms)
+		return -1;
+	for (i = 0; i < n; i++) {
+		const char *name;
+
+		if (!gelf_getsym(data, i, &sym))
+			continue;
+		name = elf_strptr(elf, sh.sh_link, sym.st_name);
+		if (name && *name)
+			note_symbol(ei, name, &sym);
+	}
+	qsort(ei->syms, ei->nr, sizeof(*ei->syms), cmp_esym);
+	for (i = 1; i < ei->nr; i++)
+		if (!strcmp(ei->syms[i].name, ei->syms[i - 1].name))
+			ei->syms[i].dup = ei->syms[i - 1].dup = true;
+	return 0;
+}
+
+static const struct esym *find_esym(const struct elf_info *ei,
+				    const char *name)
+{
+	struct esym key = { .name = name };
+
+	return bsearch(&key, ei->syms, ei->nr, sizeof(*ei->syms), cmp_esym);
+}
+
+static int cmp_u64(const void *a, const void *b)
+{
+	sm_u64 x = *(const sm_u64 *)a, y = *(const sm_u64 *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/*
+ * Does recorded symbol @k vote?  Only vmlinux symbols (no module) with an
+ * address; a name unique in the ELF that kallsyms lists twice votes twice,
+ * and the wrong vote loses the majority.
+ */
+static bool votes(const struct ksym *k)
+{
+	return !k->mod && k->addr;
+}
+
+/* Majority of (recorded address - st_value); @agree/@matched counts. */
+static int vote_bias(const struct kallsyms *ks, const struct elf_info *ei,
+		     sm_u64 *bias, size_t *agree, size_t *matched)
+{
+	sm_u64 *cand = malloc((ks->nr ? ks->nr : 1) * sizeof(*cand));
+	size_t i, n = 0, run = 0, best = 0;
+
+	if (!cand)
+		return -1;
+	for (i = 0; i < ks->nr; i++) {
+		const struct esym *e;
+
+		if (!votes(&ks->syms[i]))
+			continue;
+		e = find_esym(ei, ks->syms[i].name);
+		if (e && !e->dup)
+			cand[n++] = ks->syms[i].addr - e->value;
+	}
+	qsort(cand, n, sizeof(*cand), cmp_u64);
+	for (i = 0; i < n; i++) {
+		run = i && cand[i] == cand[i - 1] ? run + 1 : 1;
+		if (run > best) {
+			best = run;
+			*bias = cand[i];
+		}
+	}
+	free(cand);
+	*agree = best;
+	*matched = n;
+	return 0;
+}
+
+/* The recorded address of @name among vmlinux symbols, 0 when absent. */
+static sm_u64 recorded(const struct kallsyms *ks, const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < ks->nr; i++)
+		if (!ks->syms[i].mod && !strcmp(ks->syms[i].name, name))
+			return ks->syms[i].addr;
+	return 0;
+}
+
+/* Check _text / _stext against @bias; -1 with @err set on a mismatch. */
+static int check_anchor(const struct kallsyms *ks, const char *name,
+			sm_u64 link, sm_u64 bias, const char *path,
+			char *err, size_t len)
+{
+	sm_u64 rt;
+
+	if (!link)
+		return 0;
+	rt = recorded(ks, name);
+	if (!rt || rt - link == bias)
+		return 0;
+	return fail(err, len,
+		    "%s: does not match the recorded kernel: %s is at 0x%llx, its symbols say 0x%llx",
+		    path, name, (unsigned long long)rt,
+		    (unsigned long long)(link + bias));
+}
+
+/* Find the bias of @path's ELF against the recording, or refuse it. */
+static int place(const struct kallsyms *ks, Elf *elf, const char *path,
+		 struct elf_info *ei, sm_u64 *bias, char *err, size_t len)
+{
+	size_t agree = 0, matched = 0;
+
+	if (load_range(elf, ei) || read_symtab(elf, ei))
+		return fail(err, len, "%s: no program headers or no symbol table",
+			    path);
+	if (vote_bias(ks, ei, bias, &agree, &matched))
+		return fail(err, len, "%s", strerror(ENOMEM));
+	if (!matched || agree * 2 <= matched)
+		return fail(err, len,
+			    "%s: does not match the recorded kernel: only %zu of %zu functions at one offset",
+			    path, agree, matched);
+	if (check_anchor(ks, "_text", ei->text, *bias, path, err, len) ||
+	    check_anchor(ks, "_stext", ei->stext, *bias, path, err, len))
+		return -1;
+	return 0;
+}
+
+/* ---- libdwfl ---- */
+
+static int find_elf(Dwfl_Module *mod, void **userdata, const char *modname,
+		    Dwarf_Addr base, char **file_name, Elf **elfp)
+{
+	const struct dwfile *f = *userdata;
+	int fd;
+
+	(void)mod;
+	(void)modname;
+	(void)base;
+	fd = open(f->path, O_RDONLY);
+	if (fd >= 0) {
+		*file_name = strdup(f->path);
+		*elfp = NULL;
+	}
+	return fd;
+}
+
+/* A module's section: where dwmod_find() placed it, -1 when unknown. */
+static int section_address(Dwfl_Module *mod, void **userdata,
+			   const char *modname, Dwarf_Addr base,
+			   const char *secname, GElf_Word shndx,
+			   const GElf_Shdr *shdr, Dwarf_Addr *addr)
+{
+	const struct dwfile *f = *userdata;
+
+	(void)mod;
+	(void)modname;
+	(void)base;
+	(void)secname;
+	(void)shdr;
+	*addr = (Dwarf_Addr)-1;
+	if (f->mod && shndx < f->mod->nr_sections &&
+	    f->mod->base[shndx] != DWMOD_UNPLACED)
+		*addr = f->mod->base[shndx];
+	return 0;
+}
+
+static int find_debuginfo(Dwfl_Module *mod, void **userdata,
+			  const char *modname, Dwarf_Addr base,
+			  const char *file_name, const char *debuglink_file,
+			  GElf_Word debuglink_crc, char **debuginfo_file_name)
+{
+	(void)mod;
+	(void)userdata;
+	(void)modname;
+	(void)base;
+	(void)file_name;
+	(void)debuglink_file;
+	(void)debuglink_crc;
+	(void)debuginfo_file_name;
+	return -1;		/* the DWARF is in the file itself, or absent */
+}
+
+static const Dwfl_Callbacks callbacks = {
+	.find_elf = find_elf,
+	.find_debuginfo = find_debuginfo,
+	.section_address = section_address,
+};
+
+/* Report one file over [low, high); its user data is @f. */
+static int report_one(Dwfl *dwfl, const char *name, sm_u64 low, sm_u64 high,
+		      struct dwfile *f)
+{
+	Dwfl_Module *mod;
+	void **slot;
+
+	mod = dwfl_report_module(dwfl, name, low, high);
+	if (!mod)
+		return -1;
+	/* find_elf and section_address find @f in the module's user data. */
+	dwfl_module_info(mod, &slot, NULL, NULL, NULL, NULL, NULL, NULL);
+	*slot = f;
+	return 0;
+}
+
+static int report(struct dwsym *d, const struct elf_info *ei, char *err,
+		  size_t len)
+{
+	size_t i;
+	int ret = 0;
+
+	d->dwfl = dwfl_begin(&callbacks);
+	if (!d->dwfl)
+		return fail(err, len, "libdwfl: %s", dwfl_errmsg(-1));
+	dwfl_report_begin(d->dwfl);
+	if (d->path) {
+		d->kernel.path = d->path;
+		ret = report_one(d->dwfl, "kernel", ei->low + d->bias,
+				 ei->high + d->bias, &d->kernel);
+	}
+	for (i = 0; !ret && i < d->nr_mods; i++) {
+		d->mod_files[i].path = d->mods[i].path;
+		d->mod_files[i].mod = &d->mods[i];
+		ret = report_one(d->dwfl, d->mods[i].name, d->mods[i].low,
+				 d->mods[i].high, &d->mod_files[i]);
+	}
+	dwfl_report_end(d->dwfl, NULL, NULL);
+	if (ret)
+		return fail(err, len, "libdwfl: %s", dwfl_errmsg(-1));
+	return 0;
+}
+
+/* ---- lookups ---- */
+
+static const char *die_name(Dwarf_Die *die)
+{
+	return dwarf_diename(die);
+}
+
+/* File @idx of the CU of @die, or NULL. */
+static const char *cu_file(Dwarf_Die *die, Dwarf_Word idx)
+{
+	Dwarf_Die cu;
+	Dwarf_Files *files;
+
+	if (!dwarf_diecu(die, &cu, NULL, NULL) ||
+	    dwarf_getsrcfiles(&cu, &files, NULL))
+		return NULL;
+	return dwarf_filesrc(files, idx, NULL, NULL);
+}
+
+/* Move @file/@line to the call site of inlined @die. */
+static void call_site(Dwarf_Die *die, const char **file, int *line)
+{
+	Dwarf_Attribute attr;
+	Dwarf_Word val;
+
+	*file = NULL;
+	*line = 0;
+	if (!dwarf_formudata(dwarf_attr(die, DW_AT_call_file, &attr), &val))
+		*file = cu_file(die, val);
+	if (!dwarf_formudata(dwarf_attr(die, DW_AT_call_line, &attr), &val))
+		*line = (int)val;
+}
+
+static void add_frame(struct dw_loc *loc, const char *name, const char *file,
+		      int line, bool inlined)
+{
+	struct dw_frame *f;
+
+	if (loc->nr >= MAX_CHAIN)
+		return;
+	f = &loc->chain[loc->nr++];
+	f->name = name;
+	f->file = file;
+	f->line = line;
+	f->inlined = inlined;
+}
+
+/* The inline chain of @q, from the line @file:@line outwards. */
+static void inline_chain(Dwfl_Module *mod, Dwarf_Addr q, const char *file,
+			 int line, struct dw_loc *loc)
+{
+	Dwarf_Die *cu, *scopes = NULL, *chain = NULL;
+	Dwarf_Addr bias;
+	int n, i;
+
+	cu = dwfl_module_addrdie(mod, q, &bias);
+	if (!cu || dwarf_getscopes(cu, q - bias, &scopes) <= 0)
+		goto out;
+	n = dwarf_getscopes_die(&scopes[0], &chain);
+	for (i = 0; i < n; i++) {
+		int tag = dwarf_tag(&chain[i]);
+
+		if (tag == DW_TAG_inlined_subroutine) {
+			add_frame(loc, die_name(&chain[i]), file, line, true);
+			call_site(&chain[i], &file, &line);
+		} else if (tag == DW_TAG_subprogram) {
+			add_frame(loc, die_name(&chain[i]), file, line, false);
+			break;
+		}
+	}
+out:
+	free(scopes);
+	free(chain);
+	/* No DWARF scope: the line alone, under the ELF symbol. */
+	if (!loc->nr && file)
+		add_frame(loc, loc->func, file, line, false);
+}
+
+/* Resolve @addr (uncached). */
+static struct dw_loc *resolve(struct dwsym *d, sm_u64 addr, bool is_return)
+{
+	Dwarf_Addr q = is_return ? addr - 1 : addr;
+	struct dw_loc *loc;
+	Dwfl_Module *mod;
+	const char *file = NULL;
+	Dwfl_Line *l;
+	GElf_Off off;
+	GElf_Sym sym;
+	int line = 0;
+
+	mod = dwfl_addrmodule(d->dwfl, q);
+	if (!mod)
+		return NULL;
+	loc = calloc(1, sizeof(*loc) + MAX_CHAIN * sizeof(*loc->chain));
+	if (!loc)
+		return NULL;
+	loc->chain = (struct dw_frame *)(loc + 1);
+	loc->func = dwfl_module_addrinfo(mod, q, &off, &sym, NULL, NULL, NULL);
+	loc->offset = loc->func ? addr - (q - off) : 0;
+	l = dwfl_module_getsrc(mod, q);
+	if (l)
+		file = dwfl_lineinfo(l, NULL, &line, NULL, NULL, NULL);
+	inline_chain(mod, q, file, line, loc);
+	return loc;
+}
+
+static sm_u64 hash_key(sm_u64 key)
+{
+	key *= 0x9e3779b97f4a7c15ULL;
+	return key ^ (key >> 29);
+}
+
+static int cache_grow(struct dwsym *d)
+{
+	size_t cap = d->cache_cap ? d->cache_cap * 2 : CACHE_MIN, i, j;
+	struct cache_slot *slots = calloc(cap, sizeof(*slots));
+
+	if (!slots)
+		return -1;
+	for (i = 0; i < d->cache_cap; i++) {
+		if (!d->cache[i].key)
+			continue;
+		j = hash_key(d->cache[i].key) & (cap - 1);
+		while (slots[j].key)
+			j = (j + 1) & (cap - 1);
+		slots[j] = d->cache[i];
+	}
+	free(d->cache);
+	d->cache = slots;
+	d->cache_cap = cap;
+	return 0;
+}
+
+const struct dw_loc *dwsym_lookup(struct dwsym *d, sm_u64 addr,
+				  bool is_return)
+{
+	sm_u64 key = addr << 1 | is_return;
+	size_t i;
+
+	if (!key)
+		return NULL;
+	if ((d->cache_nr + 1) * 2 > d->cache_cap && cache_grow(d))
+		return NULL;
+	i = hash_key(key) & (d->cache_cap - 1);
+	for (; d->cache[i].key; i = (i + 1) & (d->cache_cap - 1))
+		if (d->cache[i].key == key)
+			return d->cache[i].loc;
+	d->cache[i].key = key;
+	d->cache[i].loc = resolve(d, addr, is_return);
+	d->cache_nr++;
+	return d->cache[i].loc;
+}
+
+/* Place the vmlinux at @path: d->path and d->bias; @ei filled in. */
+static int open_vmlinux(struct dwsym *d, const struct kallsyms *ks,
+			const char *path, struct elf_info *ei, char *err,
+			size_t len)
+{
+	Elf *elf = NULL;
+	int fd, ret = -1;
+
+	fd = open(path, O_RDONLY);
+	if (fd < 0)
+		return fail(err, len, "%s: %s", path, strerror(errno));
+	elf = elf_begin(fd, ELF_C_READ, NULL);
+	if (!elf || elf_kind(elf) != ELF_K_ELF) {
+		fail(err, len, "%s: not an ELF file", path);
+		goto out;
+	}
+	d->path = strdup(path);
+	if (!d->path) {
+		fail(err, len, "%s", strerror(ENOMEM));
+		goto out;
+	}
+	ret = place(ks, elf, path, ei, &d->bias, err, len);
+out:
+	if (elf)
+		elf_end(elf);
+	close(fd);
+	return ret;
+}
+
+/* Place the modules found under @dir. */
+static int open_modules(struct dwsym *d, const struct kallsyms *ks,
+			const char *dir, char *err, size_t len)
+{
+	if (dwmod_find(dir, ks, &d->mods, &d->nr_mods, err, len))
+		return -1;
+	d->mod_files = calloc(d->nr_mods + 1, sizeof(*d->mod_files));
+	if (!d->mod_files)
+		return fail(err, len, "%s", strerror(ENOMEM));
+	return 0;
+}
+
+int dwsym_open(struct dwsym **out, const struct kallsyms *ks,
+	       const char *vmlinux, const char *modules, char *err,
+	       size_t len)
+{
+	struct elf_info ei = { 0 };
+	struct dwsym *d;
+	int ret = -1;
+
+	*out = NULL;
+	elf_version(EV_CURRENT);
+	d = calloc(1, sizeof(*d));
+	if (!d)
+		return fail(err, len, "%s", strerror(ENOMEM));
+	if (vmlinux && open_vmlinux(d, ks, vmlinux, &ei, err, len))
+		goto out;
+	if (modules && open_modules(d, ks, modules, err, len))
+		goto out;
+	if (report(d, &ei, err, len))
+		goto out;
+	*out = d;
+	ret = 0;
+out:
+	free(ei.syms);
+	if (ret)
+		dwsym_free(d);
+	return ret;
+}
+
+sm_u64 dwsym_bias(const struct dwsym *d)
+{
+	return d->bias;
+}
+
+void dwsym_free(struct dwsym *d)
+{
+	size_t i;
+
+	if (!d)
+		return;
+	for (i = 0; i < d->cache_cap; i++)
+		free(d->cache[i].loc);
+	free(d->cache);
+	if (d->dwfl)
+		dwfl_end(d->dwfl);
+	dwmod_free(d->mods, d->nr_mods);
+	free(d->mod_files);
+	free(d->path);
+	free(d);
+}

@@ -1,0 +1,88 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * fgdecode, stage 3 with --vmlinux: kernel addresses to DWARF functions,
+ * file:line and inlined frames, through libdwfl.
+ *
+ * The vmlinux is placed at its KASLR-shifted address: the bias is the
+ * majority, over function symbols whose name is unique both in the ELF
+ * symbol table and in the kallsyms recorded in the trace, of (recorded
+ * address - st_value); _text and _stext, when both files have them, must
+ * agree with it.  A vmlinux whose symbols do not agree with the recording is
+ * refused.  It is then reported to libdwfl with dwfl_report_module() over
+ * its shifted load range and a find_elf callback that opens the file (so
+ * libdwfl treats the shifted ET_EXEC like ET_DYN).
+ *
+ * With a modules directory, the modules recorded in the kallsyms are placed
+ * from their own symbols there (dwmod.h) and reported to the same Dwfl.
+ *
+ * Each address is looked up once (cache).  A return address (every frame
+ * but the first) is looked up at address - 1, so the line is that of the
+ * call; the offset is still that of the address itself.
+ */
+#ifndef FGDECODE_DWSYM_H
+#define FGDECODE_DWSYM_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "kallsyms.h"
+#include "stackmap/types.h"
+
+/* One source-level frame of an address, innermost first. */
+struct dw_frame {
+	const char *name;	/* function name, or NULL */
+	const char *file;	/* source file, or NULL */
+	int line;		/* 0 when unknown */
+	bool inlined;		/* inlined into the next frame */
+};
+
+/* What one address is: its physical function and its inline chain. */
+struct dw_loc {
+	const char *func;	/* ELF symbol containing it, or NULL */
+	sm_u64 offset;		/* address - start of @func */
+	int nr;			/* entries of @chain (0: no DWARF for it) */
+	struct dw_frame *chain;	/* inlined frames first, then the function */
+};
+
+struct dwsym;
+
+/**
+ * dwsym_open() - load a vmlinux and modules, placed where the recording had
+ * them
+ * @out: set to the symbolizer
+ * @ks: the kallsyms recorded in the trace
+ * @vmlinux: path of the vmlinux (ELF with symbols, ideally DWARF), or NULL
+ * @modules: directory searched for the recorded modules' .ko files, or NULL
+ * @err: on failure, one line (no newline) saying what is wrong
+ * @len: size of @err
+ *
+ * Return: 0, or -1 with @err set: a file cannot be read or is not an ELF
+ * with a symbol table, or its symbols do not match the recorded kallsyms.
+ */
+int dwsym_open(struct dwsym **out, const struct kallsyms *ks,
+	       const char *vmlinux, const char *modules, char *err,
+	       size_t len);
+
+/**
+ * dwsym_bias() - the KASLR bias found for the vmlinux (runtime - link
+ * address); 0 without one
+ */
+sm_u64 dwsym_bias(const struct dwsym *d);
+
+/**
+ * dwsym_lookup() - the function, line and inline chain of an address
+ * @d: the symbolizer
+ * @addr: runtime address
+ * @is_return: @addr is a return address (looked up at @addr - 1)
+ *
+ * Return: the result (owned by @d, valid until dwsym_free()), or NULL when
+ * the address is outside the vmlinux and the placed modules (or out of
+ * memory).
+ */
+const struct dw_loc *dwsym_lookup(struct dwsym *d, sm_u64 addr,
+				  bool is_return);
+
+/** dwsym_free() - release everything (NULL is fine). */
+void dwsym_free(struct dwsym *d);
+
+#endif /* FGDECODE_DWSYM_H */

@@ -1,0 +1,176 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * fgdecode: which events to show (see filter.h).
+ */
+#include <ctype.h>
+#include <errno.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "filter.h"
+
+/* Parse a decimal int 0..INT_MAX ending at a ',' or the end. */
+static int parse_int(const char *s, int *val, const char **end)
+{
+	unsigned long v;
+	char *e;
+
+	if (!isdigit((unsigned char)*s))
+		return -1;
+	errno = 0;
+	v = strtoul(s, &e, 10);
+	if (errno || v > INT_MAX || (*e && *e != ','))
+		return -1;
+	*val = (int)v;
+	*end = e;
+	return 0;
+}
+
+static int add_ints(int *vals, size_t *nr, const char *arg)
+{
+	const char *p = arg;
+
+	for (;;) {
+		if (*nr >= FILTER_MAX || parse_int(p, &vals[*nr], &p))
+			return -1;
+		(*nr)++;
+		if (!*p)
+			return 0;
+		p++;
+	}
+}
+
+/* Seconds "S[.FFFFFF]" to microseconds; more than 6 decimals is an error. */
+static int parse_time(const char *s, unsigned long long *us)
+{
+	unsigned long long sec, frac = 0;
+	int digits = 0;
+	char *e;
+
+	if (!isdigit((unsigned char)*s))
+		return -1;
+	errno = 0;
+	sec = strtoull(s, &e, 10);
+	if (errno || sec > ULLONG_MAX / 1000000)
+		return -1;
+	if (*e == '.') {
+		for (e++; isdigit((unsigned char)*e) && digits < 6; e++, digits++)
+			frac = frac * 10 + (*e - '0');
+		if (!digits)
+			return -1;
+		for (; digits < 6; digits++)
+			frac *= 10;
+	}
+	if (*e)
+		return -1;
+	*us = sec * 1000000 + frac;
+	return 0;
+}
+
+/* "a,b:c" -> the names "a" and "b:c"; an empty name is an error. */
+static int add_events(struct filter *f, const char *arg)
+{
+	const char *p = arg, *comma;
+	size_t len;
+
+	for (;;) {
+		comma = strchr(p, ',');
+		len = comma ? (size_t)(comma - p) : strlen(p);
+		if (!len || f->nr_events >= FILTER_MAX)
+			return -1;
+		f->events[f->nr_events] = p;
+		f->event_len[f->nr_events++] = len;
+		if (!comma)
+			return 0;
+		p = comma + 1;
+	}
+}
+
+int filter_add(struct filter *f, const char *opt, const char *arg)
+{
+	if (!strcmp(opt, "event"))
+		return add_events(f, arg);
+	if (!strcmp(opt, "pid"))
+		return add_ints(f->pids, &f->nr_pids, arg);
+	if (!strcmp(opt, "cpu"))
+		return add_ints(f->cpus, &f->nr_cpus, arg);
+	if (!strcmp(opt, "from")) {
+		f->has_from = true;
+		return parse_time(arg, &f->from_us);
+	}
+	if (!strcmp(opt, "to")) {
+		f->has_to = true;
+		return parse_time(arg, &f->to_us);
+	}
+	return -1;
+}
+
+bool filter_active(const struct filter *f)
+{
+	return f->nr_events || f->nr_pids || f->nr_cpus || f->has_from ||
+	       f->has_to;
+}
+
+static bool has_int(const int *vals, size_t nr, int val)
+{
+	size_t i;
+
+	for (i = 0; i < nr; i++)
+		if (vals[i] == val)
+			return true;
+	return false;
+}
+
+/* Is @s exactly the @len bytes at @p? */
+static bool same(const char *s, const char *p, size_t len)
+{
+	return s && strlen(s) == len && !strncmp(s, p, len);
+}
+
+/* Does @want (@len bytes: "NAME" or "SYSTEM:NAME") name @event? */
+static bool names_event(const char *want, size_t len,
+			const struct tep_event *event)
+{
+	const char *colon = memchr(want, ':', len);
+
+	if (!colon)
+		return same(event->name, want, len);
+	return same(event->system, want, colon - want) &&
+	       same(event->name, colon + 1, len - (colon - want) - 1);
+}
+
+static bool match_event(const struct filter *f, struct tep_handle *tep,
+			struct tep_record *record)
+{
+	struct tep_event *event;
+	size_t i;
+
+	if (!f->nr_events)
+		return true;
+	event = tep_find_event_by_record(tep, record);
+	if (!event)
+		return false;
+	for (i = 0; i < f->nr_events; i++)
+		if (names_event(f->events[i], f->event_len[i], event))
+			return true;
+	return false;
+}
+
+bool filter_match(const struct filter *f, struct tep_handle *tep,
+		  struct tep_record *record)
+{
+	/* Rounded to the microsecond, as tep_print_event() prints it. */
+	unsigned long long us = (record->ts + 500) / 1000;
+
+	if (f->has_from && us < f->from_us)
+		return false;
+	if (f->has_to && us > f->to_us)
+		return false;
+	if (f->nr_cpus && !has_int(f->cpus, f->nr_cpus, record->cpu))
+		return false;
+	if (f->nr_pids &&
+	    !has_int(f->pids, f->nr_pids, tep_data_pid(tep, record)))
+		return false;
+	return match_event(f, tep, record);
+}

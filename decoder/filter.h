@@ -1,0 +1,57 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * fgdecode: which events to show (--event, --pid, --cpu, --from, --to).
+ *
+ * An event is selected when it passes every filter that is set: its name is
+ * one of the --event names (NAME or SYSTEM:NAME), its pid one of the --pid
+ * values, its CPU one of the --cpu values, and its time, rounded to the
+ * microsecond as printed, lies in [--from, --to].  The stack record that
+ * follows an event goes with it.
+ */
+#ifndef FGDECODE_FILTER_H
+#define FGDECODE_FILTER_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include <event-parse.h>
+
+#define FILTER_MAX	64	/* values per repeatable option */
+
+struct filter {
+	const char *events[FILTER_MAX];		/* into the option values */
+	size_t event_len[FILTER_MAX];
+	size_t nr_events;
+	int pids[FILTER_MAX];
+	size_t nr_pids;
+	int cpus[FILTER_MAX];
+	size_t nr_cpus;
+	bool has_from, has_to;
+	unsigned long long from_us, to_us;	/* microseconds */
+};
+
+/**
+ * filter_add() - add one filter option's value
+ * @f: the filters
+ * @opt: "event", "pid", "cpu", "from" or "to"
+ * @arg: the value: event names, decimal pids or CPUs (each a
+ *	comma-separated list), or a time in seconds as printed ("9.104211");
+ *	event names point into @arg, which must outlive @f
+ *
+ * Return: 0, or -1 when @arg is not a valid value or too many were given.
+ */
+int filter_add(struct filter *f, const char *opt, const char *arg);
+
+/** filter_active() - is any filter set? */
+bool filter_active(const struct filter *f);
+
+/**
+ * filter_match() - is @record's event selected?
+ * @f: the filters
+ * @tep: the trace's handle
+ * @record: the event's record
+ */
+bool filter_match(const struct filter *f, struct tep_handle *tep,
+		  struct tep_record *record);
+
+#endif /* FGDECODE_FILTER_H */

@@ -1,0 +1,134 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * fgdecode, stage 4: --folded output (see folded.h).
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "folded.h"
+
+static const char *const marker_frame[SSET_NR_STATUS] = {
+	[SSET_STALE] = "[stale cookie]",
+	[SSET_UNKNOWN] = "[unknown cookie]",
+	[SSET_CONFLICT] = "[conflicting cookie]",
+	[SSET_CORRUPT] = "[corrupt stack]",
+};
+
+/* The frames of one address, outermost first, each after a ';' but the
+ * very first of the line. */
+static void put_addr(struct trace_seq *s, const struct symbolizer *sz,
+		     sm_u64 addr, bool is_return)
+{
+	struct sym_frame f[SYM_MAX_FRAMES];
+	int n = symbolize_addr(sz, addr, is_return, f);
+
+	while (n-- > 0) {
+		if (s->len)
+			trace_seq_putc(s, ';');
+		if (f[n].name)
+			trace_seq_puts(s, f[n].name);
+		else
+			trace_seq_printf(s, "0x%llx", (unsigned long long)addr);
+	}
+}
+
+/* The ';'-separated frames of @e, root first, rendered once. */
+static const char *frames_of(const struct symbolizer *sz,
+			     struct sset_entry *e)
+{
+	struct trace_seq s;
+	sm_u32 i;
+
+	if (e->render[SSET_R_FOLDED])
+		return e->render[SSET_R_FOLDED];
+	trace_seq_init(&s);
+	if (e->status != SSET_FRAMES)
+		trace_seq_puts(&s, marker_frame[e->status]);
+	for (i = e->depth; i-- > 0;)
+		put_addr(&s, sz, e->frames[i], i > 0);
+	trace_seq_terminate(&s);
+	e->render[SSET_R_FOLDED] = strdup(s.buffer);
+	trace_seq_destroy(&s);
+	return e->render[SSET_R_FOLDED];
+}
+
+static int cmp_lines(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* One line "ROOT;FRAMES COUNT" (ROOT may be NULL), malloc'ed. */
+static char *make_line(const char *root, const char *frames, size_t count)
+{
+	char *line;
+
+	if (asprintf(&line, "%s%s%s %zu", root ? root : "", root && *frames ? ";" : "",
+		     frames, count) < 0)
+		return NULL;
+	return line;
+}
+
+static const char *event_name(struct tep_handle *tep, int id)
+{
+	struct tep_event *event = tep_find_event(tep, id);
+
+	return event ? event->name : "(unknown)";
+}
+
+/* Build the lines: per pair, or per entry with @merge. */
+static int make_lines(const struct symbolizer *sz, struct stackset *set,
+		      bool merge, char **lines, size_t *nr)
+{
+	const struct sset_pair *pairs = NULL;
+	struct sset_entry *e;
+	const char *frames;
+	size_t i, n;
+
+	*nr = 0;
+	if (merge)
+		n = sset_size(set);
+	else
+		pairs = sset_pairs(set, &n);
+	for (i = 0; i < n; i++) {
+		e = sset_entry_at(set, merge ? i : pairs[i].stack_id);
+		if (merge && !e->count)
+			continue;
+		frames = frames_of(sz, e);
+		if (!frames)
+			return -ENOMEM;
+		lines[*nr] = make_line(merge ? NULL :
+				       event_name(sz->tep, pairs[i].event_id),
+				       frames, merge ? e->count : pairs[i].count);
+		if (!lines[*nr])
+			return -ENOMEM;
+		(*nr)++;
+	}
+	return 0;
+}
+
+int folded_print(FILE *out, const struct symbolizer *sz,
+		 struct stackset *set, bool merge)
+{
+	size_t n, nr = 0, i, max;
+	char **lines;
+	int ret;
+
+	sset_pairs(set, &n);
+	max = merge ? sset_size(set) : n;
+	lines = calloc(max ? max : 1, sizeof(*lines));
+	if (!lines)
+		return -ENOMEM;
+	ret = make_lines(sz, set, merge, lines, &nr);
+	if (!ret) {
+		qsort(lines, nr, sizeof(*lines), cmp_lines);
+		for (i = 0; i < nr; i++)
+			fprintf(out, "%s\n", lines[i]);
+	}
+	for (i = 0; i < nr; i++)
+		free(lines[i]);
+	free(lines);
+	return ret;
+}

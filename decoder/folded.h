@@ -1,0 +1,42 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * fgdecode, stage 4: --folded output, Brendan Gregg's folded stacks for
+ * flamegraph.pl and compatible tools.
+ *
+ * One line per distinct (event, stack) pair, or per distinct stack with
+ * --merge: the frames root first (outermost caller first, the frame that hit
+ * the event last), separated by ';', then a space and the number of events:
+ *
+ *   sched_switch;secondary_startup_64_no_verify;...;__schedule 12
+ *
+ * Without --merge the event name is the root frame.  A frame is its function
+ * name (no offset), or 0xADDR when no symbol covers it; with --vmlinux, the
+ * inlined frames of an address are frames of their own.  A cookie that did
+ * not resolve is a single frame "[stale cookie]", "[unknown cookie]" or
+ * "[conflicting cookie]"; an unreadable stack record is "[corrupt stack]".
+ * Events that carry no stack are not counted.  Lines are sorted bytewise.
+ */
+#ifndef FGDECODE_FOLDED_H
+#define FGDECODE_FOLDED_H
+
+#include <stdbool.h>
+#include <stdio.h>
+
+#include <event-parse.h>
+
+#include "stackset.h"
+#include "symbolize.h"
+
+/**
+ * folded_print() - print the counted stacks of @set as folded lines
+ * @out: stream
+ * @sz: the symbolizer (holds the trace's handle, for event names)
+ * @set: stacks counted with sset_count()
+ * @merge: one line per stack over all events, without the event root
+ *
+ * Return: 0, or -ENOMEM.
+ */
+int folded_print(FILE *out, const struct symbolizer *sz,
+		 struct stackset *set, bool merge);
+
+#endif /* FGDECODE_FOLDED_H */

@@ -1,0 +1,182 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * fgdecode, stage 4: --json output (see json.h).
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "json.h"
+#include "stackmap/cookie.h"
+#include "stackmap/events.h"
+#include "symbolize.h"
+
+/* A JSON string: quotes, escapes for '"', '\\' and control characters. */
+static void put_string(struct trace_seq *s, const char *str)
+{
+	const unsigned char *p = (const unsigned char *)str;
+
+	trace_seq_putc(s, '"');
+	for (; *p; p++) {
+		if (*p == '"' || *p == '\\')
+			trace_seq_printf(s, "\\%c", *p);
+		else if (*p < 0x20)
+			trace_seq_printf(s, "\\u%04x", *p);
+		else
+			trace_seq_putc(s, *p);
+	}
+	trace_seq_putc(s, '"');
+}
+
+/* One frame object (without the separating comma). */
+static void put_frame(struct trace_seq *s, sm_u64 addr,
+		      const struct sym_frame *f)
+{
+	trace_seq_printf(s, "{\"addr\":\"0x%llx\",\"symbol\":",
+			 (unsigned long long)addr);
+	if (f->name)
+		put_string(s, f->name);
+	else
+		trace_seq_puts(s, "null");
+	if (f->name && !f->inlined)
+		trace_seq_printf(s, ",\"offset\":%llu",
+				 (unsigned long long)f->offset);
+	if (f->file) {
+		trace_seq_puts(s, ",\"file\":");
+		put_string(s, f->file);
+		trace_seq_printf(s, ",\"line\":%d", f->line);
+	}
+	if (f->inlined)
+		trace_seq_puts(s, ",\"inlined\":true");
+	trace_seq_putc(s, '}');
+}
+
+/* The "stack" array of @res's frames. */
+static void put_frames(struct trace_seq *s, const struct symbolizer *sz,
+		       const struct resolved *res)
+{
+	struct sym_frame f[SYM_MAX_FRAMES];
+	bool first = true;
+	sm_u32 i;
+	int j, n;
+
+	trace_seq_puts(s, "[");
+	for (i = 0; i < res->depth; i++) {
+		n = symbolize_addr(sz, res->frames[i], i > 0, f);
+		for (j = 0; j < n; j++) {
+			if (!first)
+				trace_seq_putc(s, ',');
+			first = false;
+			put_frame(s, res->frames[i], &f[j]);
+		}
+	}
+	trace_seq_putc(s, ']');
+}
+
+/* Append the cached (or freshly rendered) "stack" array of @res. */
+static int put_stack(struct trace_seq *s, const struct symbolizer *sz,
+		     const struct resolved *res, struct sset_entry *entry)
+{
+	char **cache = entry ? &entry->render[SSET_R_JSON] : NULL;
+	struct trace_seq tmp;
+	int ret = 0;
+
+	if (cache && *cache) {
+		trace_seq_puts(s, *cache);
+		return 0;
+	}
+	trace_seq_init(&tmp);
+	put_frames(&tmp, sz, res);
+	trace_seq_terminate(&tmp);
+	trace_seq_puts(s, tmp.buffer);
+	if (cache) {
+		*cache = strdup(tmp.buffer);
+		ret = *cache ? 0 : -ENOMEM;
+	}
+	trace_seq_destroy(&tmp);
+	return ret;
+}
+
+static const char *status_of(const struct resolved *res)
+{
+	if (!res)
+		return "none";
+	if (res->what == RESOLVED_CORRUPT)
+		return "corrupt";
+	if (res->what == RESOLVED_MARKER)
+		return stacktab_result_name(res->result);
+	if (res->kind == TEPSTACK_FALLBACK)
+		return "fallback";
+	if (res->kind == READER_KSTACK)
+		return "kernel_stack";
+	return "resolved";
+}
+
+/* time, ts, cpu, pid, comm, event, system, buffer. */
+static void put_header(struct trace_seq *s, struct tep_handle *tep,
+		       struct tep_record *record, const char *buffer)
+{
+	struct tep_event *event = tep_find_event_by_record(tep, record);
+	int pid = tep_data_pid(tep, record);
+	/* Rounded to the microsecond, as tep_print_event() prints it. */
+	unsigned long long us = (record->ts + 500) / 1000;
+
+	trace_seq_printf(s, "{\"time\":%llu.%06llu,\"ts\":%llu,\"cpu\":%d,\"pid\":%d,\"comm\":",
+			 us / 1000000, us % 1000000, record->ts, record->cpu,
+			 pid);
+	put_string(s, tep_data_comm_from_pid(tep, pid));
+	trace_seq_puts(s, ",\"event\":");
+	put_string(s, event ? event->name : "");
+	trace_seq_puts(s, ",\"system\":");
+	put_string(s, event && event->system ? event->system : "");
+	if (buffer) {
+		trace_seq_puts(s, ",\"buffer\":");
+		put_string(s, buffer);
+	}
+}
+
+/* cookie, gen, slot, reason, status, stack or error. */
+static int put_resolved(struct trace_seq *s, const struct symbolizer *sz,
+			const struct resolved *res, struct sset_entry *entry)
+{
+	if (res && res->what != RESOLVED_CORRUPT && res->kind == TEPSTACK_COOKIE)
+		trace_seq_printf(s, ",\"cookie\":\"0x%llx\",\"gen\":%u,\"slot\":%u",
+				 (unsigned long long)res->cookie,
+				 stackmap_cookie_generation(res->cookie),
+				 stackmap_cookie_slot(res->cookie));
+	if (res && res->what == RESOLVED_STACK && res->kind == TEPSTACK_FALLBACK)
+		trace_seq_printf(s, ",\"reason\":\"%s\"",
+				 stackmap_fallback_name(res->reason));
+	trace_seq_printf(s, ",\"status\":\"%s\"", status_of(res));
+	if (!res)
+		return 0;
+	if (res->what == RESOLVED_CORRUPT) {
+		trace_seq_puts(s, ",\"error\":");
+		put_string(s, res->err.msg);
+		return 0;
+	}
+	trace_seq_puts(s, ",\"stack\":");
+	if (res->what == RESOLVED_MARKER) {
+		trace_seq_puts(s, "[]");
+		return 0;
+	}
+	return put_stack(s, sz, res, entry);
+}
+
+int json_event(FILE *out, const struct symbolizer *sz,
+	       struct tep_record *record,
+	       const char *buffer, const struct resolved *res,
+	       struct sset_entry *entry)
+{
+	struct trace_seq s;
+	int ret;
+
+	trace_seq_init(&s);
+	put_header(&s, sz->tep, record, buffer);
+	ret = put_resolved(&s, sz, res, entry);
+	trace_seq_puts(&s, "}\n");
+	trace_seq_terminate(&s);
+	fwrite(s.buffer, 1, s.len, out);
+	trace_seq_destroy(&s);
+	return ret;
+}

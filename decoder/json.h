@@ -1,0 +1,48 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * fgdecode, stage 4: --json output, one JSON object per event per line.
+ *
+ *   {"time":9.104211,"ts":9104211250,"cpu":0,"pid":113,"comm":"sh",
+ *    "event":"sched_switch","system":"sched","buffer":"stk",
+ *    "cookie":"0xfec000030fa","gen":4076,"slot":12538,
+ *    "status":"resolved","stack":[{"addr":"0xffffffff868528c8",
+ *    "symbol":"__schedule","offset":1272}, ...]}
+ *
+ * time is in seconds (microseconds, as printed), ts the raw timestamp in ns.
+ * "buffer" appears only for events of a buffer instance; "cookie", "gen" and
+ * "slot" only when the stack came from a cookie; "reason" only for a
+ * fallback stack.  "status" is "none" (no stack followed the event; no
+ * "stack" member), "resolved", "stale", "unknown", "conflicting", "fallback",
+ * "kernel_stack" (an ftrace kernel_stack event) or "corrupt" (with "error").
+ * A frame's "symbol" is null and "offset" absent when no symbol covers it.
+ * With --vmlinux a frame also has "file" and "line" when DWARF knows them,
+ * and each inlined frame comes before the frame it is inlined into, with
+ * "inlined":true, the same "addr" and no "offset".
+ * The "stack" array of each distinct stack is rendered once and reused.
+ */
+#ifndef FGDECODE_JSON_H
+#define FGDECODE_JSON_H
+
+#include <stdio.h>
+
+#include "resolve.h"
+#include "stackset.h"
+#include "symbolize.h"
+
+/**
+ * json_event() - print one event as a JSON line
+ * @out: stream
+ * @sz: the symbolizer (holds the trace's handle)
+ * @record: the event's record
+ * @buffer: its buffer instance's name, NULL for the top buffer
+ * @res: the stack that followed it, NULL when none
+ * @entry: the interned stack of @res (NULL: no caching)
+ *
+ * Return: 0, or -ENOMEM.
+ */
+int json_event(FILE *out, const struct symbolizer *sz,
+	       struct tep_record *record,
+	       const char *buffer, const struct resolved *res,
+	       struct sset_entry *entry);
+
+#endif /* FGDECODE_JSON_H */

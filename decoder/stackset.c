@@ -1,0 +1,248 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * fgdecode: the set of distinct stacks (see stackset.h).
+ *
+ * Two open-addressing tables with linear probing, both doubling when half
+ * full: one of entry ids keyed by the stack's hash and contents, one of pair
+ * ids keyed by (event id, stack id).  Slots hold index + 1 (0 is empty).
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "stackset.h"
+
+#define SSET_MIN_CAP	256
+
+struct stackset {
+	struct sset_entry **entries;	/* [nr], by id */
+	size_t nr, alloc;
+	sm_u32 *slots;			/* [cap]: entry id + 1, or 0 */
+	size_t cap;
+	struct sset_pair *pairs;	/* [nr_pairs] */
+	size_t nr_pairs, alloc_pairs;
+	sm_u32 *pair_slots;		/* [pair_cap]: pair index + 1, or 0 */
+	size_t pair_cap;
+	size_t total;
+};
+
+/* FNV-1a over the status, the depth and the frames. */
+static sm_u64 hash_stack(enum sset_status status, const sm_u64 *frames,
+			 sm_u32 depth)
+{
+	sm_u64 h = 0xcbf29ce484222325ULL;
+	sm_u32 i;
+
+	h = (h ^ status) * 0x100000001b3ULL;
+	h = (h ^ depth) * 0x100000001b3ULL;
+	for (i = 0; i < depth; i++)
+		h = (h ^ frames[i]) * 0x100000001b3ULL;
+	return h ^ (h >> 29);
+}
+
+static sm_u64 hash_pair(int event_id, sm_u32 stack_id)
+{
+	sm_u64 h = ((sm_u64)(sm_u32)event_id << 32 | stack_id) *
+		   0x9e3779b97f4a7c15ULL;
+
+	return h ^ (h >> 31);
+}
+
+struct stackset *sset_new(void)
+{
+	struct stackset *set = calloc(1, sizeof(*set));
+
+	if (!set)
+		return NULL;
+	set->cap = SSET_MIN_CAP;
+	set->slots = calloc(set->cap, sizeof(*set->slots));
+	set->pair_cap = SSET_MIN_CAP;
+	set->pair_slots = calloc(set->pair_cap, sizeof(*set->pair_slots));
+	if (!set->slots || !set->pair_slots) {
+		sset_free(set);
+		return NULL;
+	}
+	return set;
+}
+
+void sset_free(struct stackset *set)
+{
+	size_t i;
+	int r;
+
+	if (!set)
+		return;
+	for (i = 0; i < set->nr; i++) {
+		for (r = 0; r < SSET_NR_RENDER; r++)
+			free(set->entries[i]->render[r]);
+		free(set->entries[i]->frames);
+		free(set->entries[i]);
+	}
+	free(set->entries);
+	free(set->slots);
+	free(set->pairs);
+	free(set->pair_slots);
+	free(set);
+}
+
+static bool same_stack(const struct sset_entry *e, enum sset_status status,
+		       const sm_u64 *frames, sm_u32 depth)
+{
+	return e->status == status && e->depth == depth &&
+	       (!depth || !memcmp(e->frames, frames, depth * sizeof(*frames)));
+}
+
+/* Put entry @id (hash @h) into the slot table @slots of @cap slots. */
+static void place(sm_u32 *slots, size_t cap, sm_u64 h, sm_u32 id)
+{
+	size_t i = h & (cap - 1);
+
+	while (slots[i])
+		i = (i + 1) & (cap - 1);
+	slots[i] = id + 1;
+}
+
+static int grow_entries(struct stackset *set)
+{
+	size_t cap = set->cap * 2, i;
+	sm_u32 *slots;
+	void *p;
+
+	if (set->nr == set->alloc) {
+		p = realloc(set->entries,
+			    (set->alloc ? set->alloc * 2 : 64) * sizeof(*set->entries));
+		if (!p)
+			return -ENOMEM;
+		set->entries = p;
+		set->alloc = set->alloc ? set->alloc * 2 : 64;
+	}
+	if ((set->nr + 1) * 2 <= set->cap)
+		return 0;
+	slots = calloc(cap, sizeof(*slots));
+	if (!slots)
+		return -ENOMEM;
+	for (i = 0; i < set->nr; i++)
+		place(slots, cap, set->entries[i]->hash, i);
+	free(set->slots);
+	set->slots = slots;
+	set->cap = cap;
+	return 0;
+}
+
+static struct sset_entry *new_entry(struct stackset *set,
+				    enum sset_status status,
+				    const sm_u64 *frames, sm_u32 depth,
+				    sm_u64 h)
+{
+	struct sset_entry *e;
+
+	if (grow_entries(set))
+		return NULL;
+	e = calloc(1, sizeof(*e));
+	if (!e)
+		return NULL;
+	e->frames = malloc((depth ? depth : 1) * sizeof(*frames));
+	if (!e->frames) {
+		free(e);
+		return NULL;
+	}
+	if (depth)
+		memcpy(e->frames, frames, depth * sizeof(*frames));
+	e->id = set->nr;
+	e->status = status;
+	e->depth = depth;
+	e->hash = h;
+	set->entries[set->nr++] = e;
+	place(set->slots, set->cap, h, e->id);
+	return e;
+}
+
+struct sset_entry *sset_intern(struct stackset *set, enum sset_status status,
+			       const sm_u64 *frames, sm_u32 depth)
+{
+	sm_u64 h = hash_stack(status, frames, depth);
+	size_t i = h & (set->cap - 1);
+	struct sset_entry *e;
+
+	for (; set->slots[i]; i = (i + 1) & (set->cap - 1)) {
+		e = set->entries[set->slots[i] - 1];
+		if (e->hash == h && same_stack(e, status, frames, depth))
+			return e;
+	}
+	return new_entry(set, status, frames, depth, h);
+}
+
+static int grow_pairs(struct stackset *set)
+{
+	size_t cap = set->pair_cap * 2, i;
+	sm_u32 *slots;
+	void *p;
+
+	if (set->nr_pairs == set->alloc_pairs) {
+		size_t n = set->alloc_pairs ? set->alloc_pairs * 2 : 64;
+
+		p = realloc(set->pairs, n * sizeof(*set->pairs));
+		if (!p)
+			return -ENOMEM;
+		set->pairs = p;
+		set->alloc_pairs = n;
+	}
+	if ((set->nr_pairs + 1) * 2 <= set->pair_cap)
+		return 0;
+	slots = calloc(cap, sizeof(*slots));
+	if (!slots)
+		return -ENOMEM;
+	for (i = 0; i < set->nr_pairs; i++)
+		place(slots, cap, hash_pair(set->pairs[i].event_id,
+					    set->pairs[i].stack_id), i);
+	free(set->pair_slots);
+	set->pair_slots = slots;
+	set->pair_cap = cap;
+	return 0;
+}
+
+int sset_count(struct stackset *set, struct sset_entry *e, int event_id)
+{
+	sm_u64 h = hash_pair(event_id, e->id);
+	size_t i = h & (set->pair_cap - 1);
+	struct sset_pair *p;
+
+	for (; set->pair_slots[i]; i = (i + 1) & (set->pair_cap - 1)) {
+		p = &set->pairs[set->pair_slots[i] - 1];
+		if (p->event_id == event_id && p->stack_id == e->id)
+			goto found;
+	}
+	if (grow_pairs(set))
+		return -ENOMEM;
+	p = &set->pairs[set->nr_pairs];
+	p->event_id = event_id;
+	p->stack_id = e->id;
+	p->count = 0;
+	place(set->pair_slots, set->pair_cap, h, set->nr_pairs++);
+found:
+	p->count++;
+	e->count++;
+	set->total++;
+	return 0;
+}
+
+size_t sset_size(const struct stackset *set)
+{
+	return set->nr;
+}
+
+struct sset_entry *sset_entry_at(const struct stackset *set, size_t id)
+{
+	return id < set->nr ? set->entries[id] : NULL;
+}
+
+size_t sset_total(const struct stackset *set)
+{
+	return set->total;
+}
+
+const struct sset_pair *sset_pairs(const struct stackset *set, size_t *n)
+{
+	*n = set->nr_pairs;
+	return set->pairs;
+}

@@ -1,0 +1,78 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * fgdecode, stage 3: addresses to symbols (see symbolize.h).
+ */
+#include "symbolize.h"
+
+/* The kallsyms frame of @addr. */
+static int from_kallsyms(struct tep_handle *tep, sm_u64 addr,
+			 struct sym_frame *out)
+{
+	out->name = tep_find_function(tep, addr);
+	out->offset = out->name ? addr - tep_find_function_address(tep, addr) : 0;
+	out->inlined = false;
+	out->file = NULL;
+	out->line = 0;
+	return 1;
+}
+
+int symbolize_addr(const struct symbolizer *sz, sm_u64 addr, bool is_return,
+		   struct sym_frame *out)
+{
+	const struct dw_loc *loc = NULL;
+	int i, n;
+
+	if (sz->dw)
+		loc = dwsym_lookup(sz->dw, addr, is_return);
+	if (!loc || (!loc->nr && !loc->func))
+		return from_kallsyms(sz->tep, addr, out);
+	n = loc->nr < SYM_MAX_FRAMES ? loc->nr : SYM_MAX_FRAMES;
+	for (i = 0; i < n; i++) {
+		out[i].name = loc->chain[i].name;
+		out[i].offset = 0;
+		out[i].inlined = loc->chain[i].inlined;
+		out[i].file = loc->chain[i].file;
+		out[i].line = loc->chain[i].line;
+	}
+	if (!n) {
+		out[0].name = NULL;
+		out[0].file = NULL;
+		out[0].line = 0;
+		n = 1;
+	}
+	/* The physical frame: the ELF symbol and the offset into it. */
+	out[n - 1].inlined = false;
+	out[n - 1].name = loc->func ? loc->func : out[n - 1].name;
+	out[n - 1].offset = loc->func ? loc->offset : 0;
+	if (!out[n - 1].name)
+		out[n - 1].offset = 0;
+	return n;
+}
+
+static void print_source(struct trace_seq *s, const struct sym_frame *f)
+{
+	if (f->file)
+		trace_seq_printf(s, " %s:%d", f->file, f->line);
+}
+
+void symbolize_print(struct trace_seq *s, const struct symbolizer *sz,
+		     sm_u64 addr, bool is_return, const char *indent)
+{
+	struct sym_frame f[SYM_MAX_FRAMES];
+	int i, n = symbolize_addr(sz, addr, is_return, f);
+
+	for (i = 0; i < n; i++) {
+		trace_seq_printf(s, "\n%s", indent);
+		if (f[i].inlined)
+			trace_seq_printf(s, "=> %s (inlined)",
+					 f[i].name ? f[i].name : "??");
+		else if (f[i].name)
+			trace_seq_printf(s, "=> %s+0x%llx (%llx)", f[i].name,
+					 (unsigned long long)f[i].offset,
+					 (unsigned long long)addr);
+		else
+			trace_seq_printf(s, "=> 0x%llx",
+					 (unsigned long long)addr);
+		print_source(s, &f[i]);
+	}
+}

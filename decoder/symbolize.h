@@ -1,0 +1,73 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * fgdecode, stage 3: addresses to symbols.
+ *
+ * By default symbols come from the kallsyms stored in the trace
+ * (tep_find_function()): function name and offset into it, the same as the
+ * shared stackmap/tep_stack.h prints.  With a vmlinux (dwsym.h), an address
+ * inside it gets DWARF function names, file:line and its inlined frames;
+ * any other address (modules, or no vmlinux) keeps the kallsyms symbol.
+ *
+ * Every formatter prints frames through symbolize_addr(), so text, JSON,
+ * folded and top output agree.
+ */
+#ifndef FGDECODE_SYMBOLIZE_H
+#define FGDECODE_SYMBOLIZE_H
+
+#include <stdbool.h>
+
+#include <event-parse.h>
+
+#include "dwsym.h"
+#include "stackmap/types.h"
+
+/* Source-level frames one address can expand to, at most. */
+#define SYM_MAX_FRAMES	32
+
+struct symbolizer {
+	struct tep_handle *tep;
+	struct dwsym *dw;		/* NULL: kallsyms only */
+};
+
+/*
+ * One frame of an address, innermost first.  Inlined frames come before the
+ * physical one; only the physical frame has an offset.
+ */
+struct sym_frame {
+	const char *name;	/* NULL when no symbol covers the address */
+	sm_u64 offset;		/* address - start of @name (physical frame) */
+	bool inlined;
+	const char *file;	/* NULL without DWARF */
+	int line;
+};
+
+/**
+ * symbolize_addr() - the frames of one stack address
+ * @sz: the symbolizer
+ * @addr: kernel address
+ * @is_return: a return address (every frame but the first of a stack); its
+ *	line is looked up at @addr - 1
+ * @out: at least SYM_MAX_FRAMES entries
+ *
+ * Return: the number of entries filled, at least 1 (the last is the
+ * physical frame).  Strings point into @sz and stay valid while it lives.
+ */
+int symbolize_addr(const struct symbolizer *sz, sm_u64 addr, bool is_return,
+		   struct sym_frame *out);
+
+/**
+ * symbolize_print() - print one stack address as "=> " lines
+ * @s: output
+ * @sz: the symbolizer
+ * @addr: kernel address
+ * @is_return: as for symbolize_addr()
+ * @indent: printed after the "\n" that starts each line
+ *
+ * The physical frame is "=> SYM+0xOFF (ADDR)" or "=> 0xADDR" exactly as
+ * tepstack_print_frame() prints it, followed by " FILE:LINE" when known; an
+ * inlined frame is "=> NAME (inlined) FILE:LINE".
+ */
+void symbolize_print(struct trace_seq *s, const struct symbolizer *sz,
+		     sm_u64 addr, bool is_return, const char *indent);
+
+#endif /* FGDECODE_SYMBOLIZE_H */

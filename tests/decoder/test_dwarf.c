@@ -1,0 +1,707 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Tests of fgdecode's DWARF symbolizer (decoder/dwsym.c) and of
+ * fgdecode --vmlinux, on a small ELF the test builds itself: three C files
+ * with always_inline and noinline functions, -O2 -g, linked at a kernel
+ * address.  Every address of its text is checked against
+ * `eu-addr2line -f -i` on the unshifted file.
+ */
+#include <check.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "dwsym.h"
+#include "kallsyms.h"
+#include "mktrace.h"
+#include "stackmap/events.h"
+#include "tep_fixture.h"
+
+#ifndef FGDECODE
+#define FGDECODE "fgdecode_san"
+#endif
+
+#define LINK_BASE	0xffffffff81000000ULL
+#define BIAS		0x4600000ULL	/* the "KASLR" shift, 2 MiB aligned */
+
+static char dir[64];
+static char elf[128];
+/* Added to the recorded _text by kallsyms_text(). */
+static unsigned long long text_skew;
+
+static const char src_a[] =
+	"extern int fx_b_outer(int x);\n"
+	"static inline __attribute__((always_inline)) int fx_a_leaf(int x)\n"
+	"{\n"
+	"\treturn fx_b_outer(x * 3) + 1;\n"			/* line 4 */
+	"}\n"
+	"static inline __attribute__((always_inline)) int fx_a_mid(int x)\n"
+	"{\n"
+	"\treturn fx_a_leaf(x + 7) * 2;\n"			/* line 8 */
+	"}\n"
+	"__attribute__((noinline)) int fx_a_top(int x)\n"
+	"{\n"
+	"\treturn fx_a_mid(x) - 5;\n"				/* line 12 */
+	"}\n"
+	"void fx_entry(void)\n"
+	"{\n"
+	"\tfx_a_top(1);\n"
+	"\tfor (;;)\n"
+	"\t\t;\n"
+	"}\n";
+
+static const char src_b[] =
+	"extern int fx_c_sink(int);\n"
+	"static inline __attribute__((always_inline)) int fx_b_twice(int x)\n"
+	"{\n"
+	"\treturn fx_c_sink(x) + fx_c_sink(x + 1);\n"		/* line 4 */
+	"}\n"
+	"__attribute__((noinline)) int fx_b_outer(int x)\n"
+	"{\n"
+	"\treturn fx_b_twice(x) ^ 0x55;\n"			/* line 8 */
+	"}\n";
+
+static const char src_c[] =
+	"volatile int fx_c_state;\n"
+	"__attribute__((noinline)) int fx_c_sink(int x)\n"
+	"{\n"
+	"\tfx_c_state += x;\n"
+	"\treturn fx_c_state;\n"
+	"}\n"
+	"__attribute__((noinline)) int fx_c_other(int x)\n"
+	"{\n"
+	"\treturn x * fx_c_state;\n"
+	"}\n";
+
+static void put_file(const char *name, const char *text)
+{
+	char path[160];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	f = fopen(path, "w");
+	ck_assert_ptr_nonnull(f);
+	ck_assert_int_eq(fputs(text, f) >= 0, 1);
+	ck_assert_int_eq(fclose(f), 0);
+}
+
+/* Run @cmd in the test directory; return its first 64 KiB of stdout. */
+static char *capture(const char *cmd)
+{
+	char full[1024];
+	char *out = calloc(1, 1 << 16);
+	size_t n;
+	FILE *p;
+
+	ck_assert_ptr_nonnull(out);
+	snprintf(full, sizeof(full), "cd '%s' && %s", dir, cmd);
+	p = popen(full, "r");
+	ck_assert_ptr_nonnull(p);
+	n = fread(out, 1, (1 << 16) - 1, p);
+	out[n] = '\0';
+	ck_assert_int_eq(pclose(p), 0);
+	return out;
+}
+
+static void build_fixture(void)
+{
+	char cmd[512];
+
+	snprintf(dir, sizeof(dir), "/tmp/fgdecode-dwarf.XXXXXX");
+	ck_assert_ptr_nonnull(mkdtemp(dir));
+	put_file("a.c", src_a);
+	put_file("b.c", src_b);
+	put_file("c.c", src_c);
+	snprintf(elf, sizeof(elf), "%s/fx.elf", dir);
+	snprintf(cmd, sizeof(cmd),
+		 "cd '%s' && gcc -O2 -g -mcmodel=kernel -fno-pic -no-pie -nostdlib -static "
+		 "-fno-asynchronous-unwind-tables -Wl,-Ttext-segment=0x%llx "
+		 "-Wl,-e,fx_entry -Wl,--build-id=none -Wl,--defsym=_text=0x%llx "
+		 "-o fx.elf a.c b.c c.c",
+		 dir, LINK_BASE, LINK_BASE);
+	ck_assert_int_eq(system(cmd), 0);
+}
+
+static void remove_fixture(void)
+{
+	char cmd[160];
+
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
+	if (system(cmd))
+		fprintf(stderr, "cannot remove %s\n", dir);
+}
+
+/*
+ * kallsyms text for the fixture: its symbols from nm, each shifted by
+ * @bias, and 1, 2 and 3 times @skew added to fx_b_outer, fx_c_sink and
+ * fx_c_other (three of the five functions, each at its own offset).
+ */
+static char *kallsyms_text(unsigned long long bias, unsigned long long skew)
+{
+	char *nm = capture("nm fx.elf");
+	char *text = calloc(1, 1 << 16), *line, *save = NULL;
+	unsigned long long addr;
+	char type, name[128];
+
+	ck_assert_ptr_nonnull(text);
+	for (line = strtok_r(nm, "\n", &save); line;
+	     line = strtok_r(NULL, "\n", &save)) {
+		if (sscanf(line, "%llx %c %127s", &addr, &type, name) != 3)
+			continue;
+		addr += bias;
+		if (!strcmp(name, "fx_b_outer"))
+			addr += skew;
+		else if (!strcmp(name, "fx_c_sink"))
+			addr += 2 * skew;
+		else if (!strcmp(name, "fx_c_other"))
+			addr += 3 * skew;
+		else if (!strcmp(name, "_text"))
+			addr += text_skew;
+		sprintf(text + strlen(text), "%llx %c %s\n", addr, type, name);
+	}
+	free(nm);
+	return text;
+}
+
+/* struct kallsyms from kallsyms text, as kallsyms_load() would give. */
+static void to_kallsyms(const char *text, struct kallsyms *ks)
+{
+	char name[128];
+	unsigned long long addr;
+	const char *p;
+	char type;
+	int used;
+
+	memset(ks, 0, sizeof(*ks));
+	ks->syms = calloc(64, sizeof(*ks->syms));
+	ck_assert_ptr_nonnull(ks->syms);
+	for (p = text; sscanf(p, "%llx %c %127s%n", &addr, &type, name, &used) == 3;
+	     p += used) {
+		ck_assert_uint_lt(ks->nr, 64);
+		ks->syms[ks->nr].addr = addr;
+		ks->syms[ks->nr].name = strdup(name);
+		ks->nr++;
+	}
+}
+
+static struct dwsym *open_with(unsigned long long bias,
+			       unsigned long long skew, char *err)
+{
+	struct kallsyms ks;
+	struct dwsym *d = NULL;
+	char *text = kallsyms_text(bias, skew);
+
+	to_kallsyms(text, &ks);
+	free(text);
+	if (dwsym_open(&d, &ks, elf, NULL, err, 256))
+		d = NULL;
+	kallsyms_free(&ks);
+	return d;
+}
+
+/* Start and end of the fixture's text (fx_a_top .. end of fx_c_other). */
+static void text_range(unsigned long long *lo, unsigned long long *hi)
+{
+	char *out = capture("nm -S fx.elf | awk '$4 == \"fx_a_top\" { print $1 } "
+			    "$4 == \"fx_c_other\" { print $1, $2 }'");
+	unsigned long long a, b, size;
+
+	ck_assert_int_eq(sscanf(out, "%llx %llx %llx", &a, &b, &size), 3);
+	*lo = a;
+	*hi = b + size;
+	free(out);
+}
+
+/*
+ * The "NAME[ inlined at ...]\nFILE:LINE:COL\n" pairs eu-addr2line prints for
+ * one address, up to a blank line, as "NAME FILE:LINE;..." in @out.
+ */
+static void addr2line_chain(char **cursor, char *out, size_t len)
+{
+	char *p = *cursor, *nl, *name_end, *colon;
+	size_t used = 0;
+
+	out[0] = '\0';
+	/* A chain ends where the next address's output begins: a blank line. */
+	while (*p && *p != '\n') {
+		nl = strchr(p, '\n');
+		ck_assert_ptr_nonnull(nl);
+		*nl = '\0';
+		name_end = strchr(p, ' ');
+		if (name_end)
+			*name_end = '\0';
+		used += snprintf(out + used, len - used, "%s ", p);
+		p = nl + 1;
+		nl = strchr(p, '\n');
+		ck_assert_ptr_nonnull(nl);
+		*nl = '\0';
+		colon = strrchr(p, ':');
+		/* file:line:col -> file:line */
+		if (colon && strchr(p, ':') != colon)
+			*colon = '\0';
+		used += snprintf(out + used, len - used, "%s;", p);
+		p = nl + 1;
+	}
+	if (*p == '\n')
+		p++;
+	*cursor = p;
+}
+
+/* The same shape from our lookup ("?? ??:0;" or "FUNC ??:0;" without
+ * DWARF, as eu-addr2line prints it). */
+static void our_chain(const struct dw_loc *loc, char *out, size_t len)
+{
+	size_t used = 0;
+	int i;
+
+	out[0] = '\0';
+	if (!loc || !loc->nr) {
+		snprintf(out, len, "%s ??:0;", loc && loc->func ? loc->func : "??");
+		return;
+	}
+	for (i = 0; loc && i < loc->nr; i++)
+		used += snprintf(out + used, len - used, "%s %s:%d;",
+				 loc->chain[i].name ? loc->chain[i].name : "??",
+				 loc->chain[i].file ? loc->chain[i].file : "??",
+				 loc->chain[i].line);
+}
+
+/* Address after fx_a_top's call of fx_b_outer (link address). */
+static unsigned long long ret_in_a_top(void)
+{
+	char *out = capture("objdump -d fx.elf | awk '/<fx_a_top>:/ { f = 1 } "
+			    "f && /call/ { c = 1; next } c { sub(\":\", \"\", $1); print $1; exit }'");
+	unsigned long long addr;
+
+	ck_assert_int_eq(sscanf(out, "%llx", &addr), 1);
+	free(out);
+	return addr;
+}
+
+static unsigned long long symbol_addr(const char *name)
+{
+	char cmd[128], *out;
+	unsigned long long addr;
+
+	snprintf(cmd, sizeof(cmd), "nm fx.elf | awk '$3 == \"%s\" { print $1 }'",
+		 name);
+	out = capture(cmd);
+	ck_assert_int_eq(sscanf(out, "%llx", &addr), 1);
+	free(out);
+	return addr;
+}
+
+START_TEST(bias_is_the_majority_of_recorded_minus_link_addresses)
+{
+	char err[256] = "";
+	struct dwsym *d;
+
+	build_fixture();
+	d = open_with(BIAS, 0, err);
+	ck_assert_msg(d != NULL, "%s", err);
+	ck_assert_uint_eq(dwsym_bias(d), BIAS);
+	dwsym_free(d);
+	remove_fixture();
+}
+END_TEST
+
+/*
+ * Compare every address of [@lo, @hi) of @file (as eu-addr2line places it),
+ * as a first frame and as a return address, with our lookup of it shifted
+ * by @shift.  Return: the number of lookups that gave an inline chain.
+ */
+static int compare_range(struct dwsym *d, const char *file,
+			 unsigned long long lo, unsigned long long hi,
+			 unsigned long long shift)
+{
+	char ours[1024], theirs[1024], one[256], *out, *cursor;
+	unsigned long long a;
+	int is_return, checked = 0, inlined = 0;
+
+	for (is_return = 0; is_return <= 1; is_return++) {
+		for (a = lo + is_return; a < hi; a++) {
+			snprintf(one, sizeof(one),
+				 "eu-addr2line -f -i -e %s 0x%llx; echo",
+				 file, a - is_return);
+			out = capture(one);
+			cursor = out;
+			addr2line_chain(&cursor, theirs, sizeof(theirs));
+			our_chain(dwsym_lookup(d, a + shift, is_return), ours,
+				  sizeof(ours));
+			ck_assert_msg(!strcmp(ours, theirs),
+				      "%s 0x%llx%s: ours '%s', eu-addr2line '%s'",
+				      file, a, is_return ? " (return)" : "",
+				      ours, theirs);
+			/* More than one frame: an inline chain. */
+			inlined += strchr(ours, ';') != strrchr(ours, ';');
+			checked++;
+			free(out);
+		}
+	}
+	ck_assert_int_gt(checked, 2 * (int)(hi - lo) - 2);
+	return inlined;
+}
+
+START_TEST(every_text_address_matches_eu_addr2line)
+{
+	unsigned long long lo, hi;
+	char err[256] = "", ours[1024];
+	const struct dw_loc *loc;
+	struct dwsym *d;
+	int with_inline = 0;
+
+	build_fixture();
+	d = open_with(BIAS, 0, err);
+	ck_assert_msg(d != NULL, "%s", err);
+	text_range(&lo, &hi);
+	ck_assert_uint_gt(hi - lo, 50);
+	compare_range(d, "fx.elf", lo, hi, BIAS);
+	/* The range holds inlined code: fx_a_leaf, fx_a_mid, fx_b_twice. */
+	for (; lo < hi; lo++) {
+		loc = dwsym_lookup(d, lo + BIAS, false);
+		our_chain(loc, ours, sizeof(ours));
+		with_inline += loc && loc->nr > 1 && loc->chain[0].inlined;
+	}
+	ck_assert_int_gt(with_inline, 4);
+	dwsym_free(d);
+	remove_fixture();
+}
+END_TEST
+
+#define MOD_TEXT	0xffffffffc0a01000ULL
+#define MOD_BSS		0xffffffffc0a07000ULL
+
+/*
+ * Build DIR/mods/extra/fx-mod.ko (ET_REL from b.c and c.c) and the kallsyms
+ * of module fx_mod: .text at MOD_TEXT, .bss at MOD_BSS, fx_c_sink and
+ * fx_c_other moved by @skew and 2 * @skew.
+ */
+static void build_module(struct kallsyms *ks, unsigned long long skew)
+{
+	char cmd[512], *nm, *line, *save = NULL, type, name[128];
+	unsigned long long value;
+
+	snprintf(cmd, sizeof(cmd),
+		 "cd '%s' && mkdir -p mods/extra && gcc -c -O2 -g -mcmodel=kernel -fno-pic "
+		 "-fno-asynchronous-unwind-tables b.c c.c && ld -r -o mods/extra/fx-mod.ko b.o c.o",
+		 dir);
+	ck_assert_int_eq(system(cmd), 0);
+	nm = capture("nm mods/extra/fx-mod.ko");
+	memset(ks, 0, sizeof(*ks));
+	ks->syms = calloc(16, sizeof(*ks->syms));
+	ck_assert_ptr_nonnull(ks->syms);
+	for (line = strtok_r(nm, "\n", &save); line;
+	     line = strtok_r(NULL, "\n", &save)) {
+		if (sscanf(line, "%llx %c %127s", &value, &type, name) != 3 ||
+		    ks->nr >= 16)
+			continue;
+		ks->syms[ks->nr].addr = value +
+			(type == 'T' || type == 't' ? MOD_TEXT : MOD_BSS) +
+			(!strcmp(name, "fx_c_sink") ? skew : 0) +
+			(!strcmp(name, "fx_c_other") ? 2 * skew : 0);
+		ks->syms[ks->nr].name = strdup(name);
+		ks->syms[ks->nr++].mod = strdup("fx_mod");
+	}
+	free(nm);
+}
+
+START_TEST(module_is_placed_from_its_recorded_symbols)
+{
+	char err[256] = "", want[256];
+	struct kallsyms ks;
+	struct dwsym *d;
+	char *size;
+	unsigned long long text_size;
+
+	build_fixture();
+	build_module(&ks, 0);
+	snprintf(want, sizeof(want), "%s/mods", dir);
+	ck_assert_msg(!dwsym_open(&d, &ks, NULL, want, err, sizeof(err)),
+		      "%s", err);
+	size = capture("size -A mods/extra/fx-mod.ko | awk '$1 == \".text\" { print $2 }'");
+	ck_assert_int_eq(sscanf(size, "%llu", &text_size), 1);
+	free(size);
+	ck_assert_int_gt(compare_range(d, "mods/extra/fx-mod.ko", 0, text_size,
+				       MOD_TEXT), 0);
+	ck_assert_str_eq(dwsym_lookup(d, MOD_TEXT, false)->func, "fx_b_outer");
+	/* Below the module: not ours. */
+	ck_assert_ptr_null(dwsym_lookup(d, MOD_TEXT - 0x100, false));
+	dwsym_free(d);
+	kallsyms_free(&ks);
+
+	/* Two of the three functions elsewhere: no majority, refused. */
+	build_module(&ks, 0x40);
+	snprintf(want, sizeof(want), "%s/mods", dir);
+	ck_assert_int_ne(dwsym_open(&d, &ks, NULL, want, err, sizeof(err)), 0);
+	snprintf(want, sizeof(want),
+		 "%s/mods/extra/fx-mod.ko: does not match the recorded module fx_mod: only 1 of 3 symbols of section 1 at one offset",
+		 dir);
+	ck_assert_str_eq(err, want);
+	kallsyms_free(&ks);
+	remove_fixture();
+}
+END_TEST
+
+START_TEST(return_address_is_looked_up_at_the_call)
+{
+	char err[256] = "";
+	const struct dw_loc *loc;
+	struct dwsym *d;
+	unsigned long long ret_addr;
+
+	build_fixture();
+	d = open_with(BIAS, 0, err);
+	ck_assert_msg(d != NULL, "%s", err);
+	ret_addr = ret_in_a_top();
+	loc = dwsym_lookup(d, ret_addr + BIAS, true);
+	ck_assert_ptr_nonnull(loc);
+	ck_assert_str_eq(loc->func, "fx_a_top");
+	ck_assert_int_eq(loc->nr, 3);
+	ck_assert_str_eq(loc->chain[0].name, "fx_a_leaf");
+	ck_assert(loc->chain[0].inlined);
+	ck_assert_int_eq(loc->chain[0].line, 4);
+	ck_assert_str_eq(loc->chain[1].name, "fx_a_mid");
+	ck_assert(loc->chain[1].inlined);
+	ck_assert_int_eq(loc->chain[1].line, 8);
+	ck_assert_str_eq(loc->chain[2].name, "fx_a_top");
+	ck_assert(!loc->chain[2].inlined);
+	ck_assert_int_eq(loc->chain[2].line, 12);
+	ck_assert(strstr(loc->chain[2].file, "/a.c"));
+	/* Outside the vmlinux: no answer, the caller keeps kallsyms. */
+	ck_assert_ptr_null(dwsym_lookup(d, 0xffffffffc0001000ULL, false));
+	dwsym_free(d);
+	remove_fixture();
+}
+END_TEST
+
+START_TEST(vmlinux_that_does_not_match_is_refused)
+{
+	char err[256] = "", want[256];
+	struct dwsym *d;
+
+	build_fixture();
+	/* Three of five functions at another offset: no majority. */
+	d = open_with(BIAS, 0x1000, err);
+	ck_assert_ptr_null(d);
+	snprintf(want, sizeof(want),
+		 "%s: does not match the recorded kernel: only 2 of 5 functions at one offset",
+		 elf);
+	ck_assert_str_eq(err, want);
+	d = open_with(BIAS, 0, err);
+	ck_assert_ptr_nonnull(d);
+	dwsym_free(d);
+	/* Every function agrees, _text does not. */
+	text_skew = 0x200000;
+	d = open_with(BIAS, 0, err);
+	text_skew = 0;
+	ck_assert_ptr_null(d);
+	snprintf(want, sizeof(want),
+		 "%s: does not match the recorded kernel: _text is at 0x%llx, its symbols say 0x%llx",
+		 elf, symbol_addr("_text") + BIAS + 0x200000,
+		 symbol_addr("_text") + BIAS);
+	ck_assert_str_eq(err, want);
+	ck_assert_int_ne(dwsym_open(&d, &(struct kallsyms){ 0 }, "/nonexistent/vmlinux",
+				    NULL, err, sizeof(err)), 0);
+	ck_assert_str_eq(err, "/nonexistent/vmlinux: No such file or directory");
+	ck_assert_int_ne(dwsym_open(&d, &(struct kallsyms){ 0 }, "/etc/hostname",
+				    NULL, err, sizeof(err)), 0);
+	ck_assert_str_eq(err, "/etc/hostname: not an ELF file");
+	remove_fixture();
+}
+END_TEST
+
+/* Write DIR/trace.dat: a tick with a fallback stack in the fixture. */
+static void write_fixture_trace(const sm_u64 *frames, int depth)
+{
+	static const struct mkt_format formats[] = {
+		{ "test", fx_fmt_tick },
+		{ STACKMAP_SYSTEM, fx_fmt_stack_fallback },
+		{ NULL, NULL },
+	};
+	struct mktrace *mt = mkt_new(1);
+	char *ks = kallsyms_text(BIAS, 0), path[128];
+	struct fx_buf b;
+
+	fx_buf_init(&b, 8, false);
+	fx_tick(&b, 1);
+	mkt_add(mt, 0, 1000000000ULL, b.data, b.len);
+	fx_fallback(&b, STACKMAP_FALLBACK_FULL, depth, frames, depth);
+	mkt_add(mt, 0, 1000001000ULL, b.data, b.len);
+	snprintf(path, sizeof(path), "%s/trace.dat", dir);
+	ck_assert_int_eq(mkt_write(mt, path, formats, ks, "42 worker\n"), 0);
+	free(ks);
+}
+
+START_TEST(fgdecode_vmlinux_prints_lines_and_inlined_frames)
+{
+	char fg[4096], cmd[8192], want[1024], *out;
+	unsigned long long ret;
+	sm_u64 frames[3];
+
+	ck_assert_ptr_nonnull(realpath(FGDECODE, fg));
+	build_fixture();
+	ret = ret_in_a_top();
+	frames[0] = symbol_addr("fx_c_sink") + BIAS;
+	frames[1] = ret + BIAS;
+	frames[2] = 0xffffffffc0001234ULL;	/* outside: no symbol */
+	write_fixture_trace(frames, 3);
+
+	snprintf(cmd, sizeof(cmd), "'%s' --no-summary --vmlinux fx.elf trace.dat", fg);
+	out = capture(cmd);
+	snprintf(want, sizeof(want),
+		 "    => fx_a_leaf (inlined) %s/a.c:4\n"
+		 "    => fx_a_mid (inlined) %s/a.c:8\n"
+		 "    => fx_a_top+0x%llx (%llx) %s/a.c:12\n"
+		 "    => 0xffffffffc0001234\n",
+		 dir, dir, ret - symbol_addr("fx_a_top"), ret + BIAS, dir);
+	ck_assert_msg(strstr(out, want), "output:\n%s\nwanted:\n%s", out, want);
+	snprintf(want, sizeof(want), "    => fx_c_sink+0x0 (%llx) %s/c.c:",
+		 (unsigned long long)frames[0], dir);
+	ck_assert_msg(strstr(out, want), "output:\n%s", out);
+	free(out);
+
+	/* Without --vmlinux: kallsyms only, as before. */
+	snprintf(cmd, sizeof(cmd), "'%s' --no-summary trace.dat", fg);
+	out = capture(cmd);
+	snprintf(want, sizeof(want), "    => fx_a_top+0x%llx (%llx)\n",
+		 ret - symbol_addr("fx_a_top"), ret + BIAS);
+	ck_assert_msg(strstr(out, want), "output:\n%s", out);
+	ck_assert(!strstr(out, "inlined"));
+	free(out);
+
+	snprintf(cmd, sizeof(cmd), "'%s' --no-summary --folded --vmlinux fx.elf trace.dat", fg);
+	out = capture(cmd);
+	ck_assert_str_eq(out, "tick;0xffffffffc0001234;fx_a_top;fx_a_mid;fx_a_leaf;fx_c_sink 1\n");
+	free(out);
+
+	snprintf(cmd, sizeof(cmd), "'%s' --no-summary --json --vmlinux fx.elf trace.dat", fg);
+	out = capture(cmd);
+	snprintf(want, sizeof(want),
+		 "{\"addr\":\"0x%llx\",\"symbol\":\"fx_a_leaf\",\"file\":\"%s/a.c\",\"line\":4,\"inlined\":true}",
+		 ret + BIAS, dir);
+	ck_assert_msg(strstr(out, want), "output:\n%s", out);
+	free(out);
+	remove_fixture();
+}
+END_TEST
+
+START_TEST(fgdecode_refuses_a_vmlinux_that_does_not_match)
+{
+	char fg[4096], cmd[8192], want[512];
+	sm_u64 frame;
+	int status;
+
+	ck_assert_ptr_nonnull(realpath(FGDECODE, fg));
+	build_fixture();
+	frame = symbol_addr("fx_c_sink") + BIAS;
+	write_fixture_trace(&frame, 1);
+	/* Another build: every function at another link address. */
+	snprintf(cmd, sizeof(cmd),
+		 "cd '%s' && gcc -O2 -g -mcmodel=kernel -fno-pic -no-pie -nostdlib -static "
+		 "-Wl,-Ttext-segment=0xffffffff81000000 -Wl,-e,fx_entry -o other.elf c.c b.c a.c",
+		 dir);
+	ck_assert_int_eq(system(cmd), 0);
+	snprintf(cmd, sizeof(cmd),
+		 "cd '%s' && '%s' --vmlinux other.elf trace.dat >out 2>err", dir, fg);
+	status = system(cmd);
+	ck_assert(WIFEXITED(status));
+	ck_assert_int_eq(WEXITSTATUS(status), 1);
+	snprintf(cmd, sizeof(cmd), "cat '%s/err'", dir);
+	{
+		char *err = capture(cmd);
+
+		snprintf(want, sizeof(want),
+			 "fgdecode: other.elf: does not match the recorded kernel: only ");
+		ck_assert_msg(!strncmp(err, want, strlen(want)), "%s", err);
+		ck_assert_ptr_eq(strchr(err, '\n'), err + strlen(err) - 1);
+		free(err);
+	}
+	remove_fixture();
+}
+END_TEST
+
+START_TEST(fgdecode_modules_prints_module_lines_and_inlined_frames)
+{
+	static const struct mkt_format formats[] = {
+		{ "test", fx_fmt_tick },
+		{ STACKMAP_SYSTEM, fx_fmt_stack_fallback },
+		{ NULL, NULL },
+	};
+	char fg[4096], cmd[8192], want[1024], ktext[2048] = "", *out;
+	unsigned long long off;
+	struct kallsyms ks;
+	struct mktrace *mt;
+	struct fx_buf b;
+	sm_u64 frames[2];
+	size_t i;
+
+	ck_assert_ptr_nonnull(realpath(FGDECODE, fg));
+	build_fixture();
+	build_module(&ks, 0);
+	for (i = 0; i < ks.nr; i++)
+		sprintf(ktext + strlen(ktext), "%llx t %s\t[%s]\n",
+			(unsigned long long)ks.syms[i].addr, ks.syms[i].name,
+			ks.syms[i].mod);
+	kallsyms_free(&ks);
+	/* The return address of fx_b_outer's first call (inlined fx_b_twice). */
+	out = capture("objdump -d mods/extra/fx-mod.ko | awk '/<fx_b_outer>:/ { f = 1 } "
+		      "f && /call/ { c = 1; next } c { sub(\":\", \"\", $1); print $1; exit }'");
+	ck_assert_int_eq(sscanf(out, "%llx", &off), 1);
+	free(out);
+	frames[0] = MOD_TEXT + 0x30;
+	frames[1] = MOD_TEXT + off;
+	mt = mkt_new(1);
+	fx_buf_init(&b, 8, false);
+	fx_tick(&b, 1);
+	mkt_add(mt, 0, 1000000000ULL, b.data, b.len);
+	fx_fallback(&b, STACKMAP_FALLBACK_FULL, 2, frames, 2);
+	mkt_add(mt, 0, 1000001000ULL, b.data, b.len);
+	snprintf(cmd, sizeof(cmd), "%s/trace.dat", dir);
+	ck_assert_int_eq(mkt_write(mt, cmd, formats, ktext, "42 worker\n"), 0);
+
+	snprintf(cmd, sizeof(cmd), "'%s' --no-summary --modules mods trace.dat", fg);
+	out = capture(cmd);
+	snprintf(want, sizeof(want),
+		 "    => fx_b_twice (inlined) %s/b.c:4\n"
+		 "    => fx_b_outer+0x%llx (%llx) %s/b.c:8\n",
+		 dir, off, MOD_TEXT + off, dir);
+	ck_assert_msg(strstr(out, want), "output:\n%s\nwanted:\n%s", out, want);
+	free(out);
+	snprintf(cmd, sizeof(cmd), "'%s' --no-summary --modules nonexistent trace.dat 2>&1; echo rc=$?", fg);
+	out = capture(cmd);
+	ck_assert_str_eq(out, "fgdecode: nonexistent: cannot search it for modules\nrc=1\n");
+	free(out);
+	remove_fixture();
+}
+END_TEST
+
+static Suite *dwarf_suite(void)
+{
+	Suite *s = suite_create("dwarf");
+	TCase *tc = tcase_create("symbolizer");
+
+	tcase_set_timeout(tc, 300);
+	tcase_add_test(tc, bias_is_the_majority_of_recorded_minus_link_addresses);
+	tcase_add_test(tc, every_text_address_matches_eu_addr2line);
+	tcase_add_test(tc, return_address_is_looked_up_at_the_call);
+	tcase_add_test(tc, module_is_placed_from_its_recorded_symbols);
+	tcase_add_test(tc, vmlinux_that_does_not_match_is_refused);
+	tcase_add_test(tc, fgdecode_vmlinux_prints_lines_and_inlined_frames);
+	tcase_add_test(tc, fgdecode_refuses_a_vmlinux_that_does_not_match);
+	tcase_add_test(tc, fgdecode_modules_prints_module_lines_and_inlined_frames);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+int main(void)
+{
+	SRunner *sr = srunner_create(dwarf_suite());
+	int failed;
+
+	srunner_run_all(sr, CK_NORMAL);
+	failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}
