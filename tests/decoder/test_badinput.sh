@@ -1,0 +1,123 @@
+#!/bin/bash
+# Bad-input matrix for fgdecode on real recordings, run with the ASan/UBSan
+# build (tests/decoder/fgdecode_san). Each case has an expected outcome:
+#   error   exit 1 and a "fgdecode: FILE: ..." line on stderr
+#   decode  exit 0 (or 3 with --strict) and output that marks what it could
+#           not resolve
+#   either  error or decode (truncation and flipped bytes: whether the damage
+#           is detected depends on where it falls), never anything else
+# and every case must end without a sanitizer report, signal or hang.
+# Usage: test_badinput.sh [TRACE.dat]   (default: build/vm-e2e/trace.dat,
+# which the vm-e2e suite leaves behind)
+set -uo pipefail
+
+ROOT=$(cd "$(dirname "$0")/../.." && pwd)
+FG=$ROOT/tests/decoder/fgdecode_san
+TRACE=${1:-$ROOT/build/vm-e2e/trace.dat}
+TMP=$(mktemp -d)
+trap 'rm -rf "$TMP"' EXIT
+PASSED=0 FAILED=0
+
+# libtracecmd 3.1.6 leaks a few bytes parsing the trace clock of v6 files,
+# and its tep handle when tracecmd_open_fd() fails on a short file.
+printf 'leak:tracecmd_parse_trace_clock\nleak:tracecmd_alloc_fd\n' >"$TMP/lsan.supp"
+export LSAN_OPTIONS="suppressions=$TMP/lsan.supp"
+# Full unwinding, so the suppression can see libtracecmd's frames.
+export ASAN_OPTIONS="exitcode=90:fast_unwind_on_malloc=0" UBSAN_OPTIONS="exitcode=91:print_stacktrace=1"
+
+# run_case NAME EXPECT FILE [fgdecode options...]
+run_case() {
+	local name=$1 expect=$2 file=$3 rc why=""
+	shift 3
+	timeout 120 "$FG" "$@" "$file" >"$TMP/out" 2>"$TMP/err"
+	rc=$?
+	if grep -qE 'Sanitizer|runtime error' "$TMP/err"; then
+		why="sanitizer report: $(grep -m1 -E 'Sanitizer|runtime error' "$TMP/err")"
+	elif ((rc == 124)); then
+		why="hung (killed after 120 s)"
+	elif ((rc > 3)); then
+		why="exit $rc"
+	elif ((rc == 1)) && ! grep -q "^fgdecode: " "$TMP/err"; then
+		why="exit 1 without a 'fgdecode: ...' line"
+	elif [[ $expect == error && $rc != 1 ]]; then
+		why="expected an error, got exit $rc"
+	elif [[ $expect == decode && $rc == 1 ]]; then
+		why="expected a decode, got: $(grep -m1 '^fgdecode: ' "$TMP/err")"
+	fi
+	if [[ -n $why ]]; then
+		FAILED=$((FAILED + 1))
+		echo "FAIL $name: $why"
+	else
+		PASSED=$((PASSED + 1))
+		echo "PASS $name (exit $rc)"
+	fi
+}
+
+# flip FILE OUT SEED COUNT: OUT is FILE with COUNT bytes of its second half
+# replaced by pseudo-random values (deterministic for SEED).
+flip() {
+	local size
+	size=$(stat -c %s "$1")
+	cp "$1" "$2"
+	gawk -v seed="$3" -v n="$4" -v size="$size" 'BEGIN {
+		srand(seed)
+		for (i = 0; i < n; i++)
+			printf "%d %d\n", int(size / 2 + rand() * (size / 2 - 1)), int(rand() * 256)
+	}' | while read -r off val; do
+		printf '%b' "$(printf '\\%03o' "$val")" | dd of="$2" bs=1 seek="$off" conv=notrunc status=none
+	done
+}
+
+matrix_files() {
+	run_case missing-file error "$TMP/does-not-exist"
+	run_case directory error "$TMP"
+	: >"$TMP/empty"
+	run_case empty-file error "$TMP/empty"
+	head -c 65536 /dev/urandom >"$TMP/random"
+	run_case random-bytes error "$TMP/random"
+	printf 'tracing\n%.0s' {1..200} >"$TMP/text"
+	run_case text-file error "$TMP/text"
+}
+
+matrix_truncated() {
+	local label=$1 file=$2 size off
+	size=$(stat -c %s "$file")
+	for off in 8 16 64 512 4096 $((size / 10)) $((size / 4)) $((size / 2)) \
+		$((size * 3 / 4)) $((size * 9 / 10)) $((size - 4096)) $((size - 1)); do
+		head -c "$off" "$file" >"$TMP/trunc"
+		run_case "$label-truncated-at-$off" either "$TMP/trunc" --cookies
+	done
+}
+
+matrix_flipped() {
+	local label=$1 file=$2 seed
+	for seed in 1 2 3 4 5 6; do
+		flip "$file" "$TMP/flip" "$seed" 40
+		run_case "$label-40-bytes-flipped-seed-$seed" either "$TMP/flip" --cookies --strict
+	done
+}
+
+matrix_symbols() {
+	run_case vmlinux-missing error "$TRACE" --vmlinux "$TMP/no-vmlinux"
+	run_case vmlinux-not-elf error "$TRACE" --vmlinux "$TMP/text"
+	run_case vmlinux-of-another-program error "$TRACE" --vmlinux /bin/ls
+	run_case modules-dir-missing error "$TRACE" --modules "$TMP/no-modules"
+}
+
+main() {
+	[[ -x $FG ]] || { echo "test_badinput: build tests/decoder first (make -C tests/decoder)"; exit 2; }
+	[[ -f $TRACE ]] || { echo "test_badinput: no real trace at $TRACE (run tests/vm/test_e2e.sh)"; exit 2; }
+	run_case real-trace decode "$TRACE" --cookies --strict
+	trace-cmd convert --file-version 6 -i "$TRACE" -o "$TMP/v6.dat" >/dev/null 2>&1 ||
+		{ echo "test_badinput: trace-cmd convert to v6 failed"; exit 2; }
+	run_case real-trace-v6 decode "$TMP/v6.dat" --cookies --strict
+	matrix_files
+	matrix_truncated v7 "$TRACE"
+	matrix_truncated v6 "$TMP/v6.dat"
+	matrix_flipped v6 "$TMP/v6.dat"
+	matrix_symbols
+	echo "badinput: $PASSED passed, $FAILED failed"
+	((FAILED == 0))
+}
+
+main "$@"
