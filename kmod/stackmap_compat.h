@@ -28,6 +28,17 @@ static inline void sm_free(void *p)
 	vfree(p);
 }
 
+/* CPUs that may count hits, and the current one (preemption is off). */
+static inline unsigned int sm_nr_cpus(void)
+{
+	return nr_cpu_ids;
+}
+
+static inline unsigned int sm_cpu(void)
+{
+	return raw_smp_processor_id();
+}
+
 #else /* user space */
 
 #include <errno.h>
@@ -78,6 +89,7 @@ struct sm_atomic {
 #define atomic_dec(v)		__atomic_fetch_sub(&(v)->counter, 1, __ATOMIC_RELAXED)
 #define atomic_add(i, v)	__atomic_fetch_add(&(v)->counter, (i), __ATOMIC_RELAXED)
 #define atomic_cmpxchg(v, o, n)	cmpxchg(&(v)->counter, (o), (n))
+#define atomic_inc_return(v)	(__atomic_fetch_add(&(v)->counter, 1, __ATOMIC_RELAXED) + 1)
 
 #include <linux/jhash.h>	/* the kernel's, through tests/kmod/shim */
 
@@ -89,6 +101,24 @@ static inline void *sm_zalloc(size_t nmemb, size_t size)
 static inline void sm_free(void *p)
 {
 	free(p);
+}
+
+/*
+ * User space has no CPU numbers a thread owns: a test sets sm_user_nr_cpus
+ * before sm_map_init() and gives each thread its own sm_user_cpu (defined
+ * in stackmap_map.c).
+ */
+extern unsigned int sm_user_nr_cpus;
+extern __thread unsigned int sm_user_cpu;
+
+static inline unsigned int sm_nr_cpus(void)
+{
+	return sm_user_nr_cpus;
+}
+
+static inline unsigned int sm_cpu(void)
+{
+	return sm_user_cpu;
 }
 
 #endif /* __KERNEL__ */

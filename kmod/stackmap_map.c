@@ -29,6 +29,11 @@
  */
 #include "stackmap_map.h"
 
+#ifndef __KERNEL__
+unsigned int sm_user_nr_cpus = 1;
+__thread unsigned int sm_user_cpu;
+#endif
+
 static u32 sm_hash(const struct sm_map *map, const unsigned long *ips,
 		   u32 depth)
 {
@@ -47,8 +52,9 @@ static u32 sm_hash(const struct sm_map *map, const unsigned long *ips,
  * @seed: jhash seed (get_random_u32() in the kernel)
  * @generation: first generation, non-zero (see sm_generation_next())
  *
- * Memory: 2 * roundup_pow_of_two(@max_entries) slots of 20 bytes plus
- * @max_frames * sizeof(long); sm_map_bytes() reports the total.
+ * Memory: 2 * roundup_pow_of_two(@max_entries) slots of 20 bytes,
+ * @max_frames * sizeof(long) of frames and 4 * @max_entries bytes of hit
+ * counters per possible CPU (sm_nr_cpus()); sm_map_bytes() reports the total.
  *
  * Return: 0, -EINVAL for a zero or too large size or generation 0, -ENOMEM.
  */
@@ -64,9 +70,12 @@ int sm_map_init(struct sm_map *map, u32 max_entries, u32 max_frames,
 		nr_slots <<= 1;
 
 	memset(map, 0, sizeof(*map));
+	map->nr_cpus = sm_nr_cpus();
 	map->slots = sm_zalloc(nr_slots, sizeof(*map->slots));
 	map->frames = sm_zalloc(max_frames, sizeof(*map->frames));
-	if (!map->slots || !map->frames) {
+	map->hits = sm_zalloc((size_t)map->nr_cpus * max_entries,
+			      sizeof(*map->hits));
+	if (!map->slots || !map->frames || !map->hits) {
 		sm_map_destroy(map);
 		return -ENOMEM;
 	}
@@ -83,15 +92,18 @@ void sm_map_destroy(struct sm_map *map)
 {
 	sm_free(map->slots);
 	sm_free(map->frames);
+	sm_free(map->hits);
 	map->slots = NULL;
 	map->frames = NULL;
+	map->hits = NULL;
 }
 
-/** sm_map_bytes() - bytes of slot table and frame arena held by @map. */
+/** sm_map_bytes() - bytes of slot table, frame arena and hit counters. */
 size_t sm_map_bytes(const struct sm_map *map)
 {
 	return (size_t)map->nr_slots * sizeof(*map->slots) +
-	       (size_t)map->max_frames * sizeof(*map->frames);
+	       (size_t)map->max_frames * sizeof(*map->frames) +
+	       (size_t)map->nr_cpus * map->max_entries * sizeof(*map->hits);
 }
 
 /* Take @n from counter @v unless that would pass @limit. */
@@ -116,18 +128,19 @@ static bool sm_counter_take(atomic_t *v, u32 n, u32 limit, u32 *start)
 
 struct sm_reservation {
 	bool held;
+	u32 entry;
 	u32 frame_off;
 };
 
 static bool sm_reserve(struct sm_map *map, u32 depth, struct sm_reservation *r)
 {
-	u32 unused;
-
-	if (!sm_counter_take(&map->entries_used, 1, map->max_entries, &unused))
+	if (!sm_counter_take(&map->entries_used, 1, map->max_entries, &r->entry))
 		return false;
 	if (!sm_counter_take(&map->frames_used, depth, map->max_frames,
 			     &r->frame_off)) {
-		atomic_dec(&map->entries_used);
+		/* Give the entry back unless another insert took one since. */
+		atomic_cmpxchg(&map->entries_used, (int)r->entry + 1,
+			       (int)r->entry);
 		return false;
 	}
 	r->held = true;
@@ -135,9 +148,10 @@ static bool sm_reserve(struct sm_map *map, u32 depth, struct sm_reservation *r)
 }
 
 /*
- * Give back a reservation that no slot consumed.  The entry always goes back;
- * the frames go back only if nobody allocated after them, else they are
- * counted as wasted until the next reset.
+ * Give back a reservation that no slot consumed.  Entry and frames go back
+ * only if nobody took any after them (the counters are bump allocators);
+ * otherwise the frames are counted as wasted and the entry stays used, both
+ * until the next reset.  Only racing inserts of the same stack get here.
  */
 static void sm_unreserve(struct sm_map *map, u32 depth,
 			 struct sm_reservation *r)
@@ -146,18 +160,25 @@ static void sm_unreserve(struct sm_map *map, u32 depth,
 
 	if (!r->held)
 		return;
-	atomic_dec(&map->entries_used);
+	atomic_cmpxchg(&map->entries_used, (int)r->entry + 1, (int)r->entry);
 	if (atomic_cmpxchg(&map->frames_used, end, (int)r->frame_off) != end)
 		atomic_add(depth, &map->frames_wasted);
 	r->held = false;
 }
 
-static void sm_slot_publish(struct sm_map *map, struct sm_slot *s,
-			    const unsigned long *ips, u32 depth, u32 frame_off)
+static atomic_t *sm_hits_row(const struct sm_map *map, unsigned int cpu)
 {
-	memcpy(&map->frames[frame_off], ips, depth * sizeof(*ips));
-	WRITE_ONCE(s->frame_off, frame_off);
-	WRITE_ONCE(s->hits, 1);
+	return &map->hits[(size_t)cpu * map->max_entries];
+}
+
+static void sm_slot_publish(struct sm_map *map, struct sm_slot *s,
+			    const unsigned long *ips, u32 depth,
+			    const struct sm_reservation *r)
+{
+	memcpy(&map->frames[r->frame_off], ips, depth * sizeof(*ips));
+	WRITE_ONCE(s->frame_off, r->frame_off);
+	WRITE_ONCE(s->entry, r->entry);
+	atomic_inc(&sm_hits_row(map, sm_cpu())[r->entry]);
 	/*
 	 * Publish: frames and frame_off above become visible before depth.
 	 * Pairs with smp_load_acquire() in sm_slot_matches() and
@@ -166,17 +187,18 @@ static void sm_slot_publish(struct sm_map *map, struct sm_slot *s,
 	smp_store_release(&s->depth, depth);
 }
 
-static void sm_slot_hit(struct sm_slot *s)
+/*
+ * Count a hit in this CPU's row: no other CPU writes that cache line.  The
+ * atomic increment keeps an NMI on this CPU from losing the count; a row
+ * saturates at U32_MAX (a racing NMI may take it one past, to 0, once in
+ * 2^32 hits of one stack on one CPU).
+ */
+static void sm_slot_hit(const struct sm_map *map, const struct sm_slot *s)
 {
-	u32 old = READ_ONCE(s->hits);
+	atomic_t *h = &sm_hits_row(map, sm_cpu())[READ_ONCE(s->entry)];
 
-	while (old != U32_MAX) {
-		u32 seen = cmpxchg(&s->hits, old, old + 1);
-
-		if (seen == old)
-			break;
-		old = seen;
-	}
+	if ((u32)atomic_read(h) != U32_MAX)
+		atomic_inc(h);
 }
 
 /*
@@ -239,8 +261,7 @@ int sm_map_get_cookie(struct sm_map *map, const unsigned long *ips,
 			/* The claim; fully ordered, pairs with itself. */
 			key = cmpxchg(&s->hash, 0, h);
 			if (!key) {
-				sm_slot_publish(map, s, ips, depth,
-						res.frame_off);
+				sm_slot_publish(map, s, ips, depth, &res);
 				*cookie = stackmap_cookie_make(gen, idx);
 				return SM_LOOKUP_INSERTED;
 			}
@@ -255,7 +276,7 @@ int sm_map_get_cookie(struct sm_map *map, const unsigned long *ips,
 		}
 		if (m) {
 			sm_unreserve(map, depth, &res);
-			sm_slot_hit(s);
+			sm_slot_hit(map, s);
 			*cookie = stackmap_cookie_make(gen, idx);
 			return SM_LOOKUP_HIT;
 		}
@@ -299,12 +320,24 @@ bool sm_map_claim_define(struct sm_map *map, u32 slot, u32 epoch)
 	return cmpxchg(&s->defined_epoch, old, epoch) == old;
 }
 
+/* Hits of an entry over all CPUs, saturating at U32_MAX. */
+static u32 sm_entry_hits(const struct sm_map *map, u32 entry)
+{
+	u64 sum = 0;
+	unsigned int cpu;
+
+	for (cpu = 0; cpu < map->nr_cpus; cpu++)
+		sum += (u32)atomic_read(&sm_hits_row(map, cpu)[entry]);
+	return sum > U32_MAX ? U32_MAX : (u32)sum;
+}
+
 /**
  * sm_map_slot_stack() - read the stack stored in a slot
  * @map: the map
  * @slot: slot index, < map->nr_slots
  * @ips: set to the slot's frames (valid until the next reset)
- * @hits: if non-NULL, set to the slot's hit count
+ * @hits: if non-NULL, set to the slot's hits summed over CPUs, saturating
+ *	at U32_MAX
  *
  * Return: the depth, or 0 when the slot holds no published stack.
  */
@@ -319,7 +352,7 @@ u32 sm_map_slot_stack(const struct sm_map *map, u32 slot,
 		return 0;
 	*ips = &map->frames[READ_ONCE(s->frame_off)];
 	if (hits)
-		*hits = READ_ONCE(s->hits);
+		*hits = sm_entry_hits(map, READ_ONCE(s->entry));
 	return depth;
 }
 
@@ -350,6 +383,8 @@ void sm_map_reset_begin(struct sm_map *map)
 void sm_map_reset_finish(struct sm_map *map, u32 generation)
 {
 	memset(map->slots, 0, (size_t)map->nr_slots * sizeof(*map->slots));
+	memset(map->hits, 0,
+	       (size_t)map->nr_cpus * map->max_entries * sizeof(*map->hits));
 	atomic_set(&map->entries_used, 0);
 	atomic_set(&map->frames_used, 0);
 	atomic_set(&map->frames_wasted, 0);

@@ -27,7 +27,7 @@
  * @hash: jhash of the stack, 0 while free; set once by cmpxchg (the claim)
  * @depth: 0 until the stack is published, then its depth in frames
  * @frame_off: index of the stack's first frame in sm_map.frames
- * @hits: uses of the cookie, saturating at U32_MAX
+ * @entry: index of the stack's per-CPU hit counters (sm_map.hits)
  * @defined_epoch: recording epoch in which a definition event was last
  *	emitted for this slot (0: never)
  */
@@ -35,7 +35,7 @@ struct sm_slot {
 	u32 hash;
 	u32 depth;
 	u32 frame_off;
-	u32 hits;
+	u32 entry;
 	u32 defined_epoch;
 };
 
@@ -43,6 +43,10 @@ struct sm_slot {
  * struct sm_map - the map; all memory is allocated by sm_map_init()
  * @slots: @nr_slots slots (a power of two, twice @max_entries)
  * @frames: frame arena, @max_frames addresses, handed out by bump allocation
+ * @hits: per-CPU hit counters, @nr_cpus rows of @max_entries: a hit
+ *	increments the row of the CPU it runs on, so CPUs hitting the same
+ *	stack never write the same cache line
+ * @nr_cpus: rows of @hits
  * @max_entries: most stacks stored at once
  * @max_frames: capacity of @frames
  * @seed: jhash seed, fixed for the map's lifetime
@@ -55,6 +59,8 @@ struct sm_slot {
 struct sm_map {
 	struct sm_slot *slots;
 	unsigned long *frames;
+	atomic_t *hits;
+	u32 nr_cpus;
 	u32 nr_slots;
 	u32 max_entries;
 	u32 max_frames;

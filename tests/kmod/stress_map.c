@@ -74,6 +74,8 @@ static void *worker_main(void *arg)
 	struct worker *w = arg;
 	unsigned int seed = 1234 + w->id;
 
+	sm_user_cpu = w->id;	/* this thread's row of hit counters */
+
 	for (u32 i = 0; i < w->iterations && !w->error; i++) {
 		/* Overlapping sets: each worker uses 3/4 of the stacks. */
 		u32 id = (rand_r(&seed) % (NSTACKS * 3 / 4) + w->id * NSTACKS / 4) % NSTACKS;
@@ -170,6 +172,7 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	make_stacks();
+	sm_user_nr_cpus = nthreads;
 	/* Frames for 3/4 of the stacks: the pool runs out between resets. */
 	if (sm_map_init(&map, NSTACKS, NSTACKS * DEPTH_MAX * 3 / 8, 0xabcdef, 1)) {
 		fprintf(stderr, "stress: cannot allocate the map\n");

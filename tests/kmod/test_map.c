@@ -260,11 +260,41 @@ START_TEST(test_hits_saturate)
 	setup_small(16, 64);
 	make_stack(ips, 2, 4);
 	sm_map_get_cookie(&map, ips, 2, &c);
-	map.slots[stackmap_cookie_slot(c)].hits = U32_MAX - 1;
+	map.hits[map.slots[stackmap_cookie_slot(c)].entry].counter = (int)(U32_MAX - 1);
 	sm_map_get_cookie(&map, ips, 2, &c);
 	sm_map_get_cookie(&map, ips, 2, &c);
 	sm_map_slot_stack(&map, stackmap_cookie_slot(c), &got, &hits);
 	ck_assert_uint_eq(hits, U32_MAX);
+	teardown();
+}
+END_TEST
+
+START_TEST(test_hits_of_all_cpus_add_up)
+{
+	const unsigned long *got;
+	unsigned long ips[3];
+	u32 hits = 0;
+	u64 c;
+
+	sm_user_nr_cpus = 3;
+	setup_small(16, 64);
+	ck_assert_uint_eq(map.nr_cpus, 3);
+	make_stack(ips, 3, 5);
+	for (unsigned int cpu = 0; cpu < 3; cpu++) {
+		sm_user_cpu = cpu;
+		for (unsigned int i = 0; i <= cpu; i++)
+			sm_map_get_cookie(&map, ips, 3, &c);
+	}
+	/* One row per CPU: 1 + 2 + 3 hits, none written by another CPU. */
+	for (unsigned int cpu = 0; cpu < 3; cpu++)
+		ck_assert_int_eq(map.hits[cpu * map.max_entries + map.slots[stackmap_cookie_slot(c)].entry].counter,
+				 (int)cpu + 1);
+	sm_map_slot_stack(&map, stackmap_cookie_slot(c), &got, &hits);
+	ck_assert_uint_eq(hits, 6);
+	ck_assert_uint_eq(sm_map_bytes(&map), map.nr_slots * sizeof(struct sm_slot) +
+			  64 * sizeof(long) + 3 * 16 * sizeof(atomic_t));
+	sm_user_cpu = 0;
+	sm_user_nr_cpus = 1;
 	teardown();
 }
 END_TEST
@@ -323,7 +353,8 @@ START_TEST(test_init_rejects_bad_sizes)
 	ck_assert_int_eq(sm_map_init(&map, 10, 10, SEED, 0), -EINVAL);
 	ck_assert_int_eq(sm_map_init(&map, 1000, 10, SEED, 1), 0);
 	ck_assert_uint_eq(map.nr_slots, 2048);
-	ck_assert_uint_eq(sm_map_bytes(&map), 2048 * sizeof(struct sm_slot) + 10 * sizeof(long));
+	ck_assert_uint_eq(sm_map_bytes(&map), 2048 * sizeof(struct sm_slot) + 10 * sizeof(long) +
+			  1000 * sizeof(atomic_t));
 	teardown();
 }
 END_TEST
@@ -344,6 +375,7 @@ static Suite *map_suite(void)
 	tcase_add_test(tc, test_probe_limit_falls_back);
 	tcase_add_test(tc, test_bad_depth_falls_back);
 	tcase_add_test(tc, test_hits_saturate);
+	tcase_add_test(tc, test_hits_of_all_cpus_add_up);
 	tcase_add_test(tc, test_reset_new_generation_forgets_stacks);
 	tcase_add_test(tc, test_generation_next);
 	tcase_add_test(tc, test_define_claimed_once_per_epoch);

@@ -12,13 +12,13 @@ SPLAT_RE='BUG:|Oops|WARNING: CPU|Kernel panic|Call Trace:|lockdep|soft lockup'
 BASE_MODULES=(virtio_pci 9pnet_virtio 9p)
 TRACE_CMD=/usr/bin/trace-cmd
 
-MODULES=() EXTRAS=() GUEST_SCRIPT="" SHARE="" TIMEOUT=300 SMP=2 MEM=1G KVER="" VERBOSE=0 APPEND=""
+MODULES=() EXTRAS=() GUEST_SCRIPT="" SHARE="" TIMEOUT=300 SMP=2 MEM=1G KVER="" VERBOSE=0 APPEND="" HUNG_RETRIES=1
 WORK="" STEP=args REPORTED=0 GUEST_CODE=""
 
 usage() {
 	cat <<EOF
 usage: $0 [--module PATH.ko ...] --guest-script PATH [--share DIR] [--timeout SECONDS]
-          [--smp N] [--mem SIZE] [--kver KVER] [--extra FILE ...] [--append KERNEL-PARAMS] [--verbose]
+          [--smp N] [--mem SIZE] [--kver KVER] [--extra FILE ...] [--append KERNEL-PARAMS] [--hung-retries N] [--verbose]
 EOF
 	REPORTED=1
 	exit 2
@@ -64,6 +64,7 @@ parse_args() {
 			while (($#)) && [[ $1 != --* ]]; do EXTRAS+=("$1"); shift; done ;;
 		--verbose) VERBOSE=1; shift ;;
 		--append) APPEND=${2:?--append needs kernel parameters}; shift 2 ;;
+		--hung-retries) HUNG_RETRIES=${2:?}; shift 2 ;;
 		-h | --help) usage ;;
 		*) echo "$PROG: unknown argument: $1" >&2; usage ;;
 		esac
@@ -212,7 +213,8 @@ build_initramfs() {
 	(cd "$root" && find . -print0 | cpio --null -o -H newc -R 0:0 --quiet) >"$WORK/initramfs.cpio"
 }
 
-run_qemu() {
+# One boot; returns qemu's status (124/137: killed by the timeout).
+boot_once() {
 	# watchdog_thresh=30: a soft lockup is reported after 60 s, not 20 s. Under TCG on a busy 2-core host
 	# the vCPU threads can be starved long enough for false reports at the default; real hangs still show.
 	local append="console=ttyS0 loglevel=5 panic=-1 oops=panic softlockup_panic=1 watchdog_thresh=30 $APPEND"
@@ -225,11 +227,32 @@ run_qemu() {
 	else
 		"${cmd[@]}" </dev/null >"$SHARE/console.log" 2>&1 || rc=$?
 	fi
-	case $rc in
-	0) ;;
-	124 | 137) fail qemu "timeout after ${TIMEOUT}s (guest hung)" ;;
-	*) fail qemu "qemu exited with status $rc" ;;
-	esac
+	return "$rc"
+}
+
+# Boot, and boot again (HUNG_RETRIES times) when the guest hung: under TCG,
+# patching kernel text (enabling a tracepoint or an ftrace hook) sometimes
+# never completes when the host is loaded, even with no module of ours
+# loaded. A real hang hangs again and still fails; each retry is reported.
+run_qemu() {
+	local rc attempt=0
+	while :; do
+		rc=0
+		boot_once || rc=$?
+		case $rc in
+		0) return 0 ;;
+		124 | 137)
+			if ((attempt < HUNG_RETRIES)); then
+				attempt=$((attempt + 1))
+				mv "$SHARE/console.log" "$SHARE/console.hung-$attempt.log"
+				echo "$PROG: guest hung after ${TIMEOUT}s; booting again ($attempt of $HUNG_RETRIES), console kept in console.hung-$attempt.log" >&2
+				continue
+			fi
+			fail qemu "timeout after ${TIMEOUT}s (guest hung)"
+			;;
+		*) fail qemu "qemu exited with status $rc" ;;
+		esac
+	done
 }
 
 # The guest's exit code from the console marker, after checking the console for kernel splats.

@@ -54,7 +54,7 @@ test_exit_code_propagates() {
 }
 
 test_hang_times_out() {
-	run_guest hang 'sleep 1000' --timeout 40
+	run_guest hang 'sleep 1000' --timeout 40 --hung-retries 0
 	verdict hung_guest_times_out "rc=$RC, no timeout message" failed_with 'run-vm: qemu failed: timeout'
 }
 
