@@ -11,9 +11,13 @@
  * is formatted once.  This file holds the options and the loop that decides
  * which record a stack belongs to.
  *
- * Exit status: 0 success; 1 the trace cannot be read, out of memory, or the
- * output cannot be written; 2 bad usage; 3 (--strict only) the trace holds
- * stale, unknown or conflicting cookies or corrupt records.
+ * With --map it prints the module's stack_map listing instead (maplist.c
+ * reads it, mapout.c prints it), once or every --interval seconds.
+ *
+ * Exit status: 0 success; 1 the trace (with --map: the listing or the
+ * kallsyms) cannot be read, out of memory, or the output cannot be written;
+ * 2 bad usage; 3 (--strict only) the trace holds stale, unknown or
+ * conflicting cookies or corrupt records.
  */
 #include <errno.h>
 #include <getopt.h>
@@ -21,6 +25,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "filter.h"
 #include "dwsym.h"
@@ -28,6 +33,8 @@
 #include "format.h"
 #include "json.h"
 #include "kallsyms.h"
+#include "maplist.h"
+#include "mapout.h"
 #include "read.h"
 #include "resolve.h"
 #include "stackset.h"
@@ -40,6 +47,9 @@
 #define EXIT_ERROR		1
 #define EXIT_USAGE		2
 #define EXIT_STRICT		3
+
+/* Reads of a live listing retried when a reset made one inconsistent. */
+#define MAP_READ_TRIES		3
 
 enum output_mode {
 	OUT_TEXT = 0,
@@ -59,7 +69,11 @@ struct options {
 	struct filter filter;
 	const char *vmlinux;
 	const char *modules;
-	const char *path;
+	const char *path;	/* NULL with --map: the live listing */
+	bool map;
+	const char *kallsyms;	/* --kallsyms, with --map */
+	double interval;	/* --interval seconds, 0: read once */
+	unsigned long count;	/* --count, 0: until interrupted */
 };
 
 struct fgdecode {
@@ -82,6 +96,7 @@ static void usage(FILE *out)
 {
 	fprintf(out,
 		"usage: fgdecode [options] trace.dat\n"
+		"       fgdecode --map [options] [LISTING]\n"
 		"\n"
 		"Print the events of trace.dat in time order, like trace-cmd report, with the\n"
 		"stack each stackmap stack_cookie or stack_fallback event, or ftrace kernel_stack\n"
@@ -107,6 +122,14 @@ static void usage(FILE *out)
 		"  --cpu CPU       only events on CPU (repeatable)\n"
 		"  --from SEC      only events at or after SEC (seconds, as printed)\n"
 		"  --to SEC        only events at or before SEC\n"
+		"Map (--map: the module's stack_map, live or LISTING, a saved copy):\n"
+		"  --map           print the map's stacks with their hit counts\n"
+		"                  (text, --top N, --folded or --json)\n"
+		"  --kallsyms FILE symbols from FILE, a saved /proc/kallsyms (default:\n"
+		"                  /proc/kallsyms for the live map, none for a LISTING)\n"
+		"  --interval SEC  read the map every SEC seconds and print the hits per\n"
+		"                  second of the stacks that changed (text or --top N)\n"
+		"  --count N       with --interval: stop after N intervals\n"
 		"Other:\n"
 		"  --strict        exit 3 if any cookie is stale, unknown or conflicting,\n"
 		"                  or any record is corrupt\n"
@@ -322,6 +345,7 @@ enum {
 	OPT_SHOW_DEFINES = 256, OPT_NO_SUMMARY, OPT_VERSION, OPT_COOKIES,
 	OPT_STRICT, OPT_JSON, OPT_FOLDED, OPT_MERGE, OPT_TOP, OPT_EVENT,
 	OPT_PID, OPT_CPU, OPT_FROM, OPT_TO, OPT_VMLINUX, OPT_MODULES,
+	OPT_MAP, OPT_KALLSYMS, OPT_INTERVAL, OPT_COUNT,
 };
 
 static const struct option longopts[] = {
@@ -340,6 +364,10 @@ static const struct option longopts[] = {
 	{ "to", required_argument, NULL, OPT_TO },
 	{ "vmlinux", required_argument, NULL, OPT_VMLINUX },
 	{ "modules", required_argument, NULL, OPT_MODULES },
+	{ "map", no_argument, NULL, OPT_MAP },
+	{ "kallsyms", required_argument, NULL, OPT_KALLSYMS },
+	{ "interval", required_argument, NULL, OPT_INTERVAL },
+	{ "count", required_argument, NULL, OPT_COUNT },
 	{ "help", no_argument, NULL, 'h' },
 	{ "version", no_argument, NULL, OPT_VERSION },
 	{ NULL, 0, NULL, 0 },
@@ -368,6 +396,36 @@ static int parse_top(struct options *opt, const char *arg)
 		return -1;
 	}
 	return set_mode(opt, OUT_TOP);
+}
+
+/* --interval SECONDS: a positive number of seconds, at most a day. */
+static int parse_interval(struct options *opt, const char *arg)
+{
+	char *end;
+
+	errno = 0;
+	opt->interval = strtod(arg, &end);
+	if (errno || *end || !*arg || !(opt->interval >= 0.001) ||
+	    opt->interval > 86400) {
+		fprintf(stderr, "fgdecode: --interval: '%s' is not a number of seconds from 0.001 to 86400\n",
+			arg);
+		return -1;
+	}
+	return 0;
+}
+
+static int parse_count(struct options *opt, const char *arg)
+{
+	char *end;
+
+	errno = 0;
+	opt->count = strtoul(arg, &end, 10);
+	if (errno || *end || !*arg || arg[0] == '-' || !opt->count) {
+		fprintf(stderr, "fgdecode: --count: '%s' is not a positive number\n",
+			arg);
+		return -1;
+	}
+	return 0;
 }
 
 /* A filter option: --event, --pid, --cpu, --from, --to. */
@@ -421,6 +479,16 @@ static int parse_one(struct options *opt, int c, const char *arg)
 	case OPT_MODULES:
 		opt->modules = arg;
 		return 0;
+	case OPT_MAP:
+		opt->map = true;
+		return 0;
+	case OPT_KALLSYMS:
+		opt->kallsyms = arg;
+		return 0;
+	case OPT_INTERVAL:
+		return parse_interval(opt, arg);
+	case OPT_COUNT:
+		return parse_count(opt, arg);
 	case 'h':
 		usage(stdout);
 		exit(0);
@@ -430,6 +498,30 @@ static int parse_one(struct options *opt, int c, const char *arg)
 	}
 	usage(stderr);
 	return -1;
+}
+
+/* With --map: at most one LISTING, and only the options that apply. */
+static int check_map_options(struct options *opt, int argc, char **argv)
+{
+	if (optind < argc - 1) {
+		fprintf(stderr, "fgdecode: --map: expected at most one listing file\n");
+		return -1;
+	}
+	opt->path = optind < argc ? argv[optind] : NULL;
+	if (filter_active(&opt->filter) || opt->cookies || opt->show_defines ||
+	    opt->strict || opt->merge) {
+		fprintf(stderr, "fgdecode: --map: --event, --pid, --cpu, --from, --to, --cookies, --show-defines, --strict and --merge apply to traces only\n");
+		return -1;
+	}
+	if (opt->count && !opt->interval) {
+		fprintf(stderr, "fgdecode: --count needs --interval\n");
+		return -1;
+	}
+	if (opt->interval && (opt->mode == OUT_JSON || opt->mode == OUT_FOLDED)) {
+		fprintf(stderr, "fgdecode: --interval prints text (or --top N), not --json or --folded\n");
+		return -1;
+	}
+	return 0;
 }
 
 static int parse_options(struct options *opt, int argc, char **argv)
@@ -442,6 +534,12 @@ static int parse_options(struct options *opt, int argc, char **argv)
 			return -1;
 	if (opt->merge && opt->mode != OUT_FOLDED) {
 		fprintf(stderr, "fgdecode: --merge needs --folded\n");
+		return -1;
+	}
+	if (opt->map)
+		return check_map_options(opt, argc, argv);
+	if (opt->kallsyms || opt->interval || opt->count) {
+		fprintf(stderr, "fgdecode: --kallsyms, --interval and --count need --map\n");
 		return -1;
 	}
 	if (optind != argc - 1) {
@@ -467,18 +565,19 @@ static int check_strict(struct fgdecode *fg)
 }
 
 /*
- * With --vmlinux or --modules: list the recorded kallsyms and place the
- * vmlinux and modules.
+ * Symbolize with the kallsyms @tep holds; with --vmlinux or --modules, list
+ * them and place the vmlinux and modules.
  */
-static int open_symbols(struct fgdecode *fg)
+static int open_symbols(struct fgdecode *fg, struct tep_handle *tep,
+			const char *name)
 {
 	char err[256];
 
-	fg->sz.tep = fg->reader.tep;
+	fg->sz.tep = tep;
 	if (!fg->opt.vmlinux && !fg->opt.modules)
 		return 0;
-	if (kallsyms_load(&fg->kallsyms, fg->reader.tep)) {
-		fatal(fg->opt.path, "cannot list its kallsyms");
+	if (kallsyms_load(&fg->kallsyms, tep)) {
+		fatal(name, "cannot list its kallsyms");
 		return -1;
 	}
 	if (dwsym_open(&fg->sz.dw, &fg->kallsyms, fg->opt.vmlinux,
@@ -486,6 +585,38 @@ static int open_symbols(struct fgdecode *fg)
 		fprintf(stderr, "fgdecode: %s\n", err);
 		return -1;
 	}
+	return 0;
+}
+
+/*
+ * Resolve cookies from the map snapshot the trace carries, after its
+ * definitions.  None (or a version 6 file, which cannot hold one): silent.
+ * An unreadable or unusable snapshot: one warning, decoding goes on without.
+ *
+ * Return: 0, or -ENOMEM.
+ */
+static int load_snapshot(struct fgdecode *fg)
+{
+	struct stackmap_snapshot snap;
+	struct stackmap_snap_err err;
+	int ret;
+
+	ret = stackmap_snapshot_read_tracedat(fg->opt.path, &snap, &err);
+	if (ret == -ENOENT ||
+	    (ret == -ENOTSUP && fg->reader.file_version < 7))
+		return 0;
+	if (ret) {
+		fprintf(stderr, "fgdecode: warning: %s (map snapshot not used)\n",
+			err.msg);
+		return 0;
+	}
+	ret = resolve_add_snapshot(&fg->res, &snap);
+	stackmap_snapshot_free(&snap);
+	if (ret == -ENOMEM)
+		return ret;
+	if (ret)
+		fprintf(stderr, "fgdecode: warning: %s: map snapshot lists a slot twice with different stacks (not used)\n",
+			fg->opt.path);
 	return 0;
 }
 
@@ -498,11 +629,11 @@ static int run(struct fgdecode *fg)
 		fatal(fg->opt.path, "%s", err);
 		return EXIT_ERROR;
 	}
-	if (open_symbols(fg))
+	if (open_symbols(fg, fg->reader.tep, fg->opt.path))
 		goto out;
 	fg->set = sset_new();
 	if (!fg->set || resolve_init(&fg->res, &fg->reader, warn_record, fg) ||
-	    resolve_collect(&fg->res)) {
+	    load_snapshot(fg) || resolve_collect(&fg->res)) {
 		fatal(fg->opt.path, "out of memory");
 		goto out;
 	}
@@ -534,6 +665,150 @@ out:
 	return ret;
 }
 
+/* ---- --map ---- */
+
+/* The listing --map reads. */
+static const char *map_path(const struct options *opt)
+{
+	return opt->path ? opt->path : MAPLIST_LIVE_PATH;
+}
+
+/*
+ * Read the listing into @snap; a read that a reset made inconsistent (an
+ * entry of another generation) is tried again, up to MAP_READ_TRIES times.
+ */
+static int read_map(struct fgdecode *fg, struct stackmap_snapshot *snap)
+{
+	char err[MAPLIST_ERR_LEN];
+	int ret, tries = 0;
+	sm_u32 announced;
+
+	do
+		ret = maplist_read(map_path(&fg->opt), snap, &announced, err);
+	while (ret == -EINVAL && ++tries < MAP_READ_TRIES);
+	if (ret) {
+		fprintf(stderr, "fgdecode: %s\n", err);
+		return ret;
+	}
+	/* Live, inserts in flight are not listed yet: only a saved file. */
+	if (fg->opt.path && announced > snap->nr)
+		fprintf(stderr, "fgdecode: warning: %s: header says %u entries, %u listed (truncated?)\n",
+			fg->opt.path, announced, snap->nr);
+	return 0;
+}
+
+static enum mapout_mode map_mode(enum output_mode mode)
+{
+	switch (mode) {
+	case OUT_JSON:
+		return MAPOUT_JSON;
+	case OUT_FOLDED:
+		return MAPOUT_FOLDED;
+	case OUT_TOP:
+		return MAPOUT_TOP;
+	case OUT_TEXT:
+		break;
+	}
+	return MAPOUT_TEXT;
+}
+
+static double now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+static void sleep_for(double seconds)
+{
+	struct timespec ts;
+
+	ts.tv_sec = (time_t)seconds;
+	ts.tv_nsec = (long)((seconds - ts.tv_sec) * 1e9);
+	while (nanosleep(&ts, &ts) && errno == EINTR)
+		;
+}
+
+/* --interval: print what changed, interval after interval. */
+static int map_intervals(struct fgdecode *fg)
+{
+	struct stackmap_snapshot prev, cur;
+	unsigned long n;
+	double t0, t1;
+	int ret;
+
+	if (read_map(fg, &prev))
+		return EXIT_ERROR;
+	t0 = now();
+	ret = 0;
+	for (n = 1; !ret && (!fg->opt.count || n <= fg->opt.count); n++) {
+		sleep_for(fg->opt.interval);
+		if (read_map(fg, &cur)) {
+			ret = EXIT_ERROR;
+			break;
+		}
+		t1 = now();
+		if (mapout_interval(stdout, &fg->sz, n, &prev, &cur, t1 - t0,
+				    fg->opt.mode == OUT_TOP ? fg->opt.top : 0) ||
+		    fflush(stdout) || ferror(stdout)) {
+			fatal(map_path(&fg->opt), "out of memory or cannot write the output");
+			ret = EXIT_ERROR;
+		}
+		stackmap_snapshot_free(&prev);
+		prev = cur;
+		t0 = t1;
+	}
+	stackmap_snapshot_free(&prev);
+	return ret;
+}
+
+/* --map without --interval: print the listing once. */
+static int map_once(struct fgdecode *fg)
+{
+	struct stackmap_snapshot snap;
+	int ret = 0;
+
+	if (read_map(fg, &snap))
+		return EXIT_ERROR;
+	if (mapout_print(stdout, &fg->sz, &snap, map_mode(fg->opt.mode),
+			 fg->opt.top)) {
+		fatal(map_path(&fg->opt), "out of memory");
+		ret = EXIT_ERROR;
+	} else if (fflush(stdout) || ferror(stdout)) {
+		fatal(map_path(&fg->opt), "cannot write the output");
+		ret = EXIT_ERROR;
+	}
+	stackmap_snapshot_free(&snap);
+	return ret;
+}
+
+/*
+ * --map: symbols from --kallsyms, /proc/kallsyms for the live map, or none
+ * for a saved listing; then the listing once or every --interval.
+ */
+static int run_map(struct fgdecode *fg)
+{
+	const char *ksyms = fg->opt.kallsyms;
+	char err[MAPLIST_ERR_LEN];
+	struct tep_handle *tep;
+	int ret = EXIT_ERROR;
+
+	if (!ksyms && !fg->opt.path)
+		ksyms = MAPLIST_LIVE_KALLSYMS;
+	tep = maplist_symbols(ksyms, err);
+	if (!tep) {
+		fprintf(stderr, "fgdecode: %s\n", err);
+		return EXIT_ERROR;
+	}
+	if (!open_symbols(fg, tep, ksyms ? ksyms : map_path(&fg->opt)))
+		ret = fg->opt.interval ? map_intervals(fg) : map_once(fg);
+	dwsym_free(fg->sz.dw);
+	kallsyms_free(&fg->kallsyms);
+	tep_free(tep);
+	return ret;
+}
+
 int main(int argc, char **argv)
 {
 	struct fgdecode *fg = calloc(1, sizeof(*fg));
@@ -545,6 +820,8 @@ int main(int argc, char **argv)
 	}
 	if (parse_options(&fg->opt, argc, argv))
 		ret = EXIT_USAGE;
+	else if (fg->opt.map)
+		ret = run_map(fg);
 	else
 		ret = run(fg);
 	free(fg);

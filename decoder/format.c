@@ -140,5 +140,7 @@ void format_summary(FILE *out, size_t events, const struct resolve_stats *st,
 		fprintf(out, ", %zu kernel stacks", st->kstacks);
 	if (matched != (size_t)-1)
 		fprintf(out, ", %zu matched", matched);
+	if (st->from_snapshot)
+		fprintf(out, ", %zu from snapshot", st->from_snapshot);
 	fputc('\n', out);
 }

@@ -117,7 +117,9 @@ void format_flush(struct trace_seq *s, FILE *out);
  * Prints "fgdecode: N events, C cookies, R resolved, S stale, U unknown,
  * F fallback stacks, D definitions (K distinct stacks)", followed by
  * ", X conflicting", ", Y corrupt" and ", Z kernel stacks" only when those
- * are not 0, and ", M matched" when a filter is set.
+ * are not 0, ", M matched" when a filter is set, and ", N from snapshot"
+ * (cookies of the resolved count that only the trace's map snapshot
+ * defines) when that is not 0.
  */
 void format_summary(FILE *out, size_t events, const struct resolve_stats *st,
 		    size_t distinct, size_t matched);

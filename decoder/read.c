@@ -150,6 +150,12 @@ static void close_buffers(struct reader *r)
 	r->nr_streams = 0;
 }
 
+/*
+ * Exported by libtracecmd (lib/trace-cmd/trace-input.c of trace-cmd 3.1.6)
+ * but missing from its public header.
+ */
+unsigned long tracecmd_get_in_file_version(struct tracecmd_input *handle);
+
 int reader_open(struct reader *r, const char *path, char err[READER_ERR_LEN])
 {
 	memset(r, 0, sizeof(*r));
@@ -165,6 +171,7 @@ int reader_open(struct reader *r, const char *path, char err[READER_ERR_LEN])
 		return -1;
 	}
 	r->tep = tracecmd_get_tep(r->handle);
+	r->file_version = tracecmd_get_in_file_version(r->handle);
 	r->nr_cpus = buffer_cpus(r->handle);
 	if (open_buffers(r, err) || find_events(r, err))
 		goto fail;

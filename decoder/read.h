@@ -51,6 +51,7 @@ struct reader {
 	const char *path;
 	struct tracecmd_input *handle;
 	struct tep_handle *tep;
+	unsigned long file_version;		/* 6 or 7 */
 	int nr_cpus;				/* of the top buffer */
 	int nr_buffers;				/* top + instances */
 	struct reader_buffer *buffers;		/* [nr_buffers] */

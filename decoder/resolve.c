@@ -3,6 +3,7 @@
  * fgdecode, stage 2: resolve stackmap records to stacks (see resolve.h).
  */
 #include <errno.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -23,7 +24,27 @@ int resolve_init(struct resolver *res, struct reader *reader,
 void resolve_fini(struct resolver *res)
 {
 	stacktab_free(res->tab);
+	stacktab_free(res->snap);
 	res->tab = NULL;
+	res->snap = NULL;
+}
+
+int resolve_add_snapshot(struct resolver *res,
+			 const struct stackmap_snapshot *snap)
+{
+	struct stacktab *tab = stacktab_new();
+	int ret;
+
+	if (!tab)
+		return -ENOMEM;
+	ret = stackmap_snapshot_fill(snap, tab);
+	if (ret < 0) {
+		stacktab_free(tab);
+		return ret;
+	}
+	stacktab_free(res->snap);
+	res->snap = tab;
+	return 0;
 }
 
 static void warn(struct resolver *res, const struct tep_record *record,
@@ -111,6 +132,15 @@ int resolve_collect(struct resolver *res)
 	return ret;
 }
 
+/* Does @tab hold exactly @cookie (found or conflicting)? */
+static bool defines(const struct stacktab *tab, sm_u64 cookie)
+{
+	struct stacktab_stack stack;
+	enum stacktab_result r = stacktab_lookup(tab, cookie, &stack);
+
+	return r == STACKTAB_FOUND || r == STACKTAB_CONFLICT;
+}
+
 static void resolve_cookie(struct resolver *res,
 			   const struct tep_record *record,
 			   struct resolved *out)
@@ -124,13 +154,16 @@ static void resolve_cookie(struct resolver *res,
 		corrupt(res, record, out);
 		return;
 	}
-	out->result = stacktab_lookup(res->tab, out->cookie, &stack);
+	out->result = stackmap_snapshot_resolve(res->tab, res->snap,
+						 out->cookie, &stack);
 	switch (out->result) {
 	case STACKTAB_FOUND:
 		out->what = RESOLVED_STACK;
 		out->depth = stack.depth;
 		out->frames = stack.frames;
 		res->stats.resolved++;
+		if (res->snap && !defines(res->tab, out->cookie))
+			res->stats.from_snapshot++;
 		return;
 	case STACKTAB_STALE:
 		res->stats.stale++;

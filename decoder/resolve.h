@@ -8,6 +8,11 @@
  * then turns one stack_cookie, stack_fallback, stack_define or ftrace
  * kernel_stack record into a struct resolved that the format stage prints,
  * and counts the outcome.
+ *
+ * A cookie resolves from the trace's definitions first, then from the map
+ * snapshot stored in the trace (resolve_add_snapshot()), by the rule the
+ * plugin shares (stackmap_snapshot_resolve()), so both tools call the same
+ * cookies stale or unknown.
  */
 #ifndef FGDECODE_RESOLVE_H
 #define FGDECODE_RESOLVE_H
@@ -15,13 +20,15 @@
 #include <stddef.h>
 
 #include "read.h"
+#include "stackmap/snapshot.h"
 #include "stackmap/stacktab.h"
 #include "stackmap/tep_stack.h"
 
 /* Counters for the summary line.  "corrupt" records are not in the others. */
 struct resolve_stats {
 	size_t cookies;		/* stack_cookie records, corrupt ones included */
-	size_t resolved;
+	size_t resolved;		/* from_snapshot included */
+	size_t from_snapshot;	/* resolved by the snapshot, not a definition */
 	size_t stale;
 	size_t unknown;
 	size_t conflicting;	/* cookies defined twice with other frames */
@@ -60,7 +67,8 @@ typedef void (*resolve_warn_fn)(void *ctx, const struct tep_record *record,
 				const char *msg);
 
 struct resolver {
-	struct stacktab *tab;
+	struct stacktab *tab;		/* from stack_define records */
+	struct stacktab *snap;		/* from the snapshot, or NULL */
 	struct reader *reader;
 	struct resolve_stats stats;
 	resolve_warn_fn warn;
@@ -92,6 +100,20 @@ void resolve_fini(struct resolver *res);
  * Return: 0, or -ENOMEM.
  */
 int resolve_collect(struct resolver *res);
+
+/**
+ * resolve_add_snapshot() - also resolve cookies from a map snapshot
+ * @res: the resolver
+ * @snap: the snapshot the trace carries (copied; may be freed afterwards)
+ *
+ * Definitions still win: the snapshot only answers cookies they do not
+ * define (stackmap_snapshot_resolve()).
+ *
+ * Return: 0; -EEXIST when @snap lists a slot twice with different stacks
+ * (the snapshot is then not used); -ENOMEM.
+ */
+int resolve_add_snapshot(struct resolver *res,
+			 const struct stackmap_snapshot *snap);
 
 /**
  * resolve_record() - pass 2: resolve one stackmap record

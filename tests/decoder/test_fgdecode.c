@@ -20,11 +20,14 @@
 #ifndef FGDECODE
 #define FGDECODE "fgdecode_san"
 #endif
+/* plugin/stackmap-snapshot, rebuilt here: stores a listing in a trace.dat. */
+#define SNAPSHOT_TOOL "stackmap-snapshot"
 
 #define SEC	1000000000ULL
 
 static char dir[64];
 static char fgdecode[4096];		/* absolute path of FGDECODE */
+static char snaptool[4096];		/* absolute path of SNAPSHOT_TOOL */
 static char trace_path[128];
 static struct mktrace *mt;
 static struct fx_buf buf;
@@ -78,6 +81,7 @@ static const sm_u64 frames2[] = {
 static void setup(void)
 {
 	ck_assert_ptr_nonnull(realpath(FGDECODE, fgdecode));
+	ck_assert_ptr_nonnull(realpath(SNAPSHOT_TOOL, snaptool));
 	snprintf(dir, sizeof(dir), "/tmp/fgdecode-test.XXXXXX");
 	ck_assert_ptr_nonnull(mkdtemp(dir));
 	snprintf(trace_path, sizeof(trace_path), "%s/trace.dat", dir);
@@ -888,6 +892,381 @@ START_TEST(options_help_version_and_usage_errors)
 }
 END_TEST
 
+
+/* ---- map snapshot stored in the trace ---- */
+
+/* Write @text to @name in the test directory. */
+static void write_file(const char *name, const char *text)
+{
+	char path[192];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	f = fopen(path, "w");
+	ck_assert_ptr_nonnull(f);
+	ck_assert_int_eq(fputs(text, f) < 0, 0);
+	ck_assert_int_eq(fclose(f), 0);
+}
+
+/* Run a shell command in the test directory; its exit status. */
+__attribute__((format(printf, 1, 2)))
+static int shell(const char *fmt, ...)
+{
+	char args[1024], cmd[1200];
+	va_list ap;
+	int status;
+
+	va_start(ap, fmt);
+	vsnprintf(args, sizeof(args), fmt, ap);
+	va_end(ap);
+	snprintf(cmd, sizeof(cmd), "cd '%s' && %s", dir, args);
+	status = system(cmd);
+	return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+static int count_lines(const char *text)
+{
+	int n = 0;
+
+	for (; *text; text++)
+		n += *text == '\n';
+	return n;
+}
+
+/* A listing of generation 7: slot 3 holds frames3, slot 4 frames2. */
+static const char listing7[] =
+	"# generation 7 entries 2/16384 frames 5/262144 bytes 4096\n"
+	"slot 3 generation 7 hits 12 depth 3\n"
+	" 0xffffffff832528c8 __schedule+0x4f8/0xa00\n"
+	" 0xffffffff83252e2a schedule+0x5a/0xd0\n"
+	" 0xffffffff828cd41a kthread+0xda/0x100\n"
+	"slot 4 generation 7 hits 5 depth 2\n"
+	" 0xffffffff832528c8 __schedule+0x4f8/0xa00\n"
+	" 0xffffffffc03e3cca p9_client_rpc+0x14a/0x430 [9pnet]\n";
+
+/*
+ * Write trace.dat in a shape trace-cmd 3.1.6 convert accepts (it fails on
+ * mktrace files without a buffer instance): an empty instance is added.
+ */
+static void write_v7_trace(void)
+{
+	mkt_add_buffer(mt, "inst");
+	write_trace_with(kstack_formats);
+}
+
+/*
+ * trace.dat -> snap.dat: the trace as version 7 with @listing stored as its
+ * map snapshot.
+ */
+static void store_snapshot(const char *listing)
+{
+	write_file("listing", listing);
+	ck_assert_int_eq(shell("trace-cmd convert --file-version 7 -i trace.dat -o snap.dat >/dev/null 2>&1"), 0);
+	ck_assert_int_eq(shell("'%s' write snap.dat listing >/dev/null", snaptool), 0);
+}
+
+START_TEST(snapshot_resolves_cookies_without_a_definition)
+{
+	define(0, 1 * SEC - 10, stackmap_cookie_make(7, 4), frames3, 3);
+	tick(0, 1 * SEC, 1);
+	cookie(0, 1 * SEC + 10, stackmap_cookie_make(7, 3));
+	tick(0, 2 * SEC, 2);
+	/* Defined in the trace with frames3: the definition wins. */
+	cookie(0, 2 * SEC + 10, stackmap_cookie_make(7, 4));
+	tick(0, 3 * SEC, 3);
+	cookie(0, 3 * SEC + 10, stackmap_cookie_make(6, 3));
+	tick(0, 4 * SEC, 4);
+	cookie(0, 4 * SEC + 10, stackmap_cookie_make(7, 9));
+	write_v7_trace();
+	store_snapshot(listing7);
+	run("snap.dat");
+	ck_assert_int_eq(res.status, 0);
+	ck_assert_str_eq(res.out,
+		"cpus=2\n"
+		TICK_LINE(0, "1.000000", 1)
+		STACK3
+		TICK_LINE(0, "2.000000", 2)
+		STACK3
+		TICK_LINE(0, "3.000000", 3)
+		"    => <stale cookie gen 6 slot 3>\n"
+		TICK_LINE(0, "4.000000", 4)
+		"    => <unknown cookie gen 7 slot 9>\n");
+	ck_assert_str_eq(res.err,
+		"fgdecode: 9 events, 4 cookies, 2 resolved, 1 stale, 1 unknown, 0 fallback stacks, 1 definitions (1 distinct stacks), 1 from snapshot\n");
+	/* Without the snapshot, the same trace cannot resolve (7, 3). */
+	run("trace.dat");
+	ck_assert(strstr(res.out, "<unknown cookie gen 7 slot 3>"));
+	ck_assert_str_eq(res.err,
+		"fgdecode: 9 events, 4 cookies, 1 resolved, 0 stale, 3 unknown, 0 fallback stacks, 1 definitions (1 distinct stacks)\n");
+}
+END_TEST
+
+START_TEST(snapshot_never_resolves_another_generation)
+{
+	tick(0, 1 * SEC, 1);
+	cookie(0, 1 * SEC + 10, stackmap_cookie_make(8, 3));
+	write_v7_trace();
+	store_snapshot(listing7);
+	run("--strict snap.dat");
+	ck_assert_int_eq(res.status, 3);
+	ck_assert_str_eq(res.out,
+		"cpus=2\n"
+		TICK_LINE(0, "1.000000", 1)
+		"    => <stale cookie gen 8 slot 3>\n");
+}
+END_TEST
+
+START_TEST(corrupt_snapshot_is_one_warning_and_decoding_goes_on)
+{
+	tick(0, 1 * SEC, 1);
+	cookie(0, 1 * SEC + 10, stackmap_cookie_make(7, 3));
+	write_v7_trace();
+	store_snapshot(listing7);
+	/* Flip one byte of the first entry: the payload's crc fails. */
+	ck_assert_int_eq(shell("off=$(grep -boa STKMAPS snap.dat | tail -n1 | cut -d: -f1) && "
+			       "printf '\\377' | dd of=snap.dat bs=1 seek=$((off + 40)) conv=notrunc 2>/dev/null"), 0);
+	run("snap.dat");
+	ck_assert_int_eq(res.status, 0);
+	ck_assert(strstr(res.out, "<unknown cookie gen 7 slot 3>"));
+	ck_assert_ptr_nonnull(strstr(res.err, "fgdecode: warning: "));
+	ck_assert_ptr_nonnull(strstr(res.err, "(map snapshot not used)\n"
+		"fgdecode: 2 events, 1 cookies, 0 resolved, 0 stale, 1 unknown,"));
+	/* The warning and the summary, nothing else. */
+	ck_assert_int_eq(count_lines(res.err), 2);
+}
+END_TEST
+
+/* ---- --map: the module's stack_map listing ---- */
+
+/* listing7 and the test kallsyms saved as files, for --map. */
+static void write_map_files(void)
+{
+	write_file("listing", listing7);
+	write_file("kallsyms", kallsyms);
+}
+
+START_TEST(map_prints_each_stack_with_its_hits_cookie_and_frames)
+{
+	write_map_files();
+	run("--map --kallsyms kallsyms listing");
+	ck_assert_int_eq(res.status, 0);
+	ck_assert_str_eq(res.out,
+		"# generation 7: 2 stacks, 17 hits\n"
+		"hits 12 cookie 0x700000003 gen 7 slot 3\n"
+		STACK3
+		"hits 5 cookie 0x700000004 gen 7 slot 4\n"
+		STACK2);
+	ck_assert_str_eq(res.err, "");
+}
+END_TEST
+
+START_TEST(map_without_kallsyms_prints_raw_addresses)
+{
+	write_map_files();
+	run("--map listing");
+	ck_assert_int_eq(res.status, 0);
+	ck_assert_str_eq(res.out,
+		"# generation 7: 2 stacks, 17 hits\n"
+		"hits 12 cookie 0x700000003 gen 7 slot 3\n"
+		"    => 0xffffffff832528c8\n"
+		"    => 0xffffffff83252e2a\n"
+		"    => 0xffffffff828cd41a\n"
+		"hits 5 cookie 0x700000004 gen 7 slot 4\n"
+		"    => 0xffffffff832528c8\n"
+		"    => 0xffffffffc03e3cca\n");
+}
+END_TEST
+
+START_TEST(map_top_folded_and_json_count_hits)
+{
+	write_map_files();
+	run("--map --kallsyms kallsyms --top 1 listing");
+	ck_assert_int_eq(res.status, 0);
+	ck_assert_str_eq(res.out,
+		"fgdecode: top 1 of 2 stacks over 17 hits, generation 7\n"
+		"#1 12 hits 70.59% gen 7 slot 3\n"
+		STACK3);
+	run("--map --kallsyms kallsyms --folded listing");
+	ck_assert_int_eq(res.status, 0);
+	ck_assert_str_eq(res.out,
+		"kthread;schedule;__schedule 12\n"
+		"p9_client_rpc;__schedule 5\n");
+	run("--map --kallsyms kallsyms --json listing");
+	ck_assert_int_eq(res.status, 0);
+	ck_assert_str_eq(res.out,
+		"{\"gen\":7,\"slot\":3,\"cookie\":\"0x700000003\",\"hits\":12,\"stack\":["
+		"{\"addr\":\"0xffffffff832528c8\",\"symbol\":\"__schedule\",\"offset\":1272},"
+		"{\"addr\":\"0xffffffff83252e2a\",\"symbol\":\"schedule\",\"offset\":90},"
+		"{\"addr\":\"0xffffffff828cd41a\",\"symbol\":\"kthread\",\"offset\":218}]}\n"
+		"{\"gen\":7,\"slot\":4,\"cookie\":\"0x700000004\",\"hits\":5,\"stack\":["
+		"{\"addr\":\"0xffffffff832528c8\",\"symbol\":\"__schedule\",\"offset\":1272},"
+		"{\"addr\":\"0xffffffffc03e3cca\",\"symbol\":\"p9_client_rpc\",\"offset\":330}]}\n");
+}
+END_TEST
+
+START_TEST(map_folded_sums_slots_that_fold_alike)
+{
+	write_file("listing",
+		"# generation 2 entries 2/16 frames 2/64 bytes 100\n"
+		"slot 1 generation 2 hits 3 depth 1\n"
+		" 0xffffffff832528c8 __schedule+0x4f8/0xa00\n"
+		"slot 2 generation 2 hits 4 depth 1\n"
+		" 0xffffffff832528d0 __schedule+0x500/0xa00\n");
+	write_file("kallsyms", kallsyms);
+	run("--map --kallsyms kallsyms --folded listing");
+	ck_assert_int_eq(res.status, 0);
+	ck_assert_str_eq(res.out, "__schedule 7\n");
+}
+END_TEST
+
+/* Run --map on @text; expect exit 1, no output and the one line @err. */
+static void expect_bad_listing(const char *text, const char *err)
+{
+	write_file("listing", text);
+	run("--map listing");
+	ck_assert_int_eq(res.status, 1);
+	ck_assert_str_eq(res.out, "");
+	ck_assert_str_eq(res.err, err);
+}
+
+START_TEST(map_bad_listings_are_one_line_naming_file_and_line)
+{
+	static const char hdr[] =
+		"# generation 7 entries 2/16384 frames 5/262144 bytes 4096\n";
+	char text[1024];
+
+	/* Truncated in the middle of a stack. */
+	snprintf(text, sizeof(text), "%s%s", hdr,
+		 "slot 3 generation 7 hits 12 depth 3\n"
+		 " 0xffffffff832528c8 __schedule+0x4f8/0xa00\n");
+	expect_bad_listing(text,
+		"fgdecode: listing:3: frame 1 of slot 3: listing truncated\n");
+	/* A frame line without an entry line. */
+	snprintf(text, sizeof(text), "%s%s", hdr,
+		 " 0xffffffff832528c8 __schedule+0x4f8/0xa00\n");
+	expect_bad_listing(text,
+		"fgdecode: listing:2: entry: expected \"slot S generation G hits H depth D\"\n");
+	/* A hit count above 2^32-1. */
+	snprintf(text, sizeof(text), "%s%s", hdr,
+		 "slot 3 generation 7 hits 4294967296 depth 0\n");
+	expect_bad_listing(text,
+		"fgdecode: listing:2: entry: expected \"slot S generation G hits H depth D\"\n");
+	/* The generation changed while the listing was read (a reset). */
+	snprintf(text, sizeof(text), "%s%s", hdr,
+		 "slot 3 generation 8 hits 1 depth 0\n");
+	expect_bad_listing(text,
+		"fgdecode: listing:2: generation: 8, header says 7\n");
+	/* No header, an empty file, a deeper stack than the module keeps. */
+	expect_bad_listing("slot 3 generation 7 hits 1 depth 0\n",
+		"fgdecode: listing:1: header: expected \"# generation G entries U/C frames U/C bytes B\"\n");
+	expect_bad_listing("", "fgdecode: listing: empty listing\n");
+	snprintf(text, sizeof(text), "%s%s", hdr,
+		 "slot 3 generation 7 hits 1 depth 65\n");
+	expect_bad_listing(text, "fgdecode: listing:2: depth: 65 exceeds 64\n");
+	/* A NUL byte is not text. */
+	snprintf(text, sizeof(text), "%s%s", hdr, "slot 3 generation 7 hits 1 depth 0\n");
+	write_file("listing", text);
+	ck_assert_int_eq(shell("printf 'slot\\000 4' >> listing"), 0);
+	run("--map listing");
+	ck_assert_int_eq(res.status, 1);
+	ck_assert_str_eq(res.out, "");
+	ck_assert_int_eq(count_lines(res.err), 1);
+}
+END_TEST
+
+START_TEST(map_listing_cut_at_an_entry_boundary_is_marked)
+{
+	/* The header announces two entries; one is listed. */
+	write_file("listing",
+		"# generation 7 entries 2/16384 frames 5/262144 bytes 4096\n"
+		"slot 3 generation 7 hits 12 depth 1\n"
+		" 0xffffffff832528c8 __schedule+0x4f8/0xa00\n");
+	run("--map --folded listing");
+	ck_assert_int_eq(res.status, 0);
+	ck_assert_str_eq(res.out, "0xffffffff832528c8 12\n");
+	ck_assert_str_eq(res.err,
+		"fgdecode: warning: listing: header says 2 entries, 1 listed (truncated?)\n");
+}
+END_TEST
+
+START_TEST(map_missing_listing_or_kallsyms_is_one_line_and_exit_1)
+{
+	run("--map nosuch");
+	ck_assert_int_eq(res.status, 1);
+	ck_assert_str_eq(res.err, "fgdecode: nosuch: No such file or directory\n");
+	write_map_files();
+	run("--map --kallsyms nosuch listing");
+	ck_assert_int_eq(res.status, 1);
+	ck_assert_str_eq(res.err, "fgdecode: nosuch: No such file or directory\n");
+}
+END_TEST
+
+START_TEST(map_options_reject_trace_only_and_misplaced_ones)
+{
+	write_map_files();
+	run("--map --cookies listing");
+	ck_assert_int_eq(res.status, 2);
+	run("--map --pid 1 listing");
+	ck_assert_int_eq(res.status, 2);
+	run("--map a b");
+	ck_assert_int_eq(res.status, 2);
+	run("--interval 1 trace.dat");
+	ck_assert_int_eq(res.status, 2);
+	run("--kallsyms kallsyms trace.dat");
+	ck_assert_int_eq(res.status, 2);
+	run("--map --count 2 listing");
+	ck_assert_int_eq(res.status, 2);
+	run("--map --interval 0 listing");
+	ck_assert_int_eq(res.status, 2);
+	run("--map --interval 1 --json listing");
+	ck_assert_int_eq(res.status, 2);
+	ck_assert_str_eq(res.out, "");
+}
+END_TEST
+
+/*
+ * --interval 1 on a file replaced (atomically, by rename) half-way between
+ * the reads: read 1 sees l1, read 2 l2, read 3 l3 with 0.5 s of margin.
+ */
+START_TEST(map_interval_prints_rates_of_changed_stacks_and_reports_resets)
+{
+	write_file("l1",
+		"# generation 7 entries 2/16 frames 5/64 bytes 100\n"
+		"slot 3 generation 7 hits 12 depth 1\n"
+		" 0xffffffff832528c8 x\n"
+		"slot 4 generation 7 hits 5 depth 1\n"
+		" 0xffffffffc03e3cca x\n");
+	write_file("l2",
+		"# generation 7 entries 2/16 frames 5/64 bytes 100\n"
+		"slot 3 generation 7 hits 12 depth 1\n"
+		" 0xffffffff832528c8 x\n"
+		"slot 4 generation 7 hits 9 depth 1\n"
+		" 0xffffffffc03e3cca x\n");
+	write_file("l3",
+		"# generation 8 entries 1/16 frames 1/64 bytes 100\n"
+		"slot 3 generation 8 hits 2 depth 1\n"
+		" 0xffffffff832528c8 x\n");
+	write_file("kallsyms", kallsyms);
+	ck_assert_int_eq(shell("cp l1 map"), 0);
+	ck_assert_int_eq(shell("{ sleep 0.5; cp l2 m.tmp && mv m.tmp map; sleep 1; cp l3 m.tmp && mv m.tmp map; } >/dev/null 2>&1 &"), 0);
+	run("--map --kallsyms kallsyms --interval 1 --count 2 map");
+	ck_assert_int_eq(res.status, 0);
+	ck_assert_str_eq(res.err, "");
+	ck_assert_ptr_nonnull(strstr(res.out, ", generation 7, 1 stacks changed, 4 hits\n#1 "));
+	ck_assert_ptr_nonnull(strstr(res.out, " hits/s (4 hits) gen 7 slot 4\n"
+		"    => p9_client_rpc+0x14a (ffffffffc03e3cca)\n"
+		"fgdecode: map reset: generation 7 -> 8 (hits counted from 0)\n"
+		"fgdecode: interval 2: "));
+	ck_assert_ptr_nonnull(strstr(res.out, ", generation 8, 1 stacks changed, 2 hits\n#1 "));
+	ck_assert_ptr_nonnull(strstr(res.out, " hits/s (2 hits) gen 8 slot 3\n"
+		"    => __schedule+0x4f8 (ffffffff832528c8)\n"));
+	/* No negative count, whatever the reset did. */
+	ck_assert_ptr_null(strstr(res.out, "#1 -"));
+	ck_assert_ptr_null(strstr(res.out, "(-"));
+	ck_assert_int_eq(count_lines(res.out), 7);
+}
+END_TEST
+
 static Suite *fgdecode_suite(void)
 {
 	Suite *s = suite_create("fgdecode");
@@ -897,6 +1276,8 @@ static Suite *fgdecode_suite(void)
 	TCase *opts = tcase_create("options");
 	TCase *sources = tcase_create("stack sources");
 	TCase *outputs = tcase_create("outputs and filters");
+	TCase *snapshot = tcase_create("map snapshot");
+	TCase *map = tcase_create("stack_map listing");
 
 	tcase_add_checked_fixture(attach, setup, teardown);
 	tcase_set_timeout(attach, 60);
@@ -944,6 +1325,26 @@ static Suite *fgdecode_suite(void)
 	tcase_add_test(outputs, output_options_reject_bad_combinations);
 	tcase_add_test(outputs, filters_select_events_by_cpu_time_name_and_pid);
 	suite_add_tcase(s, outputs);
+
+	tcase_add_checked_fixture(snapshot, setup, teardown);
+	tcase_set_timeout(snapshot, 60);
+	tcase_add_test(snapshot, snapshot_resolves_cookies_without_a_definition);
+	tcase_add_test(snapshot, snapshot_never_resolves_another_generation);
+	tcase_add_test(snapshot, corrupt_snapshot_is_one_warning_and_decoding_goes_on);
+	suite_add_tcase(s, snapshot);
+
+	tcase_add_checked_fixture(map, setup, teardown);
+	tcase_set_timeout(map, 60);
+	tcase_add_test(map, map_prints_each_stack_with_its_hits_cookie_and_frames);
+	tcase_add_test(map, map_without_kallsyms_prints_raw_addresses);
+	tcase_add_test(map, map_top_folded_and_json_count_hits);
+	tcase_add_test(map, map_folded_sums_slots_that_fold_alike);
+	tcase_add_test(map, map_bad_listings_are_one_line_naming_file_and_line);
+	tcase_add_test(map, map_listing_cut_at_an_entry_boundary_is_marked);
+	tcase_add_test(map, map_missing_listing_or_kallsyms_is_one_line_and_exit_1);
+	tcase_add_test(map, map_options_reject_trace_only_and_misplaced_ones);
+	tcase_add_test(map, map_interval_prints_rates_of_changed_stacks_and_reports_resets);
+	suite_add_tcase(s, map);
 
 	tcase_add_checked_fixture(opts, setup, teardown);
 	tcase_set_timeout(opts, 60);

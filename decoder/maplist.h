@@ -1,0 +1,89 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * fgdecode --map, input: read the module's stack_map listing (man/stackmap.7)
+ * live from debugfs or from a saved copy, and a kallsyms to symbolize it.
+ *
+ * The listing is parsed by the shared stackmap_snapshot_parse_listing() into
+ * a struct stackmap_snapshot (entries in listing order, innermost frame
+ * first), so a saved listing and a trace's map snapshot are the same data.
+ * The listing's own "symbol+off/size [module]" text is not kept: frames are
+ * symbolized by fgdecode from a kallsyms (live: /proc/kallsyms; a saved
+ * listing: --kallsyms PATH), or printed as raw addresses without one.
+ *
+ * maplist_delta() compares two reads for --interval.
+ */
+#ifndef FGDECODE_MAPLIST_H
+#define FGDECODE_MAPLIST_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include <event-parse.h>
+
+#include "stackmap/snapshot.h"
+
+/* The running module's listing, read when --map names no file. */
+#define MAPLIST_LIVE_PATH	"/sys/kernel/debug/stackmap/stack_map"
+#define MAPLIST_LIVE_KALLSYMS	"/proc/kallsyms"
+#define MAPLIST_ERR_LEN		320
+
+/**
+ * maplist_read() - read and parse a stack_map listing
+ * @path: the listing (live debugfs file or a saved copy)
+ * @snap: filled on success (free with stackmap_snapshot_free())
+ * @announced: set on success to the entries the header line announces
+ *	("entries U/C"); more than @snap->nr when the listing was cut at an
+ *	entry boundary (or, live, when inserts were in flight)
+ * @err: on failure one line, no newline, naming @path and, for malformed
+ *	text, the line: "PATH:LINE: FIELD ..."
+ *
+ * The file is read whole (one pass over a live debugfs file), then parsed.
+ * Frames are taken as 64-bit kernel addresses.
+ *
+ * Return: 0; -errno when @path cannot be opened or read; -EINVAL for
+ * malformed text, a count above 2^32-1 or an entry of another generation
+ * than the header's (a reset during the read); -E2BIG for a depth above
+ * STACKMAP_MAX_DEPTH; -ENOMEM.
+ */
+int maplist_read(const char *path, struct stackmap_snapshot *snap,
+		 sm_u32 *announced, char err[MAPLIST_ERR_LEN]);
+
+/**
+ * maplist_symbols() - a tep handle that knows a kallsyms file's symbols
+ * @path: a /proc/kallsyms-style file ("ADDR TYPE NAME [MODULE]" lines), or
+ *	NULL for a handle without symbols (frames print as addresses)
+ * @err: on failure one line, no newline, naming @path
+ *
+ * Return: the handle (free with tep_free()), or NULL with @err set.
+ */
+struct tep_handle *maplist_symbols(const char *path,
+				   char err[MAPLIST_ERR_LEN]);
+
+/* What one stack did between two reads of the map. */
+struct maplist_change {
+	const struct stackmap_snap_entry *entry;	/* in the later read */
+	sm_u32 hits;		/* hits added between the reads */
+	double rate;		/* @hits per second */
+};
+
+/**
+ * maplist_delta() - the stacks whose hits grew between two reads
+ * @prev: the earlier read
+ * @cur: the later read
+ * @seconds: time between the reads, > 0
+ * @reset: set when the generation changed (the map was reset in between):
+ *	every stack of @cur then counts from 0, never against @prev
+ * @nr: set to the number of changes returned
+ *
+ * A stack is matched by slot within one generation.  A count that went
+ * down (impossible unless the map was reset) counts as 0; a count
+ * saturated at 2^32-1 stops growing.
+ *
+ * Return: the changes sorted by rate, highest first (ties by listing
+ * order; free() them), or NULL when out of memory.
+ */
+struct maplist_change *maplist_delta(const struct stackmap_snapshot *prev,
+				     const struct stackmap_snapshot *cur,
+				     double seconds, bool *reset, size_t *nr);
+
+#endif /* FGDECODE_MAPLIST_H */
