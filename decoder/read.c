@@ -156,6 +156,32 @@ static void close_buffers(struct reader *r)
  */
 unsigned long tracecmd_get_in_file_version(struct tracecmd_input *handle);
 
+/*
+ * tracecmd_open() in two steps, as it does them itself (trace-input.c,
+ * tracecmd_open_fd(): headers, then tracecmd_init_data()).  When the data
+ * part is truncated, 3.1.6 frees the half-built handle with tracecmd_close(),
+ * which dereferences NULL; here the handle is left allocated instead and the
+ * caller exits with the error.
+ */
+static struct tracecmd_input *open_trace(const char *path,
+					 char err[READER_ERR_LEN])
+{
+	struct tracecmd_input *handle;
+
+	handle = tracecmd_open_head(path, TRACECMD_FL_LOAD_NO_PLUGINS);
+	if (!handle) {
+		snprintf(err, READER_ERR_LEN,
+			 "not a trace-cmd trace.dat file, or its headers are corrupt");
+		return NULL;
+	}
+	if (tracecmd_init_data(handle) < 0) {
+		snprintf(err, READER_ERR_LEN,
+			 "its event data is truncated or corrupt (libtracecmd cannot index it)");
+		return NULL;
+	}
+	return handle;
+}
+
 int reader_open(struct reader *r, const char *path, char err[READER_ERR_LEN])
 {
 	memset(r, 0, sizeof(*r));
@@ -164,12 +190,9 @@ int reader_open(struct reader *r, const char *path, char err[READER_ERR_LEN])
 		return -1;
 	/* Failures are reported here in one line, not by the library. */
 	tracecmd_set_loglevel(TEP_LOG_NONE);
-	r->handle = tracecmd_open(path, TRACECMD_FL_LOAD_NO_PLUGINS);
-	if (!r->handle) {
-		snprintf(err, READER_ERR_LEN,
-			 "not a trace-cmd trace.dat file, or its headers are corrupt");
+	r->handle = open_trace(path, err);
+	if (!r->handle)
 		return -1;
-	}
 	r->tep = tracecmd_get_tep(r->handle);
 	r->file_version = tracecmd_get_in_file_version(r->handle);
 	r->nr_cpus = buffer_cpus(r->handle);
