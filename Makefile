@@ -5,6 +5,8 @@
 #   make demo     install what is missing, build, record a real workload in a
 #                 qemu guest running the Debian kernel, print decoded stacks
 #   make check    install what is missing, build, run every test suite
+#   make bench    run the benchmarks (tests/bench/RESULTS.md); bench-quick
+#                 runs them at tiny sizes, as make check does
 #   make fuzz     run every fuzz harness for FUZZ_SECONDS (default 60) each
 #   make install  fgdecode, the plugin, the record front end, man pages, and
 #                 the module's source for DKMS (PREFIX, DESTDIR, PLUGINDIR,
@@ -55,6 +57,16 @@ fuzz: deps
 	$(MAKE) -C tests/fuzz run SECONDS=$(or $(FUZZ_SECONDS),60)
 	$(MAKE) -C tests/fuzz regress
 
+# Benchmarks: every figure beside its baseline measured in the same run
+# (tests/bench/README.md); bench-quick runs them all at tiny sizes.
+bench: deps
+	$(MAKE) all
+	tests/bench/run.sh
+
+bench-quick: deps
+	$(MAKE) all
+	tests/bench/run.sh --quick
+
 demo: deps
 	$(MAKE) all
 	tests/vm/demo.sh
@@ -90,6 +102,7 @@ clean:
 	-$(MAKE) -C tests/decoder clean
 	-$(MAKE) -C tests/plugin clean
 	-$(MAKE) -C tests/fuzz clean
+	-$(MAKE) -C tests/bench clean
 	rm -rf build
 
-.PHONY: all module plugin decoder deps check fuzz demo install uninstall clean
+.PHONY: all module plugin decoder deps check fuzz bench bench-quick demo install uninstall clean

@@ -17,9 +17,10 @@ declare -A SUITES=(
 	[decoder-badinput]="tests/decoder/test_badinput.sh"
 	[vm-module]="tests/vm/test_module.sh"
 	[vm-lifecycle]="tests/vm/test_lifecycle.sh"
+	[bench-quick]="tests/bench/run.sh --quick"
 	[fuzz-smoke]="make -C tests/fuzz run SECONDS=\${FUZZ_SECONDS:-15} && make -C tests/fuzz regress"
 )
-ORDER=(map-unit decoder-unit plugin-unit install vm-harness vm-e2e decoder-badinput vm-frontend vm-module vm-lifecycle fuzz-smoke)
+ORDER=(map-unit decoder-unit plugin-unit install vm-harness vm-e2e decoder-badinput vm-frontend vm-module vm-lifecycle bench-quick fuzz-smoke)
 
 main() {
 	local passed=0 failed=0 names=("$@") name start rc

@@ -1,0 +1,153 @@
+# Turn the "key value" lines run.sh collects into the markdown table.
+# A row whose figures are missing (its benchmark failed) says "not run".
+# "met?" compares a ratio with the target for the reader; nothing fails on it.
+
+{ v[$1] = $2 }
+
+function have(k1, k2, k3) {
+	return (k1 in v) && (k2 == "" || k2 in v) && (k3 == "" || k3 in v)
+}
+
+function row(bench, ours, base, ratio, target, met, where) {
+	printf "| %s | %s | %s | %s | %s | %s | %s |\n", bench, ours, base, ratio, target, met, where
+}
+
+function missing(bench, target, where) {
+	row(bench, "not run", "", "", target, "", where)
+}
+
+function yes(cond) {
+	return cond ? "yes" : "**no**"
+}
+
+function kb(bytes) {
+	return sprintf("%.1f KiB", bytes / 1024)
+}
+
+function b4_rows(   l, h, i, r) {
+	if (!have("b4_lookup_ns", "b4_hash_ns", "b4_insert_ns")) {
+		missing("B4 map lookup, insert, 2 threads", "", "host")
+		return
+	}
+	l = v["b4_lookup_ns"]; h = v["b4_hash_ns"]; i = v["b4_insert_ns"]
+	r = l / h
+	row("B4 lookup (hit), " v["b4_mean_depth"] "-frame stacks", sprintf("%.1f ns", l),
+	    sprintf("jhash2 alone %.1f ns", h), sprintf("%.2f×", r), "≤ 2×", yes(r <= 2), "host")
+	row("B4 insert (empty map)", sprintf("%.1f ns", i), sprintf("jhash2 alone %.1f ns", h),
+	    sprintf("%.2f×", i / h), "reported", "", "host")
+	b4_scaling("disjoint")
+	b4_scaling("overlap")
+}
+
+function b4_scaling(set,   k, s, hs) {
+	k = "b4_lookup_" set
+	s = v[k "_scaling"]
+	hs = v["b4_hash_" set "_scaling"]
+	row("B4 lookups, 2 threads / 1 (median of alternated pairs), " set " stack sets",
+	    sprintf("%.1f → %.1f Mops/s", v[k "_1t_mops"], v[k "_2t_mops"]),
+	    sprintf("jhash2 alone scales %.2f×", hs), sprintf("%.2f×", s), "≥ 1.7×", yes(s >= 1.7), "host")
+}
+
+# Stack bytes per stack-bearing event: all stackmap events vs kernel_stack.
+function b1_rows(   n_sm, n_st, ours, base, all_sm, all_st, fly_sm, fly_st) {
+	if (!have("b1_sm_sched_switch_count", "b1_st_sched_switch_count", "b1_st_kernel_stack_rb")) {
+		missing("B1 ring-buffer bytes per stack-bearing event", "≥ 5× smaller", "TCG guest")
+		return
+	}
+	n_sm = v["b1_sm_sched_switch_count"]; n_st = v["b1_st_sched_switch_count"]
+	ours = (v["b1_sm_stack_cookie_rb"] + v["b1_sm_stack_define_rb"] + v["b1_sm_stack_fallback_rb"]) / n_sm
+	base = v["b1_st_kernel_stack_rb"] / n_st
+	row("B1 stack bytes per sched_switch in the ring buffer (" n_sm " / " n_st " events)",
+	    sprintf("%.1f B", ours), sprintf("-O stacktrace %.1f B", base), sprintf("%.1f× smaller", base / ours),
+	    "≥ 5× smaller", yes(base / ours >= 5), "TCG guest")
+	all_sm = v["b1_sm_total_rb"] / n_sm; all_st = v["b1_st_total_rb"] / n_st
+	row("B1 all ring-buffer bytes per sched_switch (event + stack)", sprintf("%.1f B", all_sm),
+	    sprintf("%.1f B", all_st), sprintf("%.2f× smaller", all_st / all_sm), "reported", "", "TCG guest")
+	fly_sm = v["b1_sm_flyrecord"] / n_sm; fly_st = v["b1_st_flyrecord"] / n_st
+	row("B1 trace.dat data section (zstd) per sched_switch", sprintf("%.1f B (%s)", fly_sm, kb(v["b1_sm_flyrecord"])),
+	    sprintf("%.1f B (%s)", fly_st, kb(v["b1_st_flyrecord"])), sprintf("%.2f× smaller", fly_st / fly_sm),
+	    "reported", "", "TCG guest")
+}
+
+function b5_rows(   ev, sm, st) {
+	if (!have("b5_event_ns", "b5_stackmap_ns", "b5_stacktrace_ns")) {
+		missing("B5 extra cost of a stack per event", "≤ 1×", "TCG guest")
+		return
+	}
+	ev = v["b5_event_ns"]
+	sm = v["b5_stackmap_ns"] - ev; st = v["b5_stacktrace_ns"] - ev
+	row("B5 extra ns per getppid over event-only (medians of " v["b5_rounds"] " alternated loops of " \
+	    v["b5_loops"] " calls)",
+	    sprintf("%.0f ns", sm), sprintf("-O stacktrace %.0f ns", st), sprintf("%.2f×", sm / st),
+	    "≤ 1×", yes(sm <= st), "TCG guest")
+	row("B5 (context) ns per getppid: no tracing / event only / module attached, not recording",
+	    sprintf("attached %.0f ns", v["b5_attached_ns"]),
+	    sprintf("plain %.0f ns, event %.0f ns", v["b5_plain_ns"], ev), "", "reported", "", "TCG guest")
+}
+
+function b6_rows(   n, list, lo, hi, i, k, sm_r, fg_r) {
+	if (!("b6_list" in v)) {
+		missing("B6 attach time vs idle threads", "≤ 1.2×", "TCG guest")
+		return
+	}
+	# b6_list is the first key of a list: the rest of the line was lost by
+	# { v[$1] = $2 }, so the thread counts are read from their own keys.
+	n = 0
+	for (k in v)
+		if (k ~ /^b6_stackmap_ns_/) {
+			list[++n] = substr(k, 16) + 0
+		}
+	asort_num(list, n)
+	for (i = 1; i <= n; i++)
+		row("B6 attach, " v["b6_threads_" list[i]] " threads",
+		    sprintf("%.1f ms", v["b6_stackmap_ns_" list[i]] / 1e6),
+		    sprintf("function_graph first %.1f ms (second %.1f ms)", v["b6_fgraph_first_ns_" list[i]] / 1e6,
+			    v["b6_fgraph_second_ns_" list[i]] / 1e6), "", "", "", "TCG guest")
+	lo = list[1]; hi = list[n]
+	sm_r = v["b6_stackmap_ns_" hi] / v["b6_stackmap_ns_" lo]
+	fg_r = v["b6_fgraph_first_ns_" hi] / v["b6_fgraph_first_ns_" lo]
+	row("B6 attach time at " hi " / at " lo " threads", sprintf("%.2f×", sm_r),
+	    sprintf("function_graph %.2f×", fg_r), sprintf("%.2f×", sm_r), "≤ 1.2×", yes(sm_r <= 1.2), "TCG guest")
+}
+
+function asort_num(a, n,   i, j, t) {
+	for (i = 2; i <= n; i++)
+		for (j = i; j > 1 && a[j - 1] > a[j]; j--) {
+			t = a[j]; a[j] = a[j - 1]; a[j - 1] = t
+		}
+}
+
+function b7_rows(   per, marginal, depth) {
+	if (have("b7_bytes", "b7_entries", "b7_capacity")) {
+		per = v["b7_bytes"] / v["b7_capacity"]
+		depth = v["b7_entries"] ? v["b7_frames"] / v["b7_entries"] : 0
+		marginal = 2 * 20 + depth * 8
+		row("B7 map bytes per stored stack (preallocated " kb(v["b7_bytes"]) " / " v["b7_capacity"] " entries)",
+		    sprintf("%.0f B at capacity; %.0f B used (mean depth %.1f)", per, marginal, depth),
+		    "BPF stack map ~1 KiB (127 frames)", sprintf("%.1f× smaller at capacity", 1024 / per),
+		    "reported", "", "TCG guest")
+	} else
+		missing("B7 map bytes per stored stack", "reported", "TCG guest")
+	if (have("b2_fgdecode_rss_kb", "b2_report_rss_kb")) {
+		row("B7 peak RSS decoding the B1 trace (" v["b1_sm_total_count"] " events)",
+		    sprintf("fgdecode %.1f MiB", v["b2_fgdecode_rss_kb"] / 1024),
+		    sprintf("trace-cmd report (-O stacktrace trace) %.1f MiB", v["b2_report_rss_kb"] / 1024),
+		    sprintf("%.2f×", v["b2_fgdecode_rss_kb"] / v["b2_report_rss_kb"]), "reported", "", "host")
+		row("B2 (small, not 1 M events) decode time of the B1 traces, output to /dev/null",
+		    sprintf("fgdecode %.2f s", v["b2_fgdecode_s"]),
+		    sprintf("trace-cmd report %.2f s", v["b2_report_s"]),
+		    v["b2_fgdecode_s"] > 0 ? sprintf("%.2f× faster", v["b2_report_s"] / v["b2_fgdecode_s"]) : "",
+		    "≥ 3× faster at 1 M", "", "host")
+	} else
+		missing("B7 fgdecode peak RSS / B2 decode time", "reported", "host")
+}
+
+END {
+	print "| benchmark | ours | baseline | ratio | target | met? | where |"
+	print "|---|---|---|---|---|---|---|"
+	b4_rows()
+	b1_rows()
+	b6_rows()
+	b5_rows()
+	b7_rows()
+}

@@ -1,0 +1,200 @@
+#!/bin/sh
+# Guest side of the benchmarks (tests/bench/run.sh); runs in the VM as
+# /guest.sh, cwd $SHARE.  /extra holds benchtool (static helper) and
+# bench.conf, which sets PARTS (any of: b1 b5 b6) and the sizes.
+# Results go to $SHARE/results.txt as "key value" lines; B1's traces and the
+# module's stats are left in $SHARE for the host.  Times are the guest's
+# CLOCK_MONOTONIC (TCG: ratios are meaningful, absolute times are not).
+set -eu
+
+# shellcheck source=/dev/null
+. /extra/bench.conf
+T=/extra/benchtool
+D=/sys/kernel/debug/stackmap
+TR=/sys/kernel/tracing
+OUT=$SHARE/results.txt
+GETPPID_NR=110	# x86_64
+
+step() {
+	echo "guest: $*"
+}
+
+emit() {
+	echo "$*" >>"$OUT"
+}
+
+# Median of the numbers in file $1; fails on an empty file.
+median() {
+	sort -n "$1" | awk '{ v[NR] = $1 } END { if (!NR) exit 1; if (NR % 2) print v[(NR + 1) / 2]; else print (v[NR / 2] + v[NR / 2 + 1]) / 2 }'
+}
+
+load_module() {
+	insmod "$MODDIR/stackmap.ko" "$@"
+}
+
+# --- B1: bytes per stack-bearing event, same workload with and without stackmap
+
+run_b1() {
+	step "B1: -O stacktrace without the module"
+	trace-cmd record -q -e sched:sched_switch -O stacktrace -o "$SHARE/b1_stacktrace.dat" \
+		sh -c "$(b1_cmd)"
+	step "B1: stackmap"
+	load_module tracepoints=sched:sched_switch
+	trace-cmd record -q -e stackmap -e sched:sched_switch -o "$SHARE/b1_stackmap.dat" \
+		sh -c "$(b1_cmd)"
+	cat $D/stats >"$SHARE/b1_stats.txt"
+	rmmod stackmap
+}
+
+# The B1 workload as one shell command line, for trace-cmd record.
+b1_cmd() {
+	echo "i=0; while [ \$i -lt $B1_ITERS ]; do ls -R /sys/kernel/debug/tracing/events >/dev/null; echo x | cat >/dev/null; sleep 0.01; i=\$((i + 1)); done"
+}
+
+# --- B5: per-event cost of a stack at raw_syscalls:sys_enter (getppid loop)
+#
+# Set up through tracefs directly, as trace-cmd record would (same events,
+# filter and option), but with no reader: switching variants then takes
+# milliseconds instead of seconds, so the variants can alternate loop by loop
+# and load from outside the guest hits them alike.
+
+SYS_ENTER=$TR/events/raw_syscalls/sys_enter
+
+b5_setup() {
+	case $1 in
+	event | stacktrace | stackmap)
+		echo "id == $GETPPID_NR" >$SYS_ENTER/filter
+		echo 1 >$SYS_ENTER/enable ;;
+	esac
+	case $1 in
+	stacktrace) echo 1 >$TR/options/stacktrace ;;
+	stackmap) echo raw_syscalls:sys_enter >$D/tracepoints
+		echo 1 >$TR/events/stackmap/enable ;;
+	attached) echo raw_syscalls:sys_enter >$D/tracepoints ;;
+	esac
+	echo 1 >$TR/tracing_on
+}
+
+b5_teardown() {
+	echo 0 >$TR/tracing_on
+	echo 0 >$TR/events/enable
+	echo 0 >$SYS_ENTER/filter
+	echo 0 >$TR/options/stacktrace
+	case $1 in
+	stackmap | attached) echo '!raw_syscalls:sys_enter' >$D/tracepoints ;;
+	esac
+	echo >$TR/trace
+}
+
+# One loop of $B5_LOOPS getppid calls under variant $1; ns per call
+# appended to /tmp/b5_$1.
+b5_loop() {
+	b5_setup "$1"
+	$T loop "$B5_LOOPS" >>"/tmp/b5_$1"
+	b5_teardown "$1"
+}
+
+run_b5() {
+	variants="plain event stacktrace stackmap attached"
+	load_module
+	step "B5: $B5_ROUNDS rounds of $variants"
+	r=0
+	while [ "$r" -lt "$B5_ROUNDS" ]; do
+		for v in $variants; do
+			b5_loop "$v"
+		done
+		r=$((r + 1))
+	done
+	for v in $variants; do
+		m=$(median "/tmp/b5_$v")
+		emit "b5_${v}_ns $m"
+		emit "b5_${v}_all $(tr '\n' ',' <"/tmp/b5_$v")"
+	done
+	emit "b5_loops $B5_LOOPS"
+	emit "b5_rounds $B5_ROUNDS"
+	rmmod stackmap
+}
+
+# --- B6: attach time vs idle threads, stackmap vs first function_graph
+
+raise_limits() {
+	echo 4194304 >/proc/sys/kernel/pid_max
+	echo 1000000 >/proc/sys/kernel/threads-max
+	echo 1000000 >/proc/sys/vm/max_map_count
+}
+
+# Start $1 idle threads in the background (not in a subshell: IDLE_PID must
+# survive, and the helper must not hold a command substitution's pipe open).
+start_idle() {
+	rm -f /tmp/ready
+	$T idle "$1" /tmp/ready >/dev/null &
+	IDLE_PID=$!
+	while [ ! -e /tmp/ready ]; do
+		kill -0 "$IDLE_PID" 2>/dev/null || { echo "guest: idle threads failed" >&2; return 1; }
+		sleep 0.2
+	done
+}
+
+stop_idle() {
+	kill -9 "$IDLE_PID"
+	wait "$IDLE_PID" || true
+}
+
+check_function() {
+	grep -qx "$B6_FUNC" $TR/available_filter_functions ||
+		{ echo "guest: $B6_FUNC is not a traceable function" >&2; return 1; }
+}
+
+# Median ns of seven stackmap attaches of $B6_FUNC (each detached again);
+# sets SM_NS.
+time_stackmap_attach() {
+	: >/tmp/b6_sm
+	for _ in 1 2 3 4 5 6 7; do
+		$T write $D/functions "$B6_FUNC" >>/tmp/b6_sm
+		echo "!$B6_FUNC" >>$D/functions
+	done
+	SM_NS=$(median /tmp/b6_sm)
+}
+
+# ns of the first and of the second function_graph enable with one function
+# filtered; sets FG_FIRST and FG_SECOND.
+time_fgraph() {
+	echo "$B6_FUNC" >$TR/set_ftrace_filter
+	test "$(cat $TR/set_ftrace_filter)" = "$B6_FUNC"
+	FG_FIRST=$($T write $TR/current_tracer function_graph)
+	echo nop >$TR/current_tracer
+	FG_SECOND=$($T write $TR/current_tracer function_graph)
+	echo nop >$TR/current_tracer
+	echo >$TR/set_ftrace_filter
+}
+
+run_b6() {
+	raise_limits
+	check_function
+	load_module
+	for n in $B6_THREADS; do
+		step "B6: $n idle threads"
+		start_idle "$n"
+		emit "b6_threads_$n $(awk '/^Threads:/ { print $2 }' "/proc/$IDLE_PID/status")"
+		time_stackmap_attach
+		emit "b6_stackmap_ns_$n $SM_NS"
+		time_fgraph
+		emit "b6_fgraph_first_ns_$n $FG_FIRST"
+		emit "b6_fgraph_second_ns_$n $FG_SECOND"
+		stop_idle
+	done
+	emit "b6_list $B6_THREADS"
+	rmmod stackmap
+}
+
+main() {
+	: >"$OUT"
+	emit "guest_kernel $(uname -r)"
+	emit "guest_nproc $(nproc)"
+	for part in $PARTS; do
+		"run_$part"
+	done
+	step "done"
+}
+
+main
