@@ -25,8 +25,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
+#include <unistd.h>
 
+#include "debuginfo.h"
 #include "filter.h"
 #include "dwsym.h"
 #include "folded.h"
@@ -69,6 +72,7 @@ struct options {
 	struct filter filter;
 	const char *vmlinux;
 	const char *modules;
+	bool debuginfo;
 	const char *path;	/* NULL with --map: the live listing */
 	bool map;
 	const char *kallsyms;	/* --kallsyms, with --map */
@@ -116,6 +120,8 @@ static void usage(FILE *out)
 		"                  when its symbols do not match the recording\n"
 		"  --modules DIR   the same for the recorded modules' NAME.ko files\n"
 		"                  found under DIR\n"
+		"  --debuginfo     find the vmlinux and modules of the recorded kernel\n"
+		"                  release under /usr/lib/debug, /boot and /lib/modules\n"
 		"Filters (repeatable ones accept comma-separated lists):\n"
 		"  --event NAME    only events NAME or SYSTEM:NAME (repeatable)\n"
 		"  --pid PID       only events of PID (repeatable)\n"
@@ -320,18 +326,59 @@ static void decode_record(struct fgdecode *fg, struct tep_record *record,
 	format_flush(&fg->after, stdout);
 }
 
+/* Files from this size on get a progress line when stderr is a terminal. */
+#define PROGRESS_MIN_BYTES	(64ULL << 20)
+
+struct progress {
+	unsigned long long size;	/* 0: no progress shown */
+	time_t last;
+	int shown;
+};
+
+static void progress_init(struct progress *p, const char *path)
+{
+	struct stat st;
+
+	memset(p, 0, sizeof(*p));
+	if (isatty(STDERR_FILENO) && !stat(path, &st) &&
+	    (unsigned long long)st.st_size >= PROGRESS_MIN_BYTES)
+		p->size = st.st_size;
+}
+
+/* At most once a second: how far into the file the records are. */
+static void progress_update(struct progress *p, const struct tep_record *r)
+{
+	time_t now;
+
+	if (!p->size || (now = time(NULL)) == p->last)
+		return;
+	p->last = now;
+	p->shown = 1;
+	fprintf(stderr, "\rfgdecode: %3llu%%", r->offset * 100 / p->size);
+}
+
+static void progress_done(struct progress *p)
+{
+	if (p->shown)
+		fprintf(stderr, "\r              \r");
+}
+
 /* Pass 2: every record in time order, then the aggregated outputs. */
 static int decode(struct fgdecode *fg)
 {
 	struct tep_record *record;
+	struct progress progress;
 	int stream;
 
+	progress_init(&progress, fg->opt.path);
 	if (fg->opt.mode == OUT_TEXT)
 		format_header(stdout, fg->reader.nr_cpus);
 	while (!fg->nomem && (record = reader_next(&fg->reader, &stream))) {
+		progress_update(&progress, record);
 		decode_record(fg, record, stream);
 		reader_put(record);
 	}
+	progress_done(&progress);
 	if (fg->nomem)
 		return -ENOMEM;
 	if (fg->opt.mode == OUT_FOLDED)
@@ -344,7 +391,7 @@ static int decode(struct fgdecode *fg)
 enum {
 	OPT_SHOW_DEFINES = 256, OPT_NO_SUMMARY, OPT_VERSION, OPT_COOKIES,
 	OPT_STRICT, OPT_JSON, OPT_FOLDED, OPT_MERGE, OPT_TOP, OPT_EVENT,
-	OPT_PID, OPT_CPU, OPT_FROM, OPT_TO, OPT_VMLINUX, OPT_MODULES,
+	OPT_PID, OPT_CPU, OPT_FROM, OPT_TO, OPT_VMLINUX, OPT_MODULES, OPT_DEBUGINFO,
 	OPT_MAP, OPT_KALLSYMS, OPT_INTERVAL, OPT_COUNT,
 };
 
@@ -364,6 +411,7 @@ static const struct option longopts[] = {
 	{ "to", required_argument, NULL, OPT_TO },
 	{ "vmlinux", required_argument, NULL, OPT_VMLINUX },
 	{ "modules", required_argument, NULL, OPT_MODULES },
+	{ "debuginfo", no_argument, NULL, OPT_DEBUGINFO },
 	{ "map", no_argument, NULL, OPT_MAP },
 	{ "kallsyms", required_argument, NULL, OPT_KALLSYMS },
 	{ "interval", required_argument, NULL, OPT_INTERVAL },
@@ -479,6 +527,9 @@ static int parse_one(struct options *opt, int c, const char *arg)
 	case OPT_MODULES:
 		opt->modules = arg;
 		return 0;
+	case OPT_DEBUGINFO:
+		opt->debuginfo = true;
+		return 0;
 	case OPT_MAP:
 		opt->map = true;
 		return 0;
@@ -565,15 +616,42 @@ static int check_strict(struct fgdecode *fg)
 }
 
 /*
+ * --debuginfo: the vmlinux and modules of the release the trace recorded,
+ * where --vmlinux and --modules do not name them.  Finding neither is an
+ * error naming the release.
+ */
+static int find_debuginfo(struct fgdecode *fg, struct debuginfo *d)
+{
+	if (debuginfo_release(reader_uname(&fg->reader), d->release,
+			      sizeof(d->release))) {
+		fatal(fg->opt.path, "--debuginfo: the trace records no kernel release");
+		return -1;
+	}
+	if (!debuginfo_find(d, "")) {
+		fatal(fg->opt.path, "--debuginfo: no vmlinux or modules of %s under /usr/lib/debug, /boot or /lib/modules",
+		      d->release);
+		return -1;
+	}
+	if (!fg->opt.vmlinux && d->vmlinux[0])
+		fg->opt.vmlinux = d->vmlinux;
+	if (!fg->opt.modules && d->modules[0])
+		fg->opt.modules = d->modules;
+	return 0;
+}
+
+/*
  * Symbolize with the kallsyms @tep holds; with --vmlinux or --modules, list
  * them and place the vmlinux and modules.
  */
 static int open_symbols(struct fgdecode *fg, struct tep_handle *tep,
 			const char *name)
 {
+	static struct debuginfo found;
 	char err[256];
 
 	fg->sz.tep = tep;
+	if (fg->opt.debuginfo && !fg->opt.map && find_debuginfo(fg, &found))
+		return -1;
 	if (!fg->opt.vmlinux && !fg->opt.modules)
 		return 0;
 	if (kallsyms_load(&fg->kallsyms, tep)) {

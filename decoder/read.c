@@ -155,6 +155,19 @@ static void close_buffers(struct reader *r)
  * but missing from its public header.
  */
 unsigned long tracecmd_get_in_file_version(struct tracecmd_input *handle);
+const char *tracecmd_get_uname(struct tracecmd_input *handle);
+
+/**
+ * reader_uname() - the uname the recording machine reported
+ * @r: an open reader
+ *
+ * Return: "Linux HOST RELEASE #VERSION ..." from the trace's UNAME option,
+ * or NULL when the trace has none.  Owned by the reader.
+ */
+const char *reader_uname(const struct reader *r)
+{
+	return tracecmd_get_uname(r->handle);
+}
 
 /*
  * tracecmd_open() in two steps, as it does them itself (trace-input.c,

@@ -87,6 +87,8 @@ int reader_open(struct reader *r, const char *path, char err[READER_ERR_LEN]);
  */
 void reader_close(struct reader *r);
 
+const char *reader_uname(const struct reader *r);
+
 /**
  * reader_rewind() - position every CPU at its first record again
  * @r: the reader

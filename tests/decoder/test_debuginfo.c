@@ -1,0 +1,131 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Unit tests of fgdecode --debuginfo's lookup (decoder/debuginfo.c): the
+ * release taken from a recorded uname, and the search order of vmlinux and
+ * module trees, in a scratch directory standing in for /.
+ */
+#include <check.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "debuginfo.h"
+
+#define REL "6.1.0-56-amd64"
+
+static char root[64];
+
+/* Create @rel under the scratch root: a directory, or an empty file. */
+static void mkpath(const char *rel, int dir)
+{
+	char path[PATH_MAX], cmd[2 * PATH_MAX];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s%s", root, rel);
+	snprintf(cmd, sizeof(cmd), "mkdir -p '%s'", path);
+	if (!dir)
+		snprintf(cmd, sizeof(cmd), "mkdir -p \"$(dirname '%s')\"", path);
+	ck_assert_int_eq(system(cmd), 0);
+	if (!dir) {
+		f = fopen(path, "w");
+		ck_assert_ptr_nonnull(f);
+		fclose(f);
+	}
+}
+
+static void setup(void)
+{
+	strcpy(root, "/tmp/debuginfo.XXXXXX");
+	ck_assert_ptr_nonnull(mkdtemp(root));
+}
+
+static void teardown(void)
+{
+	char cmd[128];
+
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", root);
+	ck_assert_int_eq(system(cmd), 0);
+}
+
+START_TEST(release_is_the_third_uname_field)
+{
+	char rel[64];
+
+	ck_assert_int_eq(debuginfo_release("Linux (none) " REL " #1 SMP PREEMPT_DYNAMIC Debian 6.1.192-2 (2026-10-01) x86_64",
+					   rel, sizeof(rel)), 0);
+	ck_assert_str_eq(rel, REL);
+	ck_assert_int_eq(debuginfo_release("Linux host", rel, sizeof(rel)), -1);
+	ck_assert_int_eq(debuginfo_release(NULL, rel, sizeof(rel)), -1);
+	ck_assert_int_eq(debuginfo_release("Linux h " REL, rel, 5), -1);
+}
+END_TEST
+
+START_TEST(debug_package_files_win_over_the_running_system)
+{
+	struct debuginfo d = { .release = REL };
+
+	mkpath("/boot/vmlinux-" REL, 0);
+	mkpath("/usr/lib/debug/boot/vmlinux-" REL, 0);
+	mkpath("/lib/modules/" REL, 1);
+	mkpath("/usr/lib/debug/lib/modules/" REL, 1);
+	ck_assert_int_eq(debuginfo_find(&d, root), 2);
+	ck_assert_str_eq(d.vmlinux + strlen(root), "/usr/lib/debug/boot/vmlinux-" REL);
+	ck_assert_str_eq(d.modules + strlen(root), "/usr/lib/debug/lib/modules/" REL);
+}
+END_TEST
+
+START_TEST(falls_back_to_boot_and_lib_modules)
+{
+	struct debuginfo d = { .release = REL };
+
+	mkpath("/lib/modules/" REL "/build/vmlinux", 0);
+	mkpath("/lib/modules/" REL, 1);
+	ck_assert_int_eq(debuginfo_find(&d, root), 2);
+	ck_assert_str_eq(d.vmlinux + strlen(root), "/lib/modules/" REL "/build/vmlinux");
+	ck_assert_str_eq(d.modules + strlen(root), "/lib/modules/" REL);
+}
+END_TEST
+
+START_TEST(nothing_found_for_another_release)
+{
+	struct debuginfo d = { .release = "5.10.0-1-amd64" };
+
+	mkpath("/boot/vmlinux-" REL, 0);
+	mkpath("/lib/modules/" REL, 1);
+	ck_assert_int_eq(debuginfo_find(&d, root), 0);
+	ck_assert_str_eq(d.vmlinux, "");
+	ck_assert_str_eq(d.modules, "");
+}
+END_TEST
+
+START_TEST(a_directory_is_not_a_vmlinux)
+{
+	struct debuginfo d = { .release = REL };
+
+	mkpath("/boot/vmlinux-" REL, 1);
+	ck_assert_int_eq(debuginfo_find(&d, root), 0);
+}
+END_TEST
+
+int main(void)
+{
+	Suite *s = suite_create("debuginfo");
+	TCase *tc = tcase_create("lookup");
+	SRunner *sr;
+	int failed;
+
+	tcase_add_checked_fixture(tc, setup, teardown);
+	tcase_add_test(tc, release_is_the_third_uname_field);
+	tcase_add_test(tc, debug_package_files_win_over_the_running_system);
+	tcase_add_test(tc, falls_back_to_boot_and_lib_modules);
+	tcase_add_test(tc, nothing_found_for_another_release);
+	tcase_add_test(tc, a_directory_is_not_a_vmlinux);
+	suite_add_tcase(s, tc);
+	sr = srunner_create(s);
+	srunner_run_all(sr, CK_NORMAL);
+	failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}
