@@ -15,8 +15,13 @@
  * With a modules directory, the modules recorded in the kallsyms are placed
  * from their own symbols there (dwmod.h) and reported to the same Dwfl.
  *
- * Each address is looked up once (cache).  A return address (every frame
- * but the first) is looked up at address - 1, so the line is that of the
+ * Each address is looked up once (cache).  Lookups go through an index of
+ * each module, built on the module's first lookup (its symbol table,
+ * sorted) and on the first lookup in each compile unit (the PC ranges of
+ * its scopes): microseconds per address instead of libdw's linear symbol
+ * scan and DIE tree walk per call, with the very same answers as
+ * dwfl_module_addrinfo() and dwarf_getscopes().  A return address (every
+ * frame but the first) is looked up at address - 1, so the line is that of the
  * call; the offset is still that of the address itself.
  */
 #ifndef FGDECODE_DWSYM_H
@@ -45,6 +50,20 @@ struct dw_loc {
 };
 
 struct dwsym;
+
+/* What the index did so far (dwsym_get_stats()). */
+struct dwsym_stats {
+	size_t lookups;		/* addresses resolved (cache misses) */
+	size_t modules;		/* modules whose symbol table is indexed */
+	size_t symbols;		/* sized symbols in those indexes */
+	size_t units;		/* compile units whose scopes are indexed */
+	size_t scopes;		/* DIEs with PC ranges in those indexes */
+	size_t naive_symbols;	/* symbols that took dwfl_module_addrinfo()
+				 * (a sizeless label may win) */
+	size_t naive_scopes;	/* chains that took dwarf_getscopes() (a
+				 * unit or origin the index cannot mirror) */
+	sm_u64 build_ns;	/* time spent building indexes, ns */
+};
 
 /**
  * dwsym_open() - load a vmlinux and modules, placed where the recording had
@@ -81,6 +100,25 @@ sm_u64 dwsym_bias(const struct dwsym *d);
  */
 const struct dw_loc *dwsym_lookup(struct dwsym *d, sm_u64 addr,
 				  bool is_return);
+
+/**
+ * dwsym_set_naive() - resolve with the straightforward libdw calls only
+ * @d: the symbolizer
+ * @naive: true: dwfl_module_addrinfo() and dwarf_getscopes() per address,
+ *	no index (the reference the index is checked against); false: the
+ *	default
+ *
+ * Affects lookups not cached yet.
+ */
+void dwsym_set_naive(struct dwsym *d, bool naive);
+
+/**
+ * dwsym_get_stats() - what the index did so far
+ * @d: the symbolizer
+ * @st: filled in (all zero before the first lookup; with naive set, only
+ *	@lookups counts)
+ */
+void dwsym_get_stats(const struct dwsym *d, struct dwsym_stats *st);
 
 /** dwsym_free() - release everything (NULL is fine). */
 void dwsym_free(struct dwsym *d);
