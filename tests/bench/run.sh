@@ -164,6 +164,9 @@ main() {
 	attempt "B1 B7 (trace sizes, map stats)" run_b1_host
 	attempt "B2 B7 (decoders)" run_decode
 	attempt "B6 (guest)" run_guest b6 "$B6_MEM"
+	# shellcheck disable=SC2046 # an empty word is not wanted in full mode
+	attempt "B8 (symbolization)" "$HERE/symbolize/run.sh" --prefix b8_ --append "$WORK/results.txt" \
+		$( ((QUICK)) && echo --quick)
 	{
 		print_header
 		awk -f "$HERE/table.awk" "$WORK/results.txt"

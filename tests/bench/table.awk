@@ -142,6 +142,33 @@ function b7_rows(   per, marginal, depth) {
 		missing("B7 fgdecode peak RSS / B2 decode time", "reported", "host")
 }
 
+# Symbolization with DWARF and inlined frames (tests/bench/symbolize):
+# 10,000 distinct addresses (500 in quick mode) of a generated program.
+function b8_rows() {
+	if (!have("b8_ours_per_addr_us", "b8_binutils_per_addr_us", "b8_eu_per_addr_us")) {
+		missing("B8 symbolization vs addr2line", "≥ 10× addr2line", "host")
+		return
+	}
+	row("B8 symbolize a distinct address, DWARF + inlined frames, indexes built (warm)",
+	    sprintf("%.2f µs", v["b8_ours_warm_per_addr_us"]),
+	    sprintf("binutils addr2line -f -i %.1f µs", v["b8_binutils_per_addr_us"]),
+	    sprintf("%.1f×", v["b8_ratio_warm_per_addr_vs_addr2line"]), "≥ 10×",
+	    yes(v["b8_ratio_warm_per_addr_vs_addr2line"] >= 10), "host")
+	row("B8 same, counting every index built on first touch (cold)",
+	    sprintf("%.2f µs", v["b8_ours_per_addr_us"]),
+	    sprintf("eu-addr2line -f -i %.1f µs", v["b8_eu_per_addr_us"]),
+	    sprintf("%.1f× addr2line, %.1f× eu-addr2line", v["b8_ratio_per_addr_vs_addr2line"],
+		    v["b8_eu_per_addr_us"] / v["b8_ours_per_addr_us"]), "reported", "", "host")
+	row("B8 first lookup (index build), peak RSS",
+	    sprintf("%.1f ms, %.1f MiB", v["b8_ours_first_ms"], v["b8_ours_rss_kb"] / 1024),
+	    sprintf("addr2line %.1f MiB, eu-addr2line %.1f MiB", v["b8_binutils_rss_kb"] / 1024, v["b8_eu_rss_kb"] / 1024),
+	    "", "reported", "", "host")
+	row("B8 agreement (function and file:line per address)",
+	    sprintf("%d equal to plain libdw calls", v["b8_agree_naive"]),
+	    sprintf("%d equal to eu-addr2line (%d differ only past a function's end)", v["b8_agree_eu_addr2line"],
+		    v["b8_eu_differs_outside_functions"]), "", "reported", "", "host")
+}
+
 END {
 	print "| benchmark | ours | baseline | ratio | target | met? | where |"
 	print "|---|---|---|---|---|---|---|"
@@ -150,4 +177,5 @@ END {
 	b6_rows()
 	b5_rows()
 	b7_rows()
+	b8_rows()
 }
