@@ -5,7 +5,7 @@
 set -euo pipefail
 
 PACKAGES=(
-	build-essential pkg-config gawk dkms
+	build-essential pkg-config gawk dkms time
 	linux-image-amd64 linux-headers-amd64 kmod
 	trace-cmd libtracecmd-dev libtraceevent-dev libtracefs-dev
 	libdw-dev libelf-dev elfutils
