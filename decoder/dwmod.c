@@ -31,8 +31,7 @@ struct vote {
 	sm_u64 base;
 };
 
-__attribute__((format(printf, 3, 4)))
-static int fail(char *err, size_t len, const char *fmt, ...)
+int dw_fail(char *err, size_t len, const char *fmt, ...)
 {
 	va_list ap;
 
@@ -207,7 +206,7 @@ static int count_votes(struct dwmod *m, const struct vote *v, size_t n,
 			}
 		}
 		if (best * 2 <= total)
-			return fail(err, len,
+			return dw_fail(err, len,
 				    "%s: does not match the recorded module %s: only %zu of %zu symbols of section %zu at one offset",
 				    m->path, m->name, best, total, v[i].shndx);
 		if (v[i].shndx < m->nr_sections)
@@ -249,14 +248,14 @@ static int place_elf(const struct kallsyms *ks, struct dwmod *m, Elf *elf,
 	int ret;
 
 	if (elf_getshdrnum(elf, &m->nr_sections))
-		return fail(err, len, "%s: no section headers", m->path);
+		return dw_fail(err, len, "%s: no section headers", m->path);
 	m->base = malloc((m->nr_sections + 1) * sizeof(*m->base));
 	syms = read_syms(elf, &nsyms);
 	votes = malloc((ks->nr + 1) * sizeof(*votes));
 	if (!m->base || !syms || !votes) {
 		free(syms);
 		free(votes);
-		return fail(err, len, "%s: no symbol table, or out of memory",
+		return dw_fail(err, len, "%s: no symbol table, or out of memory",
 			    m->path);
 	}
 	for (i = 0; i < m->nr_sections; i++)
@@ -279,10 +278,10 @@ static int place(const struct kallsyms *ks, struct dwmod *m, char *err,
 
 	fd = open(m->path, O_RDONLY);
 	if (fd < 0)
-		return fail(err, len, "%s: %s", m->path, strerror(errno));
+		return dw_fail(err, len, "%s: %s", m->path, strerror(errno));
 	elf = elf_begin(fd, ELF_C_READ, NULL);
 	if (!elf || !gelf_getehdr(elf, &eh) || eh.e_type != ET_REL)
-		ret = fail(err, len, "%s: not a kernel module (ELF ET_REL)",
+		ret = dw_fail(err, len, "%s: not a kernel module (ELF ET_REL)",
 			   m->path);
 	else
 		ret = place_elf(ks, m, elf, err, len);
@@ -325,13 +324,13 @@ int dwmod_find(const char *dir, const struct kallsyms *ks,
 
 	elf_version(EV_CURRENT);
 	if (list_modules(ks, mods, nr)) {
-		fail(err, len, "%s", strerror(ENOMEM));
+		dw_fail(err, len, "%s", strerror(ENOMEM));
 		return give_up(mods, nr);
 	}
 	walk_mods = *mods;
 	walk_nr = *nr;
 	if (nftw(dir, visit, 16, FTW_PHYS)) {
-		fail(err, len, "%s: cannot search it for modules", dir);
+		dw_fail(err, len, "%s: cannot search it for modules", dir);
 		return give_up(mods, nr);
 	}
 	for (i = 0; i < *nr; i++)

@@ -50,4 +50,15 @@ int dwmod_find(const char *dir, const struct kallsyms *ks,
 /** dwmod_free() - free @nr modules from dwmod_find(). */
 void dwmod_free(struct dwmod *mods, size_t nr);
 
+/**
+ * dw_fail() - format a one-line error for dwmod.c and dwsym.c
+ * @err: buffer for the message
+ * @len: its size in bytes
+ * @fmt: printf format, then its arguments
+ *
+ * Return: -1, so callers can `return dw_fail(...)`.
+ */
+__attribute__((format(printf, 3, 4)))
+int dw_fail(char *err, size_t len, const char *fmt, ...);
+
 #endif /* FGDECODE_DWMOD_H */

@@ -72,17 +72,6 @@ struct elf_info {
 	sm_u64 text, stext;		/* 0 when absent */
 };
 
-__attribute__((format(printf, 3, 4)))
-static int fail(char *err, size_t len, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(err, len, fmt, ap);
-	va_end(ap);
-	return -1;
-}
-
 static int cmp_esym(const void *a, const void *b)
 {
 	return strcmp(((const struct esym *)a)->name,
@@ -233,7 +222,7 @@ static int check_anchor(const struct kallsyms *ks, const char *name,
 	rt = recorded(ks, name);
 	if (!rt || rt - link == bias)
 		return 0;
-	return fail(err, len,
+	return dw_fail(err, len,
 		    "%s: does not match the recorded kernel: %s is at 0x%llx, its symbols say 0x%llx",
 		    path, name, (unsigned long long)rt,
 		    (unsigned long long)(link + bias));
@@ -246,12 +235,12 @@ static int place(const struct kallsyms *ks, Elf *elf, const char *path,
 	size_t agree = 0, matched = 0;
 
 	if (load_range(elf, ei) || read_symtab(elf, ei))
-		return fail(err, len, "%s: no program headers or no symbol table",
+		return dw_fail(err, len, "%s: no program headers or no symbol table",
 			    path);
 	if (vote_bias(ks, ei, bias, &agree, &matched))
-		return fail(err, len, "%s", strerror(ENOMEM));
+		return dw_fail(err, len, "%s", strerror(ENOMEM));
 	if (!matched || agree * 2 <= matched)
-		return fail(err, len,
+		return dw_fail(err, len,
 			    "%s: does not match the recorded kernel: only %zu of %zu functions at one offset",
 			    path, agree, matched);
 	if (check_anchor(ks, "_text", ei->text, *bias, path, err, len) ||
@@ -345,7 +334,7 @@ static int report(struct dwsym *d, const struct elf_info *ei, char *err,
 
 	d->dwfl = dwfl_begin(&callbacks);
 	if (!d->dwfl)
-		return fail(err, len, "libdwfl: %s", dwfl_errmsg(-1));
+		return dw_fail(err, len, "libdwfl: %s", dwfl_errmsg(-1));
 	dwfl_report_begin(d->dwfl);
 	if (d->path) {
 		d->kernel.path = d->path;
@@ -360,7 +349,7 @@ static int report(struct dwsym *d, const struct elf_info *ei, char *err,
 	}
 	dwfl_report_end(d->dwfl, NULL, NULL);
 	if (ret)
-		return fail(err, len, "libdwfl: %s", dwfl_errmsg(-1));
+		return dw_fail(err, len, "libdwfl: %s", dwfl_errmsg(-1));
 	return 0;
 }
 
@@ -634,15 +623,15 @@ static int open_vmlinux(struct dwsym *d, const struct kallsyms *ks,
 
 	fd = open(path, O_RDONLY);
 	if (fd < 0)
-		return fail(err, len, "%s: %s", path, strerror(errno));
+		return dw_fail(err, len, "%s: %s", path, strerror(errno));
 	elf = elf_begin(fd, ELF_C_READ, NULL);
 	if (!elf || elf_kind(elf) != ELF_K_ELF) {
-		fail(err, len, "%s: not an ELF file", path);
+		dw_fail(err, len, "%s: not an ELF file", path);
 		goto out;
 	}
 	d->path = strdup(path);
 	if (!d->path) {
-		fail(err, len, "%s", strerror(ENOMEM));
+		dw_fail(err, len, "%s", strerror(ENOMEM));
 		goto out;
 	}
 	ret = place(ks, elf, path, ei, &d->bias, err, len);
@@ -661,7 +650,7 @@ static int open_modules(struct dwsym *d, const struct kallsyms *ks,
 		return -1;
 	d->mod_files = calloc(d->nr_mods + 1, sizeof(*d->mod_files));
 	if (!d->mod_files)
-		return fail(err, len, "%s", strerror(ENOMEM));
+		return dw_fail(err, len, "%s", strerror(ENOMEM));
 	return 0;
 }
 
@@ -677,7 +666,7 @@ int dwsym_open(struct dwsym **out, const struct kallsyms *ks,
 	elf_version(EV_CURRENT);
 	d = calloc(1, sizeof(*d));
 	if (!d)
-		return fail(err, len, "%s", strerror(ENOMEM));
+		return dw_fail(err, len, "%s", strerror(ENOMEM));
 	if (vmlinux && open_vmlinux(d, ks, vmlinux, &ei, err, len))
 		goto out;
 	if (modules && open_modules(d, ks, modules, err, len))

@@ -17,9 +17,7 @@ static const char *const marker_frame[SSET_NR_STATUS] = {
 	[SSET_CORRUPT] = "[corrupt stack]",
 };
 
-/* The frames of one address, outermost first, each after a ';' but the
- * very first of the line. */
-static void put_addr(struct trace_seq *s, const struct symbolizer *sz,
+void folded_put_addr(struct trace_seq *s, const struct symbolizer *sz,
 		     sm_u64 addr, bool is_return)
 {
 	struct sym_frame f[SYM_MAX_FRAMES];
@@ -48,7 +46,7 @@ static const char *frames_of(const struct symbolizer *sz,
 	if (e->status != SSET_FRAMES)
 		trace_seq_puts(&s, marker_frame[e->status]);
 	for (i = e->depth; i-- > 0;)
-		put_addr(&s, sz, e->frames[i], i > 0);
+		folded_put_addr(&s, sz, e->frames[i], i > 0);
 	trace_seq_terminate(&s);
 	e->render[SSET_R_FOLDED] = strdup(s.buffer);
 	trace_seq_destroy(&s);

@@ -36,6 +36,19 @@
  *
  * Return: 0, or -ENOMEM.
  */
+/**
+ * folded_put_addr() - append the folded frames of one address
+ * @s: the line being built; a ';' goes before each frame but the line's first
+ * @sz: symbolizer
+ * @addr: kernel address
+ * @is_return: a return address (looked up at @addr - 1 for DWARF)
+ *
+ * Appends the frames of @addr outermost first (an inlined chain gives
+ * several), each its function name, or 0xADDR when no symbol covers it.
+ */
+void folded_put_addr(struct trace_seq *s, const struct symbolizer *sz,
+		     sm_u64 addr, bool is_return);
+
 int folded_print(FILE *out, const struct symbolizer *sz,
 		 struct stackset *set, bool merge);
 

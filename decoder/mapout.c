@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "folded.h"
 #include "format.h"
 #include "mapout.h"
 #include "stackmap/cookie.h"
@@ -93,23 +94,6 @@ static int print_top(FILE *out, const struct symbolizer *sz,
 
 /* ---- folded ---- */
 
-/* The frames of one address, outermost first, ';'-separated (as folded.c). */
-static void fold_addr(struct trace_seq *s, const struct symbolizer *sz,
-		      sm_u64 addr, bool is_return)
-{
-	struct sym_frame f[SYM_MAX_FRAMES];
-	int n = symbolize_addr(sz, addr, is_return, f);
-
-	while (n-- > 0) {
-		if (s->len)
-			trace_seq_putc(s, ';');
-		if (f[n].name)
-			trace_seq_puts(s, f[n].name);
-		else
-			trace_seq_printf(s, "0x%llx", (unsigned long long)addr);
-	}
-}
-
 /* One folded stack and its hits. */
 struct fold {
 	char *frames;
@@ -138,7 +122,7 @@ static int make_folds(const struct symbolizer *sz,
 			continue;
 		trace_seq_init(&s);
 		for (j = e->depth; j-- > 0;)
-			fold_addr(&s, sz, e->ips[j], j > 0);
+			folded_put_addr(&s, sz, e->ips[j], j > 0);
 		trace_seq_terminate(&s);
 		folds[*nr].frames = strdup(s.len ? s.buffer : "[empty stack]");
 		trace_seq_destroy(&s);
