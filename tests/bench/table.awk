@@ -169,6 +169,21 @@ function b8_rows() {
 		    v["b8_eu_differs_outside_functions"]), "", "reported", "", "host")
 }
 
+# B3: fgdecode with and without --vmlinux, each distinct stack used 1x and
+# 10x: the extra time for DWARF should not grow with the repetition.
+function b3_rows(   e1, e10) {
+	if (!have("b3_x1_plain_s", "b3_x1_dwarf_s", "b3_x10_dwarf_s") || !("b3_x10_plain_s" in v)) {
+		missing("B3 DWARF cost at 1x and 10x repetition", "≤ 1.3×", "host")
+		return
+	}
+	e1 = v["b3_x1_dwarf_s"] - v["b3_x1_plain_s"]
+	e10 = v["b3_x10_dwarf_s"] - v["b3_x10_plain_s"]
+	row(sprintf("B3 extra time for DWARF, %d distinct stacks used 10× vs 1×", v["b3_stacks"]),
+	    sprintf("10×: %.1f ms (%.1f ms with, %.1f without)", e10 * 1e3, v["b3_x10_dwarf_s"] * 1e3, v["b3_x10_plain_s"] * 1e3),
+	    sprintf("1×: %.1f ms (%.1f ms with, %.1f without)", e1 * 1e3, v["b3_x1_dwarf_s"] * 1e3, v["b3_x1_plain_s"] * 1e3),
+	    e1 > 0 ? sprintf("%.2f×", e10 / e1) : "n/a", "≤ 1.3×", e1 > 0 ? yes(e10 / e1 <= 1.3) : "", "host")
+}
+
 END {
 	print "| benchmark | ours | baseline | ratio | target | met? | where |"
 	print "|---|---|---|---|---|---|---|"
@@ -177,5 +192,6 @@ END {
 	b6_rows()
 	b5_rows()
 	b7_rows()
+	b3_rows()
 	b8_rows()
 }

@@ -17,6 +17,10 @@
 # addr2line.  --quick: a small program and 500 addresses (under a minute).
 # --prefix P: P before every key; --append FILE: figures appended to FILE
 # instead of standard output (tests/bench/run.sh: --prefix b8_).
+# Then B3: fgdecode on two traces whose stacks lie in the program, each
+# distinct stack used once and ten times (repeat.c), with and without
+# --vmlinux: the extra time DWARF costs should grow with distinct stacks, not
+# with events (keys b3_*, whatever --prefix says).
 # Nothing here judges a timing; exit 1 only when something fails to run.
 set -euo pipefail
 
@@ -57,10 +61,10 @@ trap 'log "failed at line $LINENO"' ERR
 build_program() {
 	local i
 	for ((i = 0; i < FILES; i++)); do
-		awk -v file=$i -v files=$FILES -v funcs=$FUNCS -f "$HERE/gen.awk" >"$WORK/f$i.c"
+		awk -v file="$i" -v files="$FILES" -v funcs="$FUNCS" -f "$HERE/gen.awk" >"$WORK/f$i.c"
 	done
 	# One object per file, in parallel, then a vmlinux-like link.
-	(cd "$WORK" && ls f*.c | xargs -P "$(nproc)" -n 4 \
+	(cd "$WORK" && find . -maxdepth 1 -name 'f*.c' -print0 | xargs -0 -P "$(nproc)" -n 4 \
 		gcc -c -O2 -g -mcmodel=kernel -fno-pic -fno-asynchronous-unwind-tables)
 	(cd "$WORK" && gcc -nostdlib -static -no-pie -Wl,-Ttext-segment=$LINK \
 		-Wl,-e,bench_entry -Wl,--build-id=none -o prog.elf f*.o)
@@ -126,7 +130,7 @@ run_tools() {
 	timed binutils addr2line -a -f -i -e "$WORK/prog.elf" \
 		<"$WORK/addrs" >"$WORK/binutils.raw"
 	log "eu-addr2line"
-	DEBUGINFOD_URLS= timed eu eu-addr2line -a -f -i -e "$WORK/prog.elf" \
+	DEBUGINFOD_URLS='' timed eu eu-addr2line -a -f -i -e "$WORK/prog.elf" \
 		<"$WORK/addrs" >"$WORK/eu.raw"
 }
 
@@ -162,9 +166,37 @@ report() {
 	}' "$f" | sed "s/^/$PREFIX/" >>"$APPEND"
 }
 
+# Median wall time of 3 runs of "$@" (output discarded), in seconds.
+median3() {
+	local i t0 t1
+	for i in 1 2 3; do
+		t0=$EPOCHREALTIME
+		"$@" >/dev/null 2>&1 || return 1
+		t1=$EPOCHREALTIME
+		awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.4f\n", b - a }'
+	done | sort -n | sed -n 2p
+}
+
+# B3: DWARF cost at 1x and 10x repetition of the same distinct stacks.
+measure_repeat() {
+	local fg=$HERE/../../../decoder/fgdecode stacks r plain dwarf
+	[[ -x $fg ]] || { log "B3: build decoder/fgdecode first"; return 1; }
+	stacks=$( ((QUICK)) && echo 100 || echo 2000)
+	echo "b3_stacks $stacks" >>"$APPEND"
+	for r in 1 10; do
+		log "B3: $stacks stacks x $r"
+		"$HERE/repeat" "$WORK/addrs" "$WORK/kallsyms" "$stacks" "$r" "$WORK/r$r.dat" || return 1
+		plain=$(median3 "$fg" "$WORK/r$r.dat") || return 1
+		dwarf=$(median3 "$fg" --vmlinux "$WORK/prog.elf" "$WORK/r$r.dat") || return 1
+		echo "b3_x${r}_plain_s $plain" >>"$APPEND"
+		echo "b3_x${r}_dwarf_s $dwarf" >>"$APPEND"
+	done
+}
+
 make -s -C "$HERE" >&2
 log "work directory $WORK, $FILES files x $FUNCS functions, $ADDRS addresses"
 build_program
 pick_addresses
 ADDRS=$(wc -l <"$WORK/addrs")
 report
+measure_repeat
