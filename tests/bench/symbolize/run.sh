@@ -64,7 +64,7 @@ build_program() {
 		awk -v file="$i" -v files="$FILES" -v funcs="$FUNCS" -f "$HERE/gen.awk" >"$WORK/f$i.c"
 	done
 	# One object per file, in parallel, then a vmlinux-like link.
-	(cd "$WORK" && find . -maxdepth 1 -name 'f*.c' -print0 | xargs -0 -P "$(nproc)" -n 4 \
+	(cd "$WORK" && find . -maxdepth 1 -name 'f*.c' -printf '%f\0' | xargs -0 -P "$(nproc)" -n 4 \
 		gcc -c -O2 -g -mcmodel=kernel -fno-pic -fno-asynchronous-unwind-tables)
 	(cd "$WORK" && gcc -nostdlib -static -no-pie -Wl,-Ttext-segment=$LINK \
 		-Wl,-e,bench_entry -Wl,--build-id=none -o prog.elf f*.o)
