@@ -2,8 +2,9 @@
 # The module's lifecycle on a real kernel (guest/lifecycle.sh does the guest
 # side): bad input to every control file, a map too large to allocate, 20
 # load/record/reset/unload cycles (generations strictly increase; no vmalloc
-# or slab growth), stacks at function entry, a recording into an instance,
-# and stacks taken in NMI context.
+# or slab growth), stacks at function entry and a recording into an instance.
+# One vCPU: this test patches kernel text the most (20 reloads), and under
+# TCG cross-CPU text patching is what occasionally hangs a guest (run-vm.sh).
 # Needs `make` to have built kmod/stackmap.ko and decoder/fgdecode.
 set -euo pipefail
 
@@ -69,27 +70,13 @@ check_instance() {
 		"$OUT/instance/report.txt" || fail instance "undefined cookies in an instance recording"
 }
 
-check_nmi() {
-	decode nmi
-	gawk '
-	function finish() { if (s !~ /default_do_nmi\+|exc_nmi\+/) { print "not an NMI stack: " s; bad++ }; inev = 0 }
-	/nmi_handler:/ { if (inev) finish(); inev = 1; s = ""; events++; next }
-	inev && /^    => / { s = s $2 " "; next }
-	inev && /^    </ { next }
-	inev { finish() }
-	END { if (inev) finish(); if (!events || bad) exit 1
-		printf "test_lifecycle: nmi: %d stacks taken in NMI context, all through exc_nmi\n", events }' \
-		"$OUT/nmi/decoded.txt" || fail nmi "NMI stacks missing or wrong"
-}
-
 rm -rf "$OUT"
 mkdir -p "$OUT"
 "$ROOT/tests/vm/run-vm.sh" --module "$ROOT/kmod/stackmap.ko" \
-	--guest-script "$ROOT/tests/vm/guest/lifecycle.sh" --share "$OUT" --timeout 420 ||
+	--guest-script "$ROOT/tests/vm/guest/lifecycle.sh" --share "$OUT" --timeout 420 --smp 1 ||
 	fail "guest run" "run-vm exited $? (see $OUT/console.log)"
 check_badinput
 check_reload
 check_functions
 check_instance
-check_nmi
 echo "test_lifecycle: ok ($OUT)"

@@ -6,6 +6,7 @@
 #           carries a stack, nothing unresolved
 #   stale   cookies of a generation reset away, whose definitions are not in
 #           the trace, are reported stale or unknown, never resolved
+#   nmi     stacks taken in NMI context go through exc_nmi
 # Needs `make` to have built kmod/stackmap.ko and decoder/fgdecode.
 set -euo pipefail
 
@@ -77,6 +78,21 @@ check_stale() {
 	echo "test_module: stale: no cookie of generation $old resolved"
 }
 
+check_nmi() {
+	decode nmi
+	(($(summary_count nmi stale) == 0 && $(summary_count nmi unknown) == 0)) ||
+		fail nmi "unresolved cookies"
+	gawk '
+	function finish() { if (s !~ /default_do_nmi\+|exc_nmi\+/) { print "not an NMI stack: " s; bad++ }; inev = 0 }
+	/nmi_handler:/ { if (inev) finish(); inev = 1; s = ""; events++; next }
+	inev && /^    => / { s = s $2 " "; next }
+	inev && /^    </ { next }
+	inev { finish() }
+	END { if (inev) finish(); if (!events || bad) exit 1
+		printf "test_module: nmi: %d stacks taken in NMI context, all through exc_nmi\n", events }' \
+		"$OUT/nmi/decoded.txt" || fail nmi "NMI stacks missing or wrong"
+}
+
 rm -rf "$OUT"
 mkdir -p "$OUT"
 "$ROOT/tests/vm/run-vm.sh" --module "$ROOT/kmod/stackmap.ko" \
@@ -85,4 +101,5 @@ mkdir -p "$OUT"
 check_stress
 check_full
 check_stale
+check_nmi
 echo "test_module: ok ($OUT)"

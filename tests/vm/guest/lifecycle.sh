@@ -10,8 +10,6 @@
 #   functions  stacks at the entry of do_sys_openat2 start in that function
 #   instance   a recording into a trace-cmd instance (-B) while the top-level
 #              buffer is on: every cookie in it is defined in it
-#   nmi        stacks recorded in NMI context (nmi:nmi_handler, NMIs sent by
-#              sysrq-l to every CPU) while the map is being reset
 # The harness fails the run on any BUG/WARNING/Oops on the console.
 set -eu
 
@@ -125,22 +123,6 @@ phase_instance() {
 	rmmod stackmap
 }
 
-phase_nmi() {
-	mkdir -p "$SHARE/nmi"
-	step "nmi: nmi:nmi_handler with sysrq-l NMIs and resets"
-	# Keep the NMI backtraces off the console (the harness fails on them).
-	# Each sysrq raises the console log level while it prints its header,
-	# which would flush backtraces still pending from the previous one: give
-	# them time to be flushed (quietly) first.
-	dmesg -n 1
-	insmod "$MODDIR/stackmap.ko" tracepoints=nmi:nmi_handler
-	trace-cmd record -q -e stackmap -e nmi:nmi_handler -o "$SHARE/nmi/trace.dat" \
-		sh -c "i=0; while [ \$i -lt 20 ]; do echo l >/proc/sysrq-trigger; sleep 0.3; [ \$((i % 5)) -eq 4 ] && echo 0 >$D/stack_map; i=\$((i + 1)); done"
-	cat $D/stats >"$SHARE/nmi/stats.txt"
-	rmmod stackmap
-	dmesg -n 5
-}
-
 {
 	echo 'workload() {'
 	echo '	i=0; while [ $i -lt "$1" ]; do ls -R /sys/kernel/tracing/events/sched >/dev/null; cat /proc/version >/dev/null; i=$((i + 1)); done'
@@ -151,5 +133,4 @@ phase_badinput
 phase_reload
 phase_functions
 phase_instance
-phase_nmi
 step "done"

@@ -7,6 +7,8 @@
 #   full    a tiny map (max_entries=8): fallbacks counted, no stack lost
 #   stale   a reset in the middle of a recording whose definitions of the
 #           old generation are filtered out: those cookies must not resolve
+#   nmi     stacks recorded in NMI context (nmi:nmi_handler, NMIs sent by
+#           sysrq-l to the other CPU) while the map is being reset
 # The harness fails the run on any BUG/WARNING/Oops on the console.
 set -eu
 
@@ -141,6 +143,22 @@ phase_stale() {
 	rmmod stackmap
 }
 
+phase_nmi() {
+	mkdir -p "$SHARE/nmi"
+	step "nmi: nmi:nmi_handler with sysrq-l NMIs and resets"
+	# Keep the NMI backtraces off the console (the harness fails on them).
+	# Each sysrq raises the console log level while it prints its header,
+	# which would flush backtraces still pending from the previous one: give
+	# them time to be flushed (quietly) first.
+	dmesg -n 1
+	insmod "$MODDIR/stackmap.ko" tracepoints=nmi:nmi_handler
+	trace-cmd record -q -e stackmap -e nmi:nmi_handler -o "$SHARE/nmi/trace.dat" \
+		sh -c "i=0; while [ \$i -lt 20 ]; do echo l >/proc/sysrq-trigger; sleep 0.3; [ \$((i % 5)) -eq 4 ] && echo 0 >$D/stack_map; i=\$((i + 1)); done"
+	cat $D/stats >"$SHARE/nmi/stats.txt"
+	rmmod stackmap
+	dmesg -n 5
+}
+
 # The stale phase's command runs in a child shell: give it workload().
 {
 	echo 'workload() {'
@@ -151,4 +169,5 @@ phase_stale() {
 phase_stress
 phase_full
 phase_stale
+phase_nmi
 step "done"
