@@ -96,7 +96,7 @@ check_nmi() {
 rm -rf "$OUT"
 mkdir -p "$OUT"
 "$ROOT/tests/vm/run-vm.sh" --module "$ROOT/kmod/stackmap.ko" \
-	--guest-script "$ROOT/tests/vm/guest/module.sh" --share "$OUT" --timeout 420 ||
+	--guest-script "$ROOT/tests/vm/guest/module.sh" --share "$OUT" --timeout 300 --hung-retries 2 ||
 	fail "guest run" "run-vm exited $? (see $OUT/console.log)"
 check_stress
 check_full

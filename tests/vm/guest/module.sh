@@ -51,26 +51,27 @@ rmmod_retry() {
 # Enabling an event or attaching a probe patches kernel text (static keys,
 # ftrace call sites).  Under TCG, patching in a tight loop hangs the guest even
 # without this module (seen with the stock function tracer toggled every 50 ms
-# on vfs_read), so the toggles here run about once a second.
+# on vfs_read, and now and then even at one toggle a second), so the toggles
+# here run every one to three seconds.
 toggle_events() {
 	echo 1 >$T/events/stackmap/enable
-	sleep 0.5
+	sleep 1
 	echo 0 >$T/events/stackmap/enable
-	sleep 0.5
+	sleep 1
 }
 
 toggle_attach() {
 	echo sched:sched_wakeup >>$D/tracepoints
-	sleep 0.7
+	sleep 1.5
 	echo '!sched:sched_wakeup' >>$D/tracepoints
-	sleep 0.7
+	sleep 1.5
 }
 
 toggle_functions() {
 	echo 'do_sys_openat2' >>$D/functions
-	sleep 2
+	sleep 3
 	echo '!do_sys_openat2' >>$D/functions
-	sleep 2
+	sleep 3
 }
 
 phase_stress() {
