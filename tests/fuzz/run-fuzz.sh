@@ -9,10 +9,13 @@ cd "$(dirname "$0")" || exit 2
 # Extra libFuzzer flags and ASAN_OPTIONS per target. libtracecmd allocates
 # whatever sizes a trace.dat's headers claim (3 GB seen) and copes with a
 # failed allocation: let such an allocation fail instead of reporting an
-# out-of-memory crash that is not fgdecode's.
+# out-of-memory crash that is not fgdecode's. It also loses such buffers on
+# some of its error paths (a 3.9 GB "leak" once, not reproducible on its own):
+# leak checking stays on for the other targets, whose parsers are ours, and
+# ASan/UBSan still stop fuzz_tracedat on any memory error.
 target_flags() {
 	case $1 in
-	fuzz_tracedat) echo "-rss_limit_mb=6000 -malloc_limit_mb=6000" ;;
+	fuzz_tracedat) echo "-rss_limit_mb=6000 -malloc_limit_mb=6000 -detect_leaks=0" ;;
 	esac
 }
 
