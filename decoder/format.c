@@ -61,28 +61,25 @@ void format_frames(struct trace_seq *s, const struct symbolizer *sz,
 		symbolize_print(s, sz, frames[i], i > 0, FORMAT_INDENT);
 }
 
+struct render_ctx {
+	const struct symbolizer *sz;
+	const struct resolved *res;
+};
+
+static void render_frames(struct trace_seq *s, const void *ctx)
+{
+	const struct render_ctx *c = ctx;
+
+	format_frames(s, c->sz, c->res->frames, c->res->depth);
+}
+
 /* Append the frames of @res, rendered once per distinct stack. */
 static int format_cached(struct trace_seq *s, const struct symbolizer *sz,
 			 const struct resolved *res, struct sset_entry *entry)
 {
-	struct trace_seq tmp;
-	char **cache = entry ? &entry->render[SSET_R_TEXT] : NULL;
-	int ret = 0;
+	struct render_ctx c = { sz, res };
 
-	if (cache && *cache) {
-		trace_seq_puts(s, *cache);
-		return 0;
-	}
-	trace_seq_init(&tmp);
-	format_frames(&tmp, sz, res->frames, res->depth);
-	trace_seq_terminate(&tmp);
-	trace_seq_puts(s, tmp.buffer);
-	if (cache) {
-		*cache = strdup(tmp.buffer);
-		ret = *cache ? 0 : -ENOMEM;
-	}
-	trace_seq_destroy(&tmp);
-	return ret;
+	return sset_render_once(s, entry, SSET_R_TEXT, render_frames, &c);
 }
 
 int format_stack(struct trace_seq *s, const struct symbolizer *sz,

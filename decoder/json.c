@@ -73,28 +73,25 @@ static void put_frames(struct trace_seq *s, const struct symbolizer *sz,
 	trace_seq_putc(s, ']');
 }
 
+struct render_ctx {
+	const struct symbolizer *sz;
+	const struct resolved *res;
+};
+
+static void render_frames(struct trace_seq *s, const void *ctx)
+{
+	const struct render_ctx *c = ctx;
+
+	put_frames(s, c->sz, c->res);
+}
+
 /* Append the cached (or freshly rendered) "stack" array of @res. */
 static int put_stack(struct trace_seq *s, const struct symbolizer *sz,
 		     const struct resolved *res, struct sset_entry *entry)
 {
-	char **cache = entry ? &entry->render[SSET_R_JSON] : NULL;
-	struct trace_seq tmp;
-	int ret = 0;
+	struct render_ctx c = { sz, res };
 
-	if (cache && *cache) {
-		trace_seq_puts(s, *cache);
-		return 0;
-	}
-	trace_seq_init(&tmp);
-	put_frames(&tmp, sz, res);
-	trace_seq_terminate(&tmp);
-	trace_seq_puts(s, tmp.buffer);
-	if (cache) {
-		*cache = strdup(tmp.buffer);
-		ret = *cache ? 0 : -ENOMEM;
-	}
-	trace_seq_destroy(&tmp);
-	return ret;
+	return sset_render_once(s, entry, SSET_R_JSON, render_frames, &c);
 }
 
 static const char *status_of(const struct resolved *res)

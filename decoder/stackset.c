@@ -10,6 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <event-parse.h>
+
 #include "stackset.h"
 
 #define SSET_MIN_CAP	256
@@ -245,4 +247,29 @@ const struct sset_pair *sset_pairs(const struct stackset *set, size_t *n)
 {
 	*n = set->nr_pairs;
 	return set->pairs;
+}
+
+int sset_render_once(struct trace_seq *s, struct sset_entry *entry,
+		     enum sset_render kind,
+		     void (*render)(struct trace_seq *out, const void *ctx),
+		     const void *ctx)
+{
+	char **cache = entry ? &entry->render[kind] : NULL;
+	struct trace_seq tmp;
+	int ret = 0;
+
+	if (cache && *cache) {
+		trace_seq_puts(s, *cache);
+		return 0;
+	}
+	trace_seq_init(&tmp);
+	render(&tmp, ctx);
+	trace_seq_terminate(&tmp);
+	trace_seq_puts(s, tmp.buffer);
+	if (cache) {
+		*cache = strdup(tmp.buffer);
+		ret = *cache ? 0 : -ENOMEM;
+	}
+	trace_seq_destroy(&tmp);
+	return ret;
 }

@@ -56,6 +56,26 @@ struct stackset;
  */
 struct stackset *sset_new(void);
 
+struct trace_seq;
+
+/**
+ * sset_render_once() - append a stack's rendering, rendered once per entry
+ * @s: output
+ * @entry: the stack's entry, or NULL (then nothing is cached)
+ * @kind: which cached rendering (enum sset_render)
+ * @render: writes the rendering into the trace_seq it is given
+ * @ctx: passed to @render
+ *
+ * The first call for an entry renders and keeps a copy in
+ * @entry->render[@kind]; later calls append the copy.
+ *
+ * Return: 0, or -ENOMEM (nothing cached; the rendering is still appended).
+ */
+int sset_render_once(struct trace_seq *s, struct sset_entry *entry,
+		     enum sset_render kind,
+		     void (*render)(struct trace_seq *out, const void *ctx),
+		     const void *ctx);
+
 /** sset_free() - free a set, its entries and their renderings (NULL ok). */
 void sset_free(struct stackset *set);
 
