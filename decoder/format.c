@@ -3,6 +3,7 @@
  * fgdecode, stage 3: text output (see format.h).
  */
 #include <errno.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -17,17 +18,6 @@ void format_header(FILE *out, int nr_cpus)
 	fprintf(out, "cpus=%d\n", nr_cpus);
 }
 
-/* " NAME: " padded so that the info starts in the same column. */
-static void format_event_name(struct trace_seq *s, struct tep_event *event)
-{
-	const char *name = event ? event->name : "(NULL)";
-	int len = strlen(name);
-
-	trace_seq_printf(s, " %s: ", name);
-	if (len < EVENT_NAME_WIDTH)
-		trace_seq_printf(s, "%*s", EVENT_NAME_WIDTH - len, "");
-}
-
 void format_dropped(struct trace_seq *s, const struct tep_record *record)
 {
 	if (record->missed_events > 0)
@@ -35,6 +25,83 @@ void format_dropped(struct trace_seq *s, const struct tep_record *record)
 				 record->cpu, record->missed_events);
 	else if (record->missed_events < 0)
 		trace_seq_printf(s, "CPU:%d [EVENTS DROPPED]\n", record->cpu);
+}
+
+/*
+ * Append @v in decimal, padded to @width: on the left with @fill (' ' or '0',
+ * as printf's "%5d" and "%03d"), or on the right with spaces when @left (as
+ * "%-5d").  Returns the new end of @p.
+ */
+static char *put_int(char *p, long long v, int width, char fill, bool left)
+{
+	unsigned long long u = v < 0 ? 0ULL - (unsigned long long)v :
+					 (unsigned long long)v;
+	char tmp[24];
+	int n = 0;
+
+	do {
+		tmp[n++] = '0' + u % 10;
+		u /= 10;
+	} while (u);
+	if (v < 0)
+		tmp[n++] = '-';
+	for (; !left && width > n; width--)
+		*p++ = fill;
+	for (width -= n; n; )
+		*p++ = tmp[--n];
+	for (; left && width > 0; width--)
+		*p++ = ' ';
+	return p;
+}
+
+/* Append @str (at most @max bytes) padded on the left to @width. */
+static char *put_str(char *p, const char *str, size_t max, int width)
+{
+	size_t len = strnlen(str, max);
+
+	for (; width > (int)len; width--)
+		*p++ = ' ';
+	memcpy(p, str, len);
+	return p + len;
+}
+
+/*
+ * The line start "COMM-PID [CPU] SECS.USECS: NAME: " with the event name
+ * padded so that the info starts in the same column.  Prints what
+ * tep_print_event() (libtraceevent 1.7: print_string(), print_int() and
+ * print_event_time()) prints for the format trace-cmd report uses,
+ * "%16s-%-5d [%03d] %6.1000d:" (the time rounded to microseconds), without
+ * parsing a format and calling vsnprintf() on every record, which was half
+ * of the text output's cost.  Comm and event names are cut at 64 bytes.
+ */
+static void format_line_start(struct trace_seq *s, struct tep_handle *tep,
+			      struct tep_record *record,
+			      const struct tep_event *event)
+{
+	char line[256], *p = line;
+	int pid = tep_data_pid(tep, record);
+	unsigned long long usecs = (record->ts + 500) / 1000;
+	size_t name_len = strnlen(event->name, 64);
+
+	p = put_str(p, tep_data_comm_from_pid(tep, pid), 64, 16);
+	*p++ = '-';
+	p = put_int(p, pid, 5, ' ', true);
+	*p++ = ' ';
+	*p++ = '[';
+	p = put_int(p, record->cpu, 3, '0', false);
+	*p++ = ']';
+	*p++ = ' ';
+	p = put_int(p, usecs / 1000000, 5, ' ', false);
+	*p++ = '.';
+	p = put_int(p, usecs % 1000000, 6, '0', false);
+	*p++ = ':';
+	*p++ = ' ';
+	p = put_str(p, event->name, name_len, 0);
+	*p++ = ':';
+	*p++ = ' ';
+	p = put_str(p, "", 0, EVENT_NAME_WIDTH - (int)name_len);
+	*p = '\0';
+	trace_seq_puts(s, line);
 }
 
 void format_event(struct trace_seq *s, struct tep_handle *tep,
@@ -45,10 +112,12 @@ void format_event(struct trace_seq *s, struct tep_handle *tep,
 	format_dropped(s, record);
 	if (buffer)
 		trace_seq_printf(s, "%s:", buffer);
-	tep_print_event(tep, s, record, "%16s-%-5d [%03d]", TEP_PRINT_COMM,
-			TEP_PRINT_PID, TEP_PRINT_CPU);
-	tep_print_event(tep, s, record, " %6.1000d:", TEP_PRINT_TIME);
-	format_event_name(s, event);
+	if (!event) {
+		/* tep_print_event() says so in its own words */
+		tep_print_event(tep, s, record, "%s", TEP_PRINT_INFO);
+		return;
+	}
+	format_line_start(s, tep, record, event);
 	tep_print_event(tep, s, record, "%s", TEP_PRINT_INFO);
 }
 

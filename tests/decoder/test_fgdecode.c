@@ -202,6 +202,77 @@ START_TEST(trace_without_stackmap_events_prints_like_report)
 }
 END_TEST
 
+/* A tick from @pid (no saved comm unless listed in cmdlines). */
+static void tick_from(int cpu, unsigned long long ts, int pid, int n)
+{
+	fx_tick(&buf, n);
+	buf.data[4] = pid & 0xff;
+	buf.data[5] = (pid >> 8) & 0xff;
+	buf.data[6] = (pid >> 16) & 0xff;
+	buf.data[7] = (pid >> 24) & 0xff;
+	mkt_add(mt, cpu, ts, buf.data, buf.len);
+}
+
+/*
+ * fgdecode formats the line start itself (format.c); the real trace-cmd
+ * report must print the same bytes: comm padding, long comms, unknown and
+ * idle comms, pids of 1 to 7 digits, times rounded to microseconds across a
+ * second and beyond 99999 s, event names shorter and longer than the column.
+ */
+START_TEST(event_lines_equal_trace_cmd_report_byte_for_byte)
+{
+	static const char long_fmt[] =
+		"name: a_rather_long_event_name_here\n"
+		"ID: 901\n"
+		"format:\n"
+		"\tfield:unsigned short common_type;\toffset:0;\tsize:2;\tsigned:0;\n"
+		"\tfield:unsigned char common_flags;\toffset:2;\tsize:1;\tsigned:0;\n"
+		"\tfield:unsigned char common_preempt_count;\toffset:3;\tsize:1;\tsigned:0;\n"
+		"\tfield:int common_pid;\toffset:4;\tsize:4;\tsigned:1;\n"
+		"\n"
+		"\tfield:int n;\toffset:8;\tsize:4;\tsigned:1;\n"
+		"\n"
+		"print fmt: \"n=%d\", REC->n\n";
+	static const struct mkt_format formats[] = {
+		{ "test", fx_fmt_tick },
+		{ "test", long_fmt },
+		{ NULL, NULL },
+	};
+	static const char names[] =
+		"42 worker\n"
+		"7 a-comm-longer-than-16\n"
+		"1234567 kworker/u4:1-events_unbound\n";
+	char cmd[1024], *report;
+
+	tick_from(0, 999, 42, 1);		/* 0.000001 */
+	tick_from(1, 1999999499ULL, 0, 2);	/* <idle>, 1.999999 */
+	tick_from(0, 1999999500ULL, 7, 3);	/* rounds up to 2.000000 */
+	tick_from(1, 123456789012345ULL, 1234567, 4);
+	tick_from(0, 123456789012346ULL, 99, 5);	/* no saved comm */
+	fx_tick(&buf, 6);
+	buf.data[0] = 901 & 0xff;
+	buf.data[1] = 901 >> 8;
+	mkt_add(mt, 1, 123456789012999ULL, buf.data, buf.len);
+	ck_assert_int_eq(mkt_write(mt, trace_path, formats, kallsyms, names), 0);
+	mt = NULL;
+	run("trace.dat");
+	ck_assert_int_eq(res.status, 0);
+	snprintf(cmd, sizeof(cmd), "trace-cmd report '%s' >'%s/report' 2>/dev/null",
+		 trace_path, dir);
+	ck_assert_int_eq(system(cmd), 0);
+	snprintf(cmd, sizeof(cmd), "%s/report", dir);
+	report = slurp(cmd);
+	ck_assert_str_eq(res.out, report);
+	/* and the cases really are in it */
+	ck_assert_ptr_nonnull(strstr(report, "<idle>-0     [001]     1.999999:"));
+	ck_assert_ptr_nonnull(strstr(report, "     2.000000:"));
+	ck_assert_ptr_nonnull(strstr(report, "-1234567 [001] 123456.789012:"));
+	ck_assert_ptr_nonnull(strstr(report, "<...>-99"));
+	ck_assert_ptr_nonnull(strstr(report, " a_rather_long_event_name_here: n=6"));
+	free(report);
+}
+END_TEST
+
 /* ---- attaching stacks ---- */
 
 START_TEST(cookie_stack_is_printed_under_its_event)
@@ -1282,6 +1353,7 @@ static Suite *fgdecode_suite(void)
 	tcase_add_checked_fixture(attach, setup, teardown);
 	tcase_set_timeout(attach, 60);
 	tcase_add_test(attach, trace_without_stackmap_events_prints_like_report);
+	tcase_add_test(attach, event_lines_equal_trace_cmd_report_byte_for_byte);
 	tcase_add_test(attach, cookie_stack_is_printed_under_its_event);
 	tcase_add_test(attach, show_defines_prints_the_definition_after_the_stack);
 	tcase_add_test(attach, cookies_option_heads_each_stack_with_its_cookie_or_fallback_reason);
