@@ -26,8 +26,11 @@ usage() {
 set_sizes() {
 	if ((QUICK)); then
 		B1_ITERS=5 B5_LOOPS=2000 B5_ROUNDS=2 B6_THREADS="100 500" B6_MEM=1G DECODE_RUNS=1
+		B2_ITERS=2 B2_BUFFER_KB=4000
 	else
 		B1_ITERS=60 B5_LOOPS=10000 B5_ROUNDS=25 B6_THREADS="1000 5000 10000 20000" B6_MEM=4G DECODE_RUNS=3
+		# ~4k stack-bearing events a round: ≥ 1 M events per trace
+		B2_ITERS=280 B2_BUFFER_KB=40000
 	fi
 	B6_FUNC=${BENCH_B6_FUNC:-vfs_fsync_range}	# the function B6 attaches to
 }
@@ -52,11 +55,12 @@ attempt() {
 build() {
 	make -s -C "$HERE" >&2 || return 1
 	local f
-	for f in kmod/stackmap.ko decoder/fgdecode; do
+	for f in kmod/stackmap.ko decoder/fgdecode plugin/plugin_stackmap.so; do
 		[[ -r $TOP/$f ]] || { log "$f missing: run make first"; return 1; }
 	done
 	# Private copies: other builds in this tree must not change them mid-run.
 	cp "$TOP/kmod/stackmap.ko" "$TOP/decoder/fgdecode" "$WORK/" || return 1
+	mkdir -p "$WORK/plugin" && cp "$TOP/plugin/plugin_stackmap.so" "$WORK/plugin/" || return 1
 }
 
 machine_info() {
@@ -84,6 +88,8 @@ B5_LOOPS=$B5_LOOPS
 B5_ROUNDS=$B5_ROUNDS
 B6_THREADS="$B6_THREADS"
 B6_FUNC=$B6_FUNC
+B2_ITERS=$B2_ITERS
+B2_BUFFER_KB=$B2_BUFFER_KB
 EOF
 }
 
@@ -117,6 +123,26 @@ run_b1_host() {
 		awk '{ print "b7_" $1, $2 }' "$share/b1_stats.txt" >>"$WORK/results.txt"
 }
 
+# Sizes of the B2 traces, and the events their readers were told were lost
+# (fgdecode's "EVENTS DROPPED" lines count both traces alike).
+run_b2_host() {
+	local share=$WORK/share-b2
+	trace_facts "$share/b2_stackmap.dat" b2_sm >>"$WORK/results.txt" &&
+		trace_facts "$share/b2_stacktrace.dat" b2_st >>"$WORK/results.txt" &&
+		awk '{ print "b2_map_" $1, $2 }' "$share/b2_stats.txt" >>"$WORK/results.txt" || return 1
+	echo "b2_iters $B2_ITERS" >>"$WORK/results.txt"
+	echo "b2_sm_lost $(dropped "$WORK/fgdecode" "$share/b2_stackmap.dat")" >>"$WORK/results.txt"
+	echo "b2_st_lost $(dropped env -u TRACEEVENT_PLUGIN_DIR trace-cmd report "$share/b2_stacktrace.dat")" \
+		>>"$WORK/results.txt"
+}
+
+# Events the decoder "$@" reports lost ("CPU:N [M EVENTS DROPPED]" lines;
+# a line without a count adds 1).
+dropped() {
+	"$@" 2>/dev/null | awk '/^CPU:[0-9]+ \[[0-9]* ?EVENTS DROPPED\]/ {
+		n = $2; sub(/^\[/, "", n); t += (n ~ /^[0-9]+$/) ? n : 1 } END { print t + 0 }'
+}
+
 # Median seconds and the peak RSS of "$@" (output to /dev/null); prefix $1.
 time_decoder() {
 	local prefix=$1 r
@@ -129,10 +155,13 @@ time_decoder() {
 		END { print p "_s", s[int((NR + 1) / 2)]; print p "_rss_kb", m }' >>"$WORK/results.txt"
 }
 
+# B2 and B7: both decoders on the B2 traces, and trace-cmd report with our
+# plugin on the stackmap trace for context.
 run_decode() {
-	local share=$WORK/share-b1-b5
-	time_decoder b2_fgdecode "$WORK/fgdecode" "$share/b1_stackmap.dat" &&
-		time_decoder b2_report trace-cmd report "$share/b1_stacktrace.dat"
+	local share=$WORK/share-b2
+	time_decoder b2_fgdecode "$WORK/fgdecode" "$share/b2_stackmap.dat" &&
+		time_decoder b2_report env -u TRACEEVENT_PLUGIN_DIR trace-cmd report "$share/b2_stacktrace.dat" &&
+		time_decoder b2_plugin env TRACEEVENT_PLUGIN_DIR="$WORK/plugin" trace-cmd report "$share/b2_stackmap.dat"
 }
 
 print_header() {
@@ -162,6 +191,8 @@ main() {
 	attempt B4 run_b4
 	attempt "B1 B5 (guest)" run_guest "b1 b5" 1G
 	attempt "B1 B7 (trace sizes, map stats)" run_b1_host
+	attempt "B2 (guest)" run_guest b2 2G
+	attempt "B2 (trace sizes)" run_b2_host
 	attempt "B2 B7 (decoders)" run_decode
 	attempt "B6 (guest)" run_guest b6 "$B6_MEM"
 	# shellcheck disable=SC2046 # an empty word is not wanted in full mode

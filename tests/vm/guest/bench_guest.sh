@@ -1,7 +1,7 @@
 #!/bin/sh
 # Guest side of the benchmarks (tests/bench/run.sh); runs in the VM as
 # /guest.sh, cwd $SHARE.  /extra holds benchtool (static helper) and
-# bench.conf, which sets PARTS (any of: b1 b5 b6) and the sizes.
+# bench.conf, which sets PARTS (any of: b1 b2 b5 b6) and the sizes.
 # Results go to $SHARE/results.txt as "key value" lines; B1's traces and the
 # module's stats are left in $SHARE for the host.  Times are the guest's
 # CLOCK_MONOTONIC (TCG: ratios are meaningful, absolute times are not).
@@ -51,6 +51,48 @@ b1_cmd() {
 	echo "i=0; while [ \$i -lt $B1_ITERS ]; do ls -R /sys/kernel/debug/tracing/events >/dev/null; echo x | cat >/dev/null; sleep 0.01; i=\$((i + 1)); done"
 }
 
+# --- B2: a long recording with stacks on every event, for decode throughput
+#
+# The same fixed amount of work (B2_ITERS rounds of two workers listing
+# tracefs, reading every /proc/PID/status and running a pipe) recorded twice
+# with stacks on kmem:kmalloc, kmem:kfree and sched:sched_switch: with the
+# module, and with -O stacktrace without it.  The traces are written to the
+# guest's memory and copied to $SHARE at the end.  Big per-CPU buffers keep
+# the reader from losing events; the host counts what was lost anyway.
+
+B2_EVENTS="kmem:kmalloc kmem:kfree sched:sched_switch"
+
+b2_cmd() {
+	echo "w() { i=0; while [ \$i -lt $B2_ITERS ]; do ls -R $TR/events >/dev/null; cat /proc/[0-9]*/status >/dev/null 2>&1; echo x | cat >/dev/null; i=\$((i + 1)); done; }; w & w; wait"
+}
+
+# Print "-e EVENT" for each of $B2_EVENTS.
+b2_event_args() {
+	for e in $B2_EVENTS; do
+		printf -- '-e %s ' "$e"
+	done
+}
+
+run_b2() {
+	step "B2: stackmap, $B2_ITERS rounds"
+	load_module tracepoints="$(echo "$B2_EVENTS" | tr ' ' ,)"
+	t0=$($T now)
+	# shellcheck disable=SC2046 # one word per option
+	trace-cmd record -q -b "$B2_BUFFER_KB" -e stackmap $(b2_event_args) \
+		-o /tmp/b2_stackmap.dat sh -c "$(b2_cmd)"
+	emit "b2_record_sm_ns $(($($T now) - t0))"
+	cat $D/stats >"$SHARE/b2_stats.txt"
+	rmmod stackmap
+	step "B2: -O stacktrace, $B2_ITERS rounds"
+	t0=$($T now)
+	# shellcheck disable=SC2046
+	trace-cmd record -q -b "$B2_BUFFER_KB" -O stacktrace $(b2_event_args) \
+		-o /tmp/b2_stacktrace.dat sh -c "$(b2_cmd)"
+	emit "b2_record_st_ns $(($($T now) - t0))"
+	cp /tmp/b2_stackmap.dat /tmp/b2_stacktrace.dat "$SHARE/"
+	rm -f /tmp/b2_stackmap.dat /tmp/b2_stacktrace.dat
+}
+
 # --- B5: per-event cost of a stack at raw_syscalls:sys_enter (getppid loop)
 #
 # Set up through tracefs directly, as trace-cmd record would (same events,
@@ -62,7 +104,7 @@ SYS_ENTER=$TR/events/raw_syscalls/sys_enter
 
 b5_setup() {
 	case $1 in
-	event | stacktrace | stackmap)
+	event | stacktrace | stackmap | captured)
 		echo "id == $GETPPID_NR" >$SYS_ENTER/filter
 		echo 1 >$SYS_ENTER/enable ;;
 	esac
@@ -70,7 +112,7 @@ b5_setup() {
 	stacktrace) echo 1 >$TR/options/stacktrace ;;
 	stackmap) echo raw_syscalls:sys_enter >$D/tracepoints
 		echo 1 >$TR/events/stackmap/enable ;;
-	attached) echo raw_syscalls:sys_enter >$D/tracepoints ;;
+	attached | captured) echo raw_syscalls:sys_enter >$D/tracepoints ;;
 	esac
 	echo 1 >$TR/tracing_on
 }
@@ -81,7 +123,7 @@ b5_teardown() {
 	echo 0 >$SYS_ENTER/filter
 	echo 0 >$TR/options/stacktrace
 	case $1 in
-	stackmap | attached) echo '!raw_syscalls:sys_enter' >$D/tracepoints ;;
+	stackmap | attached | captured) echo '!raw_syscalls:sys_enter' >$D/tracepoints ;;
 	esac
 	echo >$TR/trace
 }
@@ -95,11 +137,12 @@ b5_loop() {
 }
 
 run_b5() {
-	variants="plain event stacktrace stackmap attached"
+	variants="plain event stacktrace stackmap captured attached"
 	load_module
 	step "B5: $B5_ROUNDS rounds of $variants"
 	r=0
 	while [ "$r" -lt "$B5_ROUNDS" ]; do
+		step "B5: round $((r + 1))"
 		for v in $variants; do
 			b5_loop "$v"
 		done
