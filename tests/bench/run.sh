@@ -2,7 +2,7 @@
 # Run every benchmark, each next to its baseline in the same invocation, and
 # print one markdown table of ratios (see tests/bench/README.md).
 #
-#   tests/bench/run.sh            full sizes (~6-8 min); writes tests/bench/RESULTS.md
+#   tests/bench/run.sh            full sizes (~15 min); writes tests/bench/RESULTS.md
 #   tests/bench/run.sh --quick    tiny sizes (~1 min), for CI; prints only
 #   BENCH_B6_FUNC=name            another traceable function for B6
 #
