@@ -89,6 +89,7 @@ struct stackmap_ctx {
 	struct stacktab *tab;
 	struct stacktab *snap;
 	enum snap_state snap_state;
+	int render_opts;	/* render_opts() of the cached texts; -1: none yet */
 	struct stackmap_ctx *next;
 };
 
@@ -288,6 +289,41 @@ static void print_stack(struct trace_seq *s, struct tep_handle *tep,
 	}
 }
 
+/* The options a stack's rendering depends on, as bits. */
+static int render_opts(void)
+{
+	return (OPT_SET(OPT_ADDR) ? 1 : 0) | (OPT_SET(OPT_COMPACT) ? 2 : 0);
+}
+
+/*
+ * Print a resolved stack, rendered once per stack and copied afterwards:
+ * looking up every frame's symbol again for each event was most of what the
+ * plugin added to trace-cmd report's time.  The texts are those of the
+ * options in force when the first was made; should the options change later,
+ * stacks are rendered every time.  Out of memory: rendered every time too.
+ */
+static void print_found(struct trace_seq *s, struct tep_handle *tep,
+			struct stackmap_ctx *ctx,
+			const struct stacktab_stack *stack)
+{
+	struct trace_seq text;
+
+	if (ctx->render_opts < 0)
+		ctx->render_opts = render_opts();
+	if (!*stack->text && ctx->render_opts == render_opts()) {
+		trace_seq_init(&text);
+		print_stack(&text, tep, stack->frames, stack->depth);
+		trace_seq_terminate(&text);
+		if (text.state == TRACE_SEQ__GOOD)
+			*stack->text = strdup(text.buffer);
+		trace_seq_destroy(&text);
+	}
+	if (*stack->text && ctx->render_opts == render_opts())
+		trace_seq_puts(s, *stack->text);
+	else
+		print_stack(s, tep, stack->frames, stack->depth);
+}
+
 static void print_cookie(struct trace_seq *s, struct tep_handle *tep,
 			 struct stackmap_ctx *ctx, sm_u64 cookie)
 {
@@ -296,7 +332,7 @@ static void print_cookie(struct trace_seq *s, struct tep_handle *tep,
 
 	res = resolve(ctx, cookie, &stack);
 	if (res == STACKTAB_FOUND)
-		print_stack(s, tep, stack.frames, stack.depth);
+		print_found(s, tep, ctx, &stack);
 	else if (!OPT_SET(OPT_COMPACT))
 		tepstack_print_marker(s, res, cookie, "");
 	else
@@ -411,6 +447,7 @@ PLUGIN_EXPORT int TEP_PLUGIN_LOADER(struct tep_handle *tep)
 		return -1;
 	}
 	ctx->tep = tep;
+	ctx->render_opts = -1;
 	if (!contexts)
 		tep_plugin_add_options(PLUGIN_ALIAS, TEP_PLUGIN_OPTIONS);
 	ctx->next = contexts;

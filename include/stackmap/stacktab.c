@@ -29,9 +29,15 @@ struct oatab {
 	size_t used;
 };
 
+/* A defined stack: its frames and the consumer's cached text, one block. */
+struct stack_block {
+	char *text;
+	sm_u64 frames[];
+};
+
 struct cookie_entry {
 	sm_u64 cookie;		/* key */
-	sm_u64 *frames;
+	struct stack_block *stack;
 	sm_u32 depth;
 	bool conflict;
 };
@@ -160,8 +166,10 @@ void stacktab_free(struct stacktab *tab)
 	for (i = 0; i < tab->cookies.cap; i++) {
 		struct cookie_entry *e = (void *)oatab_key(&tab->cookies, i);
 
-		if (e->cookie)
-			free(e->frames);
+		if (e->cookie) {
+			free(e->stack->text);
+			free(e->stack);
+		}
 	}
 	free(tab->cookies.buckets);
 	free(tab->slots.buckets);
@@ -172,14 +180,15 @@ static bool same_stack(const struct cookie_entry *e, sm_u32 depth,
 		       const sm_u64 *frames)
 {
 	return e->depth == depth &&
-	       (!depth || !memcmp(e->frames, frames, depth * sizeof(*frames)));
+	       (!depth ||
+		!memcmp(e->stack->frames, frames, depth * sizeof(*frames)));
 }
 
 int stacktab_define(struct stacktab *tab, sm_u64 cookie, sm_u32 depth,
 		    const sm_u64 *frames)
 {
 	struct cookie_entry *e;
-	sm_u64 *copy = NULL;
+	struct stack_block *copy;
 
 	if (!stackmap_cookie_valid(cookie))
 		return -EINVAL;
@@ -190,12 +199,12 @@ int stacktab_define(struct stacktab *tab, sm_u64 cookie, sm_u32 depth,
 		e->conflict = true;
 		return -EEXIST;
 	}
-	if (depth) {
-		copy = malloc(depth * sizeof(*copy));
-		if (!copy)
-			return -ENOMEM;
-		memcpy(copy, frames, depth * sizeof(*copy));
-	}
+	copy = malloc(sizeof(*copy) + depth * sizeof(*frames));
+	if (!copy)
+		return -ENOMEM;
+	copy->text = NULL;
+	if (depth)
+		memcpy(copy->frames, frames, depth * sizeof(*frames));
 	/* Room in both tables first, so a failure changes nothing. */
 	if (oatab_reserve(&tab->cookies) || oatab_reserve(&tab->slots)) {
 		free(copy);
@@ -203,7 +212,7 @@ int stacktab_define(struct stacktab *tab, sm_u64 cookie, sm_u32 depth,
 	}
 	oatab_insert(&tab->slots, (sm_u64)stackmap_cookie_slot(cookie) + 1);
 	e = oatab_insert(&tab->cookies, cookie);
-	e->frames = copy;
+	e->stack = copy;
 	e->depth = depth;
 	return 0;
 }
@@ -215,6 +224,7 @@ enum stacktab_result stacktab_lookup(const struct stacktab *tab, sm_u64 cookie,
 
 	out->depth = 0;
 	out->frames = NULL;
+	out->text = NULL;
 	if (!stackmap_cookie_valid(cookie))
 		return STACKTAB_UNKNOWN;
 	e = oatab_find(&tab->cookies, cookie);
@@ -222,7 +232,8 @@ enum stacktab_result stacktab_lookup(const struct stacktab *tab, sm_u64 cookie,
 		return STACKTAB_CONFLICT;
 	if (e) {
 		out->depth = e->depth;
-		out->frames = e->frames;
+		out->frames = e->stack->frames;
+		out->text = &e->stack->text;
 		return STACKTAB_FOUND;
 	}
 	if (oatab_find(&tab->slots, (sm_u64)stackmap_cookie_slot(cookie) + 1))

@@ -39,11 +39,15 @@ enum stacktab_result {
 /*
  * A stack as the table holds it: @depth frames, innermost first, raw kernel
  * addresses widened to 64 bits.  @frames points into the table and stays
- * valid until the table is freed.
+ * valid until the table is freed.  @text is the stack's slot for a consumer
+ * that prints the same stack many times to keep its rendering: NULL until
+ * the consumer stores a malloc()ed string there, which stacktab_free()
+ * frees; the slot too stays valid until the table is freed.
  */
 struct stacktab_stack {
 	sm_u32 depth;
 	const sm_u64 *frames;
+	char **text;
 };
 
 /**
@@ -82,7 +86,8 @@ int stacktab_define(struct stacktab *tab, sm_u64 cookie, sm_u32 depth,
  * stacktab_lookup() - find the stack of a cookie
  * @tab: the table
  * @cookie: the cookie to resolve
- * @out: set to the stack on STACKTAB_FOUND; zeroed otherwise
+ * @out: set to the stack (and its text slot) on STACKTAB_FOUND; zeroed
+ *	otherwise
  *
  * Return: STACKTAB_FOUND only for a cookie defined with exactly this
  * (generation, slot); otherwise STACKTAB_STALE, STACKTAB_UNKNOWN or

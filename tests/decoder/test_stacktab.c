@@ -5,6 +5,7 @@
 #include <check.h>
 #include <errno.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "stackmap/cookie.h"
 #include "stackmap/stacktab.h"
@@ -51,6 +52,45 @@ START_TEST(define_copies_the_frames)
 	ck_assert_int_eq(stacktab_lookup(tab, stackmap_cookie_make(1, 1), &st),
 			 STACKTAB_FOUND);
 	ck_assert_uint_eq(st.frames[0], 1);
+}
+END_TEST
+
+/*
+ * The text slot of a stack is per stack, empty at first, the same slot on
+ * every lookup even after the table grew, absent for misses, and freed with
+ * the table (ASan's leak check fails the test otherwise).
+ */
+START_TEST(text_slot_is_per_stack_and_survives_growth)
+{
+	sm_u64 ck = stackmap_cookie_make(5, 9);
+	struct stacktab_stack st, again;
+	char **slot;
+	sm_u32 i;
+
+	ck_assert_int_eq(stacktab_define(tab, ck, 3, stack_a), 0);
+	ck_assert_int_eq(stacktab_define(tab, stackmap_cookie_make(5, 10), 0,
+					 NULL), 0);
+	ck_assert_int_eq(stacktab_lookup(tab, ck, &st), STACKTAB_FOUND);
+	ck_assert_ptr_nonnull(st.text);
+	ck_assert_ptr_null(*st.text);
+	*st.text = strdup("rendered");
+	slot = st.text;
+	for (i = 1; i <= 1000; i++)
+		ck_assert_int_eq(stacktab_define(tab, stackmap_cookie_make(6, i),
+						 2, stack_b), 0);
+	ck_assert_int_eq(stacktab_lookup(tab, ck, &again), STACKTAB_FOUND);
+	ck_assert_ptr_eq(again.text, slot);
+	ck_assert_str_eq(*again.text, "rendered");
+	ck_assert_mem_eq(again.frames, stack_a, sizeof(stack_a));
+	ck_assert_int_eq(stacktab_lookup(tab, stackmap_cookie_make(5, 10), &st),
+			 STACKTAB_FOUND);
+	ck_assert_uint_eq(st.depth, 0);
+	ck_assert_ptr_nonnull(st.text);
+	ck_assert_ptr_ne(st.text, slot);
+	*st.text = strdup("");
+	ck_assert_int_eq(stacktab_lookup(tab, stackmap_cookie_make(4, 9), &st),
+			 STACKTAB_STALE);
+	ck_assert_ptr_null(st.text);
 }
 END_TEST
 
@@ -220,6 +260,7 @@ static Suite *stacktab_suite(void)
 	tcase_set_timeout(tc, 60);
 	tcase_add_test(tc, lookup_returns_the_stack_of_exactly_that_cookie);
 	tcase_add_test(tc, define_copies_the_frames);
+	tcase_add_test(tc, text_slot_is_per_stack_and_survives_growth);
 	tcase_add_test(tc, other_generation_of_a_known_slot_is_stale);
 	tcase_add_test(tc, slot_without_definition_is_unknown);
 	tcase_add_test(tc, cookie_zero_is_never_defined_nor_found);

@@ -93,6 +93,56 @@ START_TEST(cookie_after_its_define_prints_the_stack)
 }
 END_TEST
 
+/* The plugin's option "name", through the array libtraceevent reads. */
+static struct tep_plugin_option *plugin_option(const char *name)
+{
+	struct tep_plugin_option *o = dlsym(dl, "tep_plugin_options");
+
+	ck_assert_ptr_nonnull(o);
+	for (; o->name; o++)
+		if (!strcmp(o->name, name))
+			return o;
+	ck_abort_msg("no option %s", name);
+	return NULL;
+}
+
+/*
+ * A stack is rendered once and copied afterwards: the copy must equal the
+ * first rendering, follow an option changed later (rendered afresh), and
+ * never outlive a conflicting redefinition of its cookie.
+ */
+START_TEST(repeated_cookie_prints_the_same_stack_and_follows_options)
+{
+	static const char with_addr[] =
+		"cookie gen 3233 slot 10356"
+		"\n=> __schedule+0x4f8 (ffffffff832528c8)"
+		"\n=> schedule+0x5a (ffffffff83252e2a)"
+		"\n=> kthread+0xda (ffffffff828cd41a)";
+	struct tep_plugin_option *addr = plugin_option("addr");
+	sm_u64 ck = stackmap_cookie_make(3233, 10356);
+	int i;
+
+	fx_define(&buf, ck, 3, frames3, 3);
+	info(&buf);
+	fx_cookie(&buf, ck);
+	for (i = 0; i < 3; i++)
+		ck_assert_str_eq(info(&buf), with_addr);
+	addr->set = 0;
+	ck_assert_str_eq(info(&buf),
+		"cookie gen 3233 slot 10356"
+		"\n=> __schedule+0x4f8"
+		"\n=> schedule+0x5a"
+		"\n=> kthread+0xda");
+	addr->set = 1;
+	ck_assert_str_eq(info(&buf), with_addr);
+	fx_define(&buf, ck, 2, frames3, 2);
+	info(&buf);
+	fx_cookie(&buf, ck);
+	ck_assert_str_eq(info(&buf),
+		"cookie gen 3233 slot 10356\n=> <conflicting cookie gen 3233 slot 10356>");
+}
+END_TEST
+
 START_TEST(cookie_before_its_define_is_unknown)
 {
 	fx_cookie(&buf, stackmap_cookie_make(1, 2));
@@ -213,6 +263,7 @@ static Suite *plugin_suite(void)
 	tcase_add_checked_fixture(tc, setup, teardown);
 	tcase_add_test(tc, define_prints_a_short_line);
 	tcase_add_test(tc, cookie_after_its_define_prints_the_stack);
+	tcase_add_test(tc, repeated_cookie_prints_the_same_stack_and_follows_options);
 	tcase_add_test(tc, cookie_before_its_define_is_unknown);
 	tcase_add_test(tc, cookie_of_an_old_generation_is_stale);
 	tcase_add_test(tc, conflicting_define_is_flagged_and_its_cookie_not_resolved);
