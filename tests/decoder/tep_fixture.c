@@ -9,18 +9,11 @@
 #include "stackmap/events.h"
 #include "tep_fixture.h"
 
-#define COMMON_FIELDS \
-	"\tfield:unsigned short common_type;\toffset:0;\tsize:2;\tsigned:0;\n" \
-	"\tfield:unsigned char common_flags;\toffset:2;\tsize:1;\tsigned:0;\n" \
-	"\tfield:unsigned char common_preempt_count;\toffset:3;\tsize:1;\tsigned:0;\n" \
-	"\tfield:int common_pid;\toffset:4;\tsize:4;\tsigned:1;\n" \
-	"\n"
-
 const char fx_fmt_stack_cookie[] =
 	"name: stack_cookie\n"
 	"ID: 1361\n"
 	"format:\n"
-	COMMON_FIELDS
+	FX_COMMON_FIELDS
 	"\tfield:u64 cookie;\toffset:8;\tsize:8;\tsigned:0;\n"
 	"\n"
 	"print fmt: \"cookie=0x%llx\", REC->cookie\n";
@@ -29,7 +22,7 @@ const char fx_fmt_stack_define[] =
 	"name: stack_define\n"
 	"ID: 1360\n"
 	"format:\n"
-	COMMON_FIELDS
+	FX_COMMON_FIELDS
 	"\tfield:u64 cookie;\toffset:8;\tsize:8;\tsigned:0;\n"
 	"\tfield:u32 depth;\toffset:16;\tsize:4;\tsigned:0;\n"
 	"\tfield:__data_loc unsigned long[] ips;\toffset:20;\tsize:4;\tsigned:0;\n"
@@ -40,7 +33,7 @@ const char fx_fmt_stack_fallback[] =
 	"name: stack_fallback\n"
 	"ID: 1359\n"
 	"format:\n"
-	COMMON_FIELDS
+	FX_COMMON_FIELDS
 	"\tfield:u32 reason;\toffset:8;\tsize:4;\tsigned:0;\n"
 	"\tfield:u32 depth;\toffset:12;\tsize:4;\tsigned:0;\n"
 	"\tfield:__data_loc unsigned long[] ips;\toffset:16;\tsize:4;\tsigned:0;\n"
@@ -51,7 +44,7 @@ const char fx_fmt_tick[] =
 	"name: tick\n"
 	"ID: 900\n"
 	"format:\n"
-	COMMON_FIELDS
+	FX_COMMON_FIELDS
 	"\tfield:int n;\toffset:8;\tsize:4;\tsigned:1;\n"
 	"\n"
 	"print fmt: \"n=%d\", REC->n\n";

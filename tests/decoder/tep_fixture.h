@@ -22,6 +22,14 @@
 /* A plain event for "the event a stack belongs to". */
 #define FX_ID_TICK	900
 
+/* The common fields of every event format, then the blank line after them. */
+#define FX_COMMON_FIELDS \
+	"\tfield:unsigned short common_type;\toffset:0;\tsize:2;\tsigned:0;\n" \
+	"\tfield:unsigned char common_flags;\toffset:2;\tsize:1;\tsigned:0;\n" \
+	"\tfield:unsigned char common_preempt_count;\toffset:3;\tsize:1;\tsigned:0;\n" \
+	"\tfield:int common_pid;\toffset:4;\tsize:4;\tsigned:1;\n" \
+	"\n"
+
 extern const char fx_fmt_stack_cookie[];
 extern const char fx_fmt_stack_define[];
 extern const char fx_fmt_stack_fallback[];

@@ -225,11 +225,7 @@ START_TEST(event_lines_equal_trace_cmd_report_byte_for_byte)
 		"name: a_rather_long_event_name_here\n"
 		"ID: 901\n"
 		"format:\n"
-		"\tfield:unsigned short common_type;\toffset:0;\tsize:2;\tsigned:0;\n"
-		"\tfield:unsigned char common_flags;\toffset:2;\tsize:1;\tsigned:0;\n"
-		"\tfield:unsigned char common_preempt_count;\toffset:3;\tsize:1;\tsigned:0;\n"
-		"\tfield:int common_pid;\toffset:4;\tsize:4;\tsigned:1;\n"
-		"\n"
+		FX_COMMON_FIELDS
 		"\tfield:int n;\toffset:8;\tsize:4;\tsigned:1;\n"
 		"\n"
 		"print fmt: \"n=%d\", REC->n\n";
@@ -551,11 +547,7 @@ START_TEST(stackmap_event_without_a_field_is_an_error)
 		"name: stack_define\n"
 		"ID: 1360\n"
 		"format:\n"
-		"\tfield:unsigned short common_type;\toffset:0;\tsize:2;\tsigned:0;\n"
-		"\tfield:unsigned char common_flags;\toffset:2;\tsize:1;\tsigned:0;\n"
-		"\tfield:unsigned char common_preempt_count;\toffset:3;\tsize:1;\tsigned:0;\n"
-		"\tfield:int common_pid;\toffset:4;\tsize:4;\tsigned:1;\n"
-		"\n"
+		FX_COMMON_FIELDS
 		"\tfield:u64 cookie;\toffset:8;\tsize:8;\tsigned:0;\n"
 		"\tfield:u32 depth;\toffset:16;\tsize:4;\tsigned:0;\n"
 		"\n"
