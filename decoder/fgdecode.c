@@ -640,8 +640,8 @@ static int find_debuginfo(struct fgdecode *fg, struct debuginfo *d)
 }
 
 /*
- * Symbolize with the kallsyms @tep holds; with --vmlinux or --modules, list
- * them and place the vmlinux and modules.
+ * Symbolize with the kallsyms @tep holds, listed once for the module names;
+ * with --vmlinux or --modules, place the vmlinux and modules by them too.
  */
 static int open_symbols(struct fgdecode *fg, struct tep_handle *tep,
 			const char *name)
@@ -652,12 +652,13 @@ static int open_symbols(struct fgdecode *fg, struct tep_handle *tep,
 	fg->sz.tep = tep;
 	if (fg->opt.debuginfo && !fg->opt.map && find_debuginfo(fg, &found))
 		return -1;
-	if (!fg->opt.vmlinux && !fg->opt.modules)
-		return 0;
 	if (kallsyms_load(&fg->kallsyms, tep)) {
 		fatal(name, "cannot list its kallsyms");
 		return -1;
 	}
+	fg->sz.ks = &fg->kallsyms;
+	if (!fg->opt.vmlinux && !fg->opt.modules)
+		return 0;
 	if (dwsym_open(&fg->sz.dw, &fg->kallsyms, fg->opt.vmlinux,
 		       fg->opt.modules, err, sizeof(err))) {
 		fprintf(stderr, "fgdecode: %s\n", err);

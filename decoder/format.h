@@ -16,14 +16,14 @@
  * The stack of an event follows it, one frame per line, indented by
  * FORMAT_INDENT (shapes in stackmap/tep_stack.h):
  *
- *       => __schedule+0x2f1 (ffffffff81b8e4a1)
+ *       => __schedule+0x2f1/0x8e0 (ffffffff81b8e4a1)
  *       => <stale cookie gen 3 slot 17>
  *       => <corrupt stack_fallback: field 'depth' is 70, more than 64 frames>
  *
  * With --cookies the stack of a stack_cookie is headed by the cookie:
  *
  *       <cookie 0xca100002874 gen 3233 slot 10356>
- *       => __schedule+0x4f8 (ffffffff832528c8)
+ *       => __schedule+0x4f8/0xa00 (ffffffff832528c8)
  *
  * An event of a buffer instance is prefixed by the instance's name and a
  * colon, as trace-cmd report does ("stk:           <idle>-0 ...").

@@ -41,6 +41,13 @@ static void put_frame(struct trace_seq *s, sm_u64 addr,
 	if (f->name && !f->inlined)
 		trace_seq_printf(s, ",\"offset\":%llu",
 				 (unsigned long long)f->offset);
+	if (f->size)
+		trace_seq_printf(s, ",\"size\":%llu",
+				 (unsigned long long)f->size);
+	if (f->mod) {
+		trace_seq_puts(s, ",\"module\":");
+		put_string(s, f->mod);
+	}
 	if (f->file) {
 		trace_seq_puts(s, ",\"file\":");
 		put_string(s, f->file);

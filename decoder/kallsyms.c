@@ -31,75 +31,122 @@ static int print_into(struct tep_handle *tep, FILE *tmp)
 	return 0;
 }
 
-/* Parse one "ADDR NAME [MOD]" line into @k. */
+/*
+ * Parse one "ADDR NAME" or "ADDR NAME [MOD]" line, as tep_print_funcs()
+ * prints it, in place: @k's strings point into @line, which is cut at their
+ * ends.  Return 1 for a line of another shape (skipped).  By hand rather
+ * than with sscanf(): a kernel has some 150,000 symbols.
+ */
 static int parse_line(char *line, struct ksym *k)
 {
-	char name[512], mod[256];
+	char *name, *end, *mod = NULL;
 	unsigned long long addr;
-	int n;
 
-	n = sscanf(line, "%llx %511s [%255[^]]]", &addr, name, mod);
-	if (n < 2)
+	addr = strtoull(line, &end, 16);
+	if (end == line || *end != ' ')
 		return 1;
+	name = end + 1;
+	end = name + strcspn(name, " \n");
+	if (end == name)
+		return 1;
+	if (end[0] == ' ' && end[1] == '[') {
+		mod = end + 2;
+		mod[strcspn(mod, "]\n")] = '\0';
+	}
+	*end = '\0';
 	k->addr = addr;
-	k->name = strdup(name);
-	k->mod = n == 3 ? strdup(mod) : NULL;
-	if (!k->name || (n == 3 && !k->mod))
-		return -ENOMEM;
+	k->name = name;
+	k->mod = mod;
 	return 0;
 }
 
-static int add_line(struct kallsyms *ks, char *line, size_t *alloc)
+/* Read all of @f into a NUL-terminated buffer; NULL on failure (errno). */
+static char *slurp(FILE *f)
 {
-	struct ksym k;
-	int ret;
+	long size;
+	char *buf;
 
-	if (ks->nr == *alloc) {
-		size_t n = *alloc ? *alloc * 2 : 4096;
-		void *p = realloc(ks->syms, n * sizeof(*ks->syms));
+	if (fseek(f, 0, SEEK_END) || (size = ftell(f)) < 0 ||
+	    fseek(f, 0, SEEK_SET))
+		return NULL;
+	buf = malloc(size + 1);
+	if (!buf)
+		return NULL;
+	if (fread(buf, 1, size, f) != (size_t)size) {
+		free(buf);
+		errno = EIO;
+		return NULL;
+	}
+	buf[size] = '\0';
+	return buf;
+}
 
-		if (!p)
-			return -ENOMEM;
-		ks->syms = p;
-		*alloc = n;
+/* One ksym per line of ks->text, cut into strings in place. */
+static int parse_text(struct kallsyms *ks)
+{
+	size_t lines = 0;
+	char *p, *next;
+
+	for (p = ks->text; *p; p++)
+		lines += *p == '\n';
+	ks->syms = malloc((lines + 1) * sizeof(*ks->syms));
+	if (!ks->syms)
+		return -ENOMEM;
+	for (p = ks->text; *p; p = next) {
+		next = strchr(p, '\n');
+		next = next ? next + 1 : p + strlen(p);
+		next[-1] = next[-1] == '\n' ? '\0' : next[-1];
+		if (!parse_line(p, &ks->syms[ks->nr]))
+			ks->nr++;
 	}
-	ret = parse_line(line, &k);
-	if (ret < 0) {
-		free(k.name);
-		return ret;
-	}
-	if (!ret)
-		ks->syms[ks->nr++] = k;
 	return 0;
 }
 
 int kallsyms_load(struct kallsyms *ks, struct tep_handle *tep)
 {
 	FILE *tmp = tmpfile();
-	char line[1024];
-	size_t alloc = 0;
 	int ret;
 
 	memset(ks, 0, sizeof(*ks));
 	if (!tmp)
 		return -errno;
 	ret = print_into(tep, tmp);
-	while (!ret && fgets(line, sizeof(line), tmp))
-		ret = add_line(ks, line, &alloc);
+	if (!ret) {
+		ks->text = slurp(tmp);
+		ret = ks->text ? parse_text(ks) : -(errno ? errno : ENOMEM);
+	}
 	fclose(tmp);
 	if (ret)
 		kallsyms_free(ks);
 	return ret;
 }
 
+const struct ksym *kallsyms_find(const struct kallsyms *ks, sm_u64 addr,
+				 sm_u64 *end)
+{
+	size_t lo = 0, hi;
+
+	*end = 0;
+	if (!ks || !ks->nr || addr < ks->syms[0].addr)
+		return NULL;
+	/* The last symbol at or below @addr: syms[lo].addr <= addr always. */
+	hi = ks->nr;
+	while (hi - lo > 1) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (ks->syms[mid].addr <= addr)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	if (hi < ks->nr)
+		*end = ks->syms[hi].addr;
+	return &ks->syms[lo];
+}
+
 void kallsyms_free(struct kallsyms *ks)
 {
-	size_t i;
-
-	for (i = 0; i < ks->nr; i++) {
-		free(ks->syms[i].name);
-		free(ks->syms[i].mod);
-	}
 	free(ks->syms);
+	free(ks->text);
 	memset(ks, 0, sizeof(*ks));
 }

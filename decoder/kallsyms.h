@@ -6,7 +6,8 @@
  * has no API to list them; tep_print_funcs() is the only way to see them
  * all, so kallsyms_load() runs it with standard output redirected to a
  * temporary file and parses that ("ADDR NAME" or "ADDR NAME [MODULE]").
- * Used to place a vmlinux at its KASLR-shifted address.
+ * Used to place a vmlinux at its KASLR-shifted address, and to name the
+ * module of a frame.
  */
 #ifndef FGDECODE_KALLSYMS_H
 #define FGDECODE_KALLSYMS_H
@@ -19,13 +20,14 @@
 
 struct ksym {
 	sm_u64 addr;
-	char *name;
-	char *mod;		/* NULL for vmlinux */
+	const char *name;	/* points into kallsyms.text */
+	const char *mod;	/* NULL for vmlinux */
 };
 
 struct kallsyms {
 	struct ksym *syms;	/* [nr], in the order listed (by address) */
 	size_t nr;
+	char *text;		/* the listing, cut into the names */
 };
 
 /**
@@ -39,6 +41,23 @@ struct kallsyms {
  * Return: 0, or -errno (nothing to free).
  */
 int kallsyms_load(struct kallsyms *ks, struct tep_handle *tep);
+
+/**
+ * kallsyms_find() - the symbol covering an address, and where it ends
+ * @ks: the list, or NULL
+ * @addr: kernel address
+ * @end: set to the address of the first symbol above the covering one (its
+ *	end, as the kernel's kallsyms_lookup_size_offset() finds it for
+ *	"%pS"), or 0 when no symbol follows
+ *
+ * The symbol covering @addr is the last one at or below it, as for
+ * tep_find_function().
+ *
+ * Return: the symbol (valid until kallsyms_free()), or NULL for an address
+ * below every symbol or no list (then @end is 0).
+ */
+const struct ksym *kallsyms_find(const struct kallsyms *ks, sm_u64 addr,
+				 sm_u64 *end);
 
 /** kallsyms_free() - free what kallsyms_load() allocated. */
 void kallsyms_free(struct kallsyms *ks);

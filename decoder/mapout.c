@@ -195,6 +195,13 @@ static void json_addr(FILE *out, const struct symbolizer *sz, sm_u64 addr,
 		if (f[i].name && !f[i].inlined)
 			fprintf(out, ",\"offset\":%llu",
 				(unsigned long long)f[i].offset);
+		if (f[i].size)
+			fprintf(out, ",\"size\":%llu",
+				(unsigned long long)f[i].size);
+		if (f[i].mod) {
+			fputs(",\"module\":", out);
+			json_string(out, f[i].mod);
+		}
 		if (f[i].inlined)
 			fputs(",\"inlined\":true", out);
 		if (f[i].file) {

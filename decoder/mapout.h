@@ -8,14 +8,14 @@
  *
  *   # generation 3233: 102 stacks, 1733 hits
  *   hits 38 cookie 0xca100000060 gen 3233 slot 96
- *       => __schedule+0x4f8 (ffffffff832528c8)
+ *       => __schedule+0x4f8/0xa00 (ffffffff832528c8)
  *       ...
  *
  * --top N:
  *
  *   fgdecode: top 2 of 102 stacks over 1733 hits, generation 3233
  *   #1 412 hits 23.77% gen 3233 slot 96
- *       => __schedule+0x4f8 (ffffffff832528c8)
+ *       => __schedule+0x4f8/0xa00 (ffffffff832528c8)
  *
  * --folded: one line per distinct folded stack (slots whose frames fold to
  * the same functions are summed), root first, ';'-separated, a space and the
@@ -35,7 +35,7 @@
  *
  *   fgdecode: interval 1: 1.00 s, generation 3233, 3 stacks changed, 57 hits
  *   #1 41.00 hits/s (41 hits) gen 3233 slot 96
- *       => __schedule+0x4f8 (ffffffff832528c8)
+ *       => __schedule+0x4f8/0xa00 (ffffffff832528c8)
  *
  * and "fgdecode: map reset: generation G1 -> G2 (hits counted from 0)" before
  * it when the map was reset between the two reads.

@@ -3,13 +3,27 @@
  * fgdecode, stage 3: addresses to symbols (see symbolize.h).
  */
 #include "symbolize.h"
+#include "stackmap/tep_stack.h"
 
-/* The kallsyms frame of @addr. */
-static int from_kallsyms(struct tep_handle *tep, sm_u64 addr,
+/*
+ * The kallsyms frame of @addr: name and offset as libtraceevent finds them;
+ * with the listed kallsyms, the module and a size up to the next symbol at a
+ * higher address (the kernel's rule, which libtraceevent's size breaks for
+ * symbols sharing an address).
+ */
+static int from_kallsyms(const struct symbolizer *sz, sm_u64 addr,
 			 struct sym_frame *out)
 {
-	out->name = tep_find_function(tep, addr);
-	out->offset = out->name ? addr - tep_find_function_address(tep, addr) : 0;
+	const struct ksym *k;
+	sm_u64 end;
+
+	tepstack_find_symbol(sz->tep, addr, &out->name, &out->offset,
+			     &out->size);
+	k = out->name ? kallsyms_find(sz->ks, addr, &end) : NULL;
+	out->mod = k ? k->mod : NULL;
+	if (k)
+		out->size = end > k->addr && end - k->addr <= TEPSTACK_MAX_SYMBOL_SIZE &&
+			    k->addr == addr - out->offset ? end - k->addr : 0;
 	out->inlined = false;
 	out->file = NULL;
 	out->line = 0;
@@ -25,17 +39,21 @@ int symbolize_addr(const struct symbolizer *sz, sm_u64 addr, bool is_return,
 	if (sz->dw)
 		loc = dwsym_lookup(sz->dw, addr, is_return);
 	if (!loc || (!loc->nr && !loc->func))
-		return from_kallsyms(sz->tep, addr, out);
+		return from_kallsyms(sz, addr, out);
 	n = loc->nr < SYM_MAX_FRAMES ? loc->nr : SYM_MAX_FRAMES;
 	for (i = 0; i < n; i++) {
 		out[i].name = loc->chain[i].name;
 		out[i].offset = 0;
+		out[i].size = 0;
+		out[i].mod = NULL;
 		out[i].inlined = loc->chain[i].inlined;
 		out[i].file = loc->chain[i].file;
 		out[i].line = loc->chain[i].line;
 	}
 	if (!n) {
 		out[0].name = NULL;
+		out[0].size = 0;
+		out[0].mod = NULL;
 		out[0].file = NULL;
 		out[0].line = 0;
 		n = 1;
@@ -66,13 +84,9 @@ void symbolize_print(struct trace_seq *s, const struct symbolizer *sz,
 		if (f[i].inlined)
 			trace_seq_printf(s, "=> %s (inlined)",
 					 f[i].name ? f[i].name : "??");
-		else if (f[i].name)
-			trace_seq_printf(s, "=> %s+0x%llx (%llx)", f[i].name,
-					 (unsigned long long)f[i].offset,
-					 (unsigned long long)addr);
 		else
-			trace_seq_printf(s, "=> 0x%llx",
-					 (unsigned long long)addr);
+			tepstack_print_symbol(s, f[i].name, f[i].offset,
+					      f[i].size, f[i].mod, addr, true);
 		print_source(s, &f[i]);
 	}
 }

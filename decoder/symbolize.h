@@ -19,6 +19,7 @@
 #include <event-parse.h>
 
 #include "dwsym.h"
+#include "kallsyms.h"
 #include "stackmap/types.h"
 
 /* Source-level frames one address can expand to, at most. */
@@ -27,6 +28,7 @@
 struct symbolizer {
 	struct tep_handle *tep;
 	struct dwsym *dw;		/* NULL: kallsyms only */
+	const struct kallsyms *ks;	/* names modules; NULL: no module names */
 };
 
 /*
@@ -36,6 +38,8 @@ struct symbolizer {
 struct sym_frame {
 	const char *name;	/* NULL when no symbol covers the address */
 	sm_u64 offset;		/* address - start of @name (physical frame) */
+	sm_u64 size;		/* kallsyms size of @name; 0: unknown or DWARF */
+	const char *mod;	/* module of a kallsyms frame; NULL: vmlinux */
 	bool inlined;
 	const char *file;	/* NULL without DWARF */
 	int line;
@@ -63,9 +67,10 @@ int symbolize_addr(const struct symbolizer *sz, sm_u64 addr, bool is_return,
  * @is_return: as for symbolize_addr()
  * @indent: printed after the "\n" that starts each line
  *
- * The physical frame is "=> SYM+0xOFF (ADDR)" or "=> 0xADDR" exactly as
- * tepstack_print_frame() prints it, followed by " FILE:LINE" when known; an
- * inlined frame is "=> NAME (inlined) FILE:LINE".
+ * The physical frame is printed by tepstack_print_symbol(): from kallsyms
+ * "=> SYM+0xOFF/0xSIZE [MODULE] (ADDR)" (the kernel's "%pS", then the
+ * address), from DWARF "=> SYM+0xOFF (ADDR)" followed by " FILE:LINE" when
+ * known, or "=> 0xADDR"; an inlined frame is "=> NAME (inlined) FILE:LINE".
  */
 void symbolize_print(struct trace_seq *s, const struct symbolizer *sz,
 		     sm_u64 addr, bool is_return, const char *indent);

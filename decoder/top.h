@@ -4,7 +4,7 @@
  *
  *   fgdecode: top 2 of 44 distinct stacks over 1804 events with a stack
  *   #1 412 events 22.84%
- *       => __schedule+0x4f8 (ffffffff868528c8)
+ *       => __schedule+0x4f8/0xa00 (ffffffff868528c8)
  *       ...
  *   #2 ...
  *

@@ -6,10 +6,10 @@
  *
  *   stack_define    define cookie gen G slot S depth D
  *   stack_cookie    cookie gen G slot S
- *                   => SYMBOL+0xOFF (ADDR)          one line per frame, or
+ *                   => SYMBOL+0xOFF/0xSIZE (ADDR)   one line per frame, or
  *                   => <stale cookie gen G slot S>  (or unknown/conflicting)
  *   stack_fallback  fallback reason NAME depth D
- *                   => SYMBOL+0xOFF (ADDR) ...
+ *                   => SYMBOL+0xOFF/0xSIZE (ADDR) ...
  *
  * A plugin sees the events in the order they are printed (time order), so it
  * resolves a cookie from the stack_define events printed before it first,
@@ -258,23 +258,16 @@ static enum stacktab_result resolve(struct stackmap_ctx *ctx, sm_u64 cookie,
 	return stackmap_snapshot_resolve(ctx->tab, ctx->snap, cookie, out);
 }
 
-/* One frame, as tepstack_print_frame() or without "(ADDR)". */
+/* One frame, as tepstack_print_frame(), with or without "(ADDR)". */
 static void print_frame(struct trace_seq *s, struct tep_handle *tep,
 			sm_u64 addr)
 {
-	const char *sym;
+	const char *name;
+	sm_u64 offset, size;
 
-	if (OPT_SET(OPT_ADDR)) {
-		tepstack_print_frame(s, tep, addr);
-		return;
-	}
-	sym = tep_find_function(tep, addr);
-	if (!sym)
-		trace_seq_printf(s, "=> 0x%llx", (unsigned long long)addr);
-	else
-		trace_seq_printf(s, "=> %s+0x%llx", sym,
-				 (unsigned long long)addr -
-				 tep_find_function_address(tep, addr));
+	tepstack_find_symbol(tep, addr, &name, &offset, &size);
+	tepstack_print_symbol(s, name, offset, size, NULL, addr,
+			      OPT_SET(OPT_ADDR));
 }
 
 /* "\n=> frame" per frame, or " => frame ..." on one line when compact. */

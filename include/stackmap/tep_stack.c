@@ -222,20 +222,48 @@ int tepstack_read_stack(const struct tepstack_fields *f,
 	return 0;
 }
 
-void tepstack_print_frame(struct trace_seq *s, struct tep_handle *tep,
-			  sm_u64 addr)
+void tepstack_find_symbol(struct tep_handle *tep, sm_u64 addr,
+			  const char **name, sm_u64 *offset, sm_u64 *size)
 {
-	const char *sym = tep_find_function(tep, addr);
-	unsigned long long start;
+	unsigned long long start = 0;
+	unsigned long len = 0;
 
-	if (!sym) {
+	*offset = 0;
+	*size = 0;
+	if (!tep_find_function_info(tep, addr, name, &start, &len)) {
+		*name = NULL;
+		return;
+	}
+	*offset = addr - start;
+	if (len > *offset && len <= TEPSTACK_MAX_SYMBOL_SIZE)
+		*size = len;
+}
+
+void tepstack_print_symbol(struct trace_seq *s, const char *name,
+			   sm_u64 offset, sm_u64 size, const char *mod,
+			   sm_u64 addr, bool show_addr)
+{
+	if (!name) {
 		trace_seq_printf(s, "=> 0x%llx", (unsigned long long)addr);
 		return;
 	}
-	start = tep_find_function_address(tep, addr);
-	trace_seq_printf(s, "=> %s+0x%llx (%llx)", sym,
-			 (unsigned long long)addr - start,
-			 (unsigned long long)addr);
+	trace_seq_printf(s, "=> %s+0x%llx", name, (unsigned long long)offset);
+	if (size)
+		trace_seq_printf(s, "/0x%llx", (unsigned long long)size);
+	if (mod)
+		trace_seq_printf(s, " [%s]", mod);
+	if (show_addr)
+		trace_seq_printf(s, " (%llx)", (unsigned long long)addr);
+}
+
+void tepstack_print_frame(struct trace_seq *s, struct tep_handle *tep,
+			  sm_u64 addr)
+{
+	const char *name;
+	sm_u64 offset, size;
+
+	tepstack_find_symbol(tep, addr, &name, &offset, &size);
+	tepstack_print_symbol(s, name, offset, size, NULL, addr, true);
 }
 
 void tepstack_print_stack(struct trace_seq *s, struct tep_handle *tep,

@@ -12,9 +12,13 @@
  *
  * Printed shapes (no trailing newline; see tepstack_print_stack()):
  *
- *   => SYMBOL+0xOFF (ADDR)      symbol from the kallsyms stored in the trace,
- *                               OFF and ADDR in lower-case hex, ADDR without
- *                               0x, like trace-cmd's kernel_stack output
+ *   => SYMBOL+0xOFF/0xSIZE [MODULE] (ADDR)
+ *                               symbol from the kallsyms stored in the trace:
+ *                               the kernel's own "%pS" shape (SIZE is the
+ *                               distance to the next symbol, as the kernel's
+ *                               kallsyms computes it; [MODULE] only where the
+ *                               caller knows the module), then the address;
+ *                               lower-case hex, ADDR without 0x
  *   => 0xADDR                   an address no symbol covers
  *   => <stale cookie gen G slot S>     (G, S in decimal)
  *   => <unknown cookie gen G slot S>
@@ -22,6 +26,8 @@
  */
 #ifndef STACKMAP_TEP_STACK_H
 #define STACKMAP_TEP_STACK_H
+
+#include <stdbool.h>
 
 #include <event-parse.h>
 #include <trace-seq.h>
@@ -139,13 +145,51 @@ int tepstack_read_stack(const struct tepstack_fields *f,
 			const struct tep_record *record,
 			struct tepstack_stack *out, struct tepstack_err *err);
 
+/*
+ * Symbol sizes above this are taken as unknown: only the gap after the last
+ * symbol of a region (vmlinux text, a module) gives them.
+ */
+#define TEPSTACK_MAX_SYMBOL_SIZE	(16ULL << 20)
+
+/**
+ * tepstack_find_symbol() - the kallsyms symbol covering an address
+ * @tep: handle holding the trace's kallsyms
+ * @addr: kernel address
+ * @name: set to the symbol, or NULL when none covers @addr
+ * @offset: set to @addr minus the symbol's address (0 without a symbol)
+ * @size: set to the symbol's size in bytes, the distance to the next symbol
+ *	as libtraceevent's tep_find_function_info() and the kernel's
+ *	kallsyms_lookup_size_offset() compute it; 0 when unknown (the last
+ *	symbol, a function resolver, or TEPSTACK_MAX_SYMBOL_SIZE exceeded)
+ */
+void tepstack_find_symbol(struct tep_handle *tep, sm_u64 addr,
+			  const char **name, sm_u64 *offset, sm_u64 *size);
+
+/**
+ * tepstack_print_symbol() - print one frame from its symbol
+ * @s: output
+ * @name: the symbol, or NULL
+ * @offset: address minus the symbol's address
+ * @size: the symbol's size, 0 to leave it out
+ * @mod: the module holding the symbol, NULL to leave it out
+ * @addr: the address
+ * @show_addr: print " (ADDR)" after the symbol
+ *
+ * Prints "=> SYMBOL+0xOFF/0xSIZE [MODULE] (ADDR)" (the parts left out as
+ * above) or, without a symbol, "=> 0xADDR"; no newline.
+ */
+void tepstack_print_symbol(struct trace_seq *s, const char *name,
+			   sm_u64 offset, sm_u64 size, const char *mod,
+			   sm_u64 addr, bool show_addr);
+
 /**
  * tepstack_print_frame() - print one frame
  * @s: output
  * @tep: handle holding the trace's kallsyms
  * @addr: kernel address
  *
- * Prints "=> SYMBOL+0xOFF (ADDR)" or "=> 0xADDR", no newline.
+ * Prints "=> SYMBOL+0xOFF/0xSIZE (ADDR)" (no module: libtraceevent has no
+ * API that names it) or "=> 0xADDR", no newline.
  */
 void tepstack_print_frame(struct trace_seq *s, struct tep_handle *tep,
 			  sm_u64 addr);

@@ -57,9 +57,11 @@ struct fx_sym {
 
 static const struct fx_sym syms64[] = {
 	{ "kthread", FX_KTHREAD_START, NULL },
-	{ "__schedule", FX___SCHEDULE_START, NULL },
+	{ "kthread_end", FX_KTHREAD_START + 0x120, NULL },	/* sizes: */
+	{ "__schedule", FX___SCHEDULE_START, NULL },		/* 0xa00 */
 	{ "schedule", FX_SCHEDULE_START, NULL },
-	{ "p9_client_rpc", FX_P9_RPC_START, "9pnet" },
+	{ "schedule_end", FX_SCHEDULE_START + 0xb0, NULL },	/* 0xb0 */
+	{ "p9_client_rpc", FX_P9_RPC_START, "9pnet" },		/* 0x480 */
 	{ "fx_last", FX_LAST_START, NULL },
 	{ NULL, 0, NULL },
 };

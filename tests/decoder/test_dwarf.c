@@ -199,6 +199,19 @@ static void to_kallsyms(const char *text, struct kallsyms *ks)
 	}
 }
 
+/* Free a struct kallsyms built by this file (its names strdup()ed one by one). */
+static void drop_kallsyms(struct kallsyms *ks)
+{
+	size_t i;
+
+	for (i = 0; i < ks->nr; i++) {
+		free((char *)ks->syms[i].name);
+		free((char *)ks->syms[i].mod);
+	}
+	free(ks->syms);
+	memset(ks, 0, sizeof(*ks));
+}
+
 static struct dwsym *open_with(unsigned long long bias,
 			       unsigned long long skew, char *err)
 {
@@ -210,7 +223,7 @@ static struct dwsym *open_with(unsigned long long bias,
 	free(text);
 	if (dwsym_open(&d, &ks, elf, NULL, err, 256))
 		d = NULL;
-	kallsyms_free(&ks);
+	drop_kallsyms(&ks);
 	return d;
 }
 
@@ -299,6 +312,21 @@ static unsigned long long symbol_addr(const char *name)
 	unsigned long long addr;
 
 	snprintf(cmd, sizeof(cmd), "nm fx.elf | awk '$3 == \"%s\" { print $1 }'",
+		 name);
+	out = capture(cmd);
+	ck_assert_int_eq(sscanf(out, "%llx", &addr), 1);
+	free(out);
+	return addr;
+}
+
+/* Address of the symbol after @name in fx.elf: its kallsyms end. */
+static unsigned long long symbol_end(const char *name)
+{
+	char cmd[160], *out;
+	unsigned long long addr;
+
+	snprintf(cmd, sizeof(cmd),
+		 "nm -n fx.elf | awk 'f { print $1; exit } $3 == \"%s\" { f = 1 }'",
 		 name);
 	out = capture(cmd);
 	ck_assert_int_eq(sscanf(out, "%llx", &addr), 1);
@@ -442,7 +470,7 @@ START_TEST(module_is_placed_from_its_recorded_symbols)
 	/* Below the module: not ours. */
 	ck_assert_ptr_null(dwsym_lookup(d, MOD_TEXT - 0x100, false));
 	dwsym_free(d);
-	kallsyms_free(&ks);
+	drop_kallsyms(&ks);
 
 	/* Two of the three functions elsewhere: no majority, refused. */
 	build_module(&ks, 0x40);
@@ -452,7 +480,7 @@ START_TEST(module_is_placed_from_its_recorded_symbols)
 		 "%s/mods/extra/fx-mod.ko: does not match the recorded module fx_mod: only 1 of 3 symbols of section 1 at one offset",
 		 dir);
 	ck_assert_str_eq(err, want);
-	kallsyms_free(&ks);
+	drop_kallsyms(&ks);
 	remove_fixture();
 }
 END_TEST
@@ -578,9 +606,10 @@ START_TEST(fgdecode_vmlinux_prints_lines_and_inlined_frames)
 	/* Without --vmlinux: kallsyms only, as before. */
 	snprintf(cmd, sizeof(cmd), "'%s' --no-summary trace.dat", fg);
 	out = capture(cmd);
-	snprintf(want, sizeof(want), "    => fx_a_top+0x%llx (%llx)\n",
-		 ret - symbol_addr("fx_a_top"), ret + BIAS);
-	ck_assert_msg(strstr(out, want), "output:\n%s", out);
+	snprintf(want, sizeof(want), "    => fx_a_top+0x%llx/0x%llx (%llx)\n",
+		 ret - symbol_addr("fx_a_top"),
+		 symbol_end("fx_a_top") - symbol_addr("fx_a_top"), ret + BIAS);
+	ck_assert_msg(strstr(out, want), "output:\n%s\nwanted:\n%s", out, want);
 	ck_assert(!strstr(out, "inlined"));
 	free(out);
 
@@ -657,7 +686,7 @@ START_TEST(fgdecode_modules_prints_module_lines_and_inlined_frames)
 		sprintf(ktext + strlen(ktext), "%llx t %s\t[%s]\n",
 			(unsigned long long)ks.syms[i].addr, ks.syms[i].name,
 			ks.syms[i].mod);
-	kallsyms_free(&ks);
+	drop_kallsyms(&ks);
 	/* The return address of fx_b_outer's first call (inlined fx_b_twice). */
 	out = capture("objdump -d mods/extra/fx-mod.ko | awk '/<fx_b_outer>:/ { f = 1 } "
 		      "f && /call/ { c = 1; next } c { sub(\":\", \"\", $1); print $1; exit }'");
@@ -784,7 +813,7 @@ START_TEST(index_gives_what_the_libdw_calls_give_in_a_module)
 	ck_assert_uint_eq(st.naive_scopes, 0);
 	dwsym_free(fast);
 	dwsym_free(slow);
-	kallsyms_free(&ks);
+	drop_kallsyms(&ks);
 	remove_fixture();
 }
 END_TEST
@@ -846,7 +875,7 @@ static void open_both(const char *name, const char *lo_sym, const char *hi_sym,
 	ck_assert_msg(!dwsym_open(fast, &ks, cmd, NULL, err, sizeof(err)), "%s", err);
 	ck_assert_msg(!dwsym_open(slow, &ks, cmd, NULL, err, sizeof(err)), "%s", err);
 	dwsym_set_naive(*slow, true);
-	kallsyms_free(&ks);
+	drop_kallsyms(&ks);
 	ck_assert_uint_gt(*hi, *lo);
 }
 

@@ -42,8 +42,10 @@ static struct result res;
 
 static const char kallsyms[] =
 	"ffffffff828cd340 T kthread\n"
+	"ffffffff828cd460 T kthread_end\n"
 	"ffffffff832523d0 T __schedule\n"
 	"ffffffff83252dd0 T schedule\n"
+	"ffffffff83252e80 T schedule_end\n"
 	"ffffffffc03e3b80 t p9_client_rpc\t[9pnet]\n"
 	"ffffffffc03e4000 t fx_last\t[9pnet]\n";
 
@@ -71,12 +73,12 @@ static const sm_u64 frames2[] = {
 #define TICK_LINE(cpu, time, n) \
 	"          worker-42    [00" #cpu "]     " time ": tick:                 n=" #n "\n"
 #define STACK3 \
-	"    => __schedule+0x4f8 (ffffffff832528c8)\n" \
-	"    => schedule+0x5a (ffffffff83252e2a)\n" \
-	"    => kthread+0xda (ffffffff828cd41a)\n"
+	"    => __schedule+0x4f8/0xa00 (ffffffff832528c8)\n" \
+	"    => schedule+0x5a/0xb0 (ffffffff83252e2a)\n" \
+	"    => kthread+0xda/0x120 (ffffffff828cd41a)\n"
 #define STACK2 \
-	"    => __schedule+0x4f8 (ffffffff832528c8)\n" \
-	"    => p9_client_rpc+0x14a (ffffffffc03e3cca)\n"
+	"    => __schedule+0x4f8/0xa00 (ffffffff832528c8)\n" \
+	"    => p9_client_rpc+0x14a/0x480 [9pnet] (ffffffffc03e3cca)\n"
 
 static void setup(void)
 {
@@ -690,8 +692,8 @@ START_TEST(kernel_stack_is_printed_under_its_event)
 		TICK_LINE(0, "2.000000", 2)
 		STACK3
 		TICK_LINE(0, "3.000000", 3)
-		"    => __schedule+0x4f8 (ffffffff832528c8)\n"
-		"    => schedule+0x5a (ffffffff83252e2a)\n");
+		"    => __schedule+0x4f8/0xa00 (ffffffff832528c8)\n"
+		"    => schedule+0x5a/0xb0 (ffffffff83252e2a)\n");
 	ck_assert_str_eq(res.err,
 		"fgdecode: 6 events, 0 cookies, 0 resolved, 0 stale, 0 unknown, 0 fallback stacks, 0 definitions (0 distinct stacks), 3 kernel stacks\n");
 }
@@ -847,18 +849,18 @@ START_TEST(json_prints_one_object_per_event)
 	ck_assert_str_eq(res.out,
 		"{\"time\":1.000000,\"ts\":1000000000,\"cpu\":0,\"pid\":42,\"comm\":\"worker\",\"event\":\"tick\",\"system\":\"test\","
 		"\"cookie\":\"0xca100002874\",\"gen\":3233,\"slot\":10356,\"status\":\"resolved\",\"stack\":["
-		"{\"addr\":\"0xffffffff832528c8\",\"symbol\":\"__schedule\",\"offset\":1272},"
-		"{\"addr\":\"0xffffffff83252e2a\",\"symbol\":\"schedule\",\"offset\":90},"
-		"{\"addr\":\"0xffffffff828cd41a\",\"symbol\":\"kthread\",\"offset\":218}]}\n"
+		"{\"addr\":\"0xffffffff832528c8\",\"symbol\":\"__schedule\",\"offset\":1272,\"size\":2560},"
+		"{\"addr\":\"0xffffffff83252e2a\",\"symbol\":\"schedule\",\"offset\":90,\"size\":176},"
+		"{\"addr\":\"0xffffffff828cd41a\",\"symbol\":\"kthread\",\"offset\":218,\"size\":288}]}\n"
 		"{\"time\":2.000000,\"ts\":2000000000,\"cpu\":1,\"pid\":42,\"comm\":\"worker\",\"event\":\"tick\",\"system\":\"test\","
 		"\"cookie\":\"0xca100002874\",\"gen\":3233,\"slot\":10356,\"status\":\"resolved\",\"stack\":["
-		"{\"addr\":\"0xffffffff832528c8\",\"symbol\":\"__schedule\",\"offset\":1272},"
-		"{\"addr\":\"0xffffffff83252e2a\",\"symbol\":\"schedule\",\"offset\":90},"
-		"{\"addr\":\"0xffffffff828cd41a\",\"symbol\":\"kthread\",\"offset\":218}]}\n"
+		"{\"addr\":\"0xffffffff832528c8\",\"symbol\":\"__schedule\",\"offset\":1272,\"size\":2560},"
+		"{\"addr\":\"0xffffffff83252e2a\",\"symbol\":\"schedule\",\"offset\":90,\"size\":176},"
+		"{\"addr\":\"0xffffffff828cd41a\",\"symbol\":\"kthread\",\"offset\":218,\"size\":288}]}\n"
 		"{\"time\":3.000000,\"ts\":3000000000,\"cpu\":0,\"pid\":42,\"comm\":\"worker\",\"event\":\"tick\",\"system\":\"test\","
 		"\"reason\":\"full\",\"status\":\"fallback\",\"stack\":["
-		"{\"addr\":\"0xffffffff832528c8\",\"symbol\":\"__schedule\",\"offset\":1272},"
-		"{\"addr\":\"0xffffffffc03e3cca\",\"symbol\":\"p9_client_rpc\",\"offset\":330}]}\n"
+		"{\"addr\":\"0xffffffff832528c8\",\"symbol\":\"__schedule\",\"offset\":1272,\"size\":2560},"
+		"{\"addr\":\"0xffffffffc03e3cca\",\"symbol\":\"p9_client_rpc\",\"offset\":330,\"size\":1152,\"module\":\"9pnet\"}]}\n"
 		"{\"time\":4.000000,\"ts\":4000000000,\"cpu\":1,\"pid\":42,\"comm\":\"worker\",\"event\":\"tick\",\"system\":\"test\","
 		"\"cookie\":\"0xca000002874\",\"gen\":3232,\"slot\":10356,\"status\":\"stale\",\"stack\":[]}\n"
 		"{\"time\":5.000000,\"ts\":5000000000,\"cpu\":0,\"pid\":42,\"comm\":\"worker\",\"event\":\"tick\",\"system\":\"test\","
@@ -1158,12 +1160,12 @@ START_TEST(map_top_folded_and_json_count_hits)
 	ck_assert_int_eq(res.status, 0);
 	ck_assert_str_eq(res.out,
 		"{\"gen\":7,\"slot\":3,\"cookie\":\"0x700000003\",\"hits\":12,\"stack\":["
-		"{\"addr\":\"0xffffffff832528c8\",\"symbol\":\"__schedule\",\"offset\":1272},"
-		"{\"addr\":\"0xffffffff83252e2a\",\"symbol\":\"schedule\",\"offset\":90},"
-		"{\"addr\":\"0xffffffff828cd41a\",\"symbol\":\"kthread\",\"offset\":218}]}\n"
+		"{\"addr\":\"0xffffffff832528c8\",\"symbol\":\"__schedule\",\"offset\":1272,\"size\":2560},"
+		"{\"addr\":\"0xffffffff83252e2a\",\"symbol\":\"schedule\",\"offset\":90,\"size\":176},"
+		"{\"addr\":\"0xffffffff828cd41a\",\"symbol\":\"kthread\",\"offset\":218,\"size\":288}]}\n"
 		"{\"gen\":7,\"slot\":4,\"cookie\":\"0x700000004\",\"hits\":5,\"stack\":["
-		"{\"addr\":\"0xffffffff832528c8\",\"symbol\":\"__schedule\",\"offset\":1272},"
-		"{\"addr\":\"0xffffffffc03e3cca\",\"symbol\":\"p9_client_rpc\",\"offset\":330}]}\n");
+		"{\"addr\":\"0xffffffff832528c8\",\"symbol\":\"__schedule\",\"offset\":1272,\"size\":2560},"
+		"{\"addr\":\"0xffffffffc03e3cca\",\"symbol\":\"p9_client_rpc\",\"offset\":330,\"size\":1152,\"module\":\"9pnet\"}]}\n");
 }
 END_TEST
 
@@ -1317,12 +1319,12 @@ START_TEST(map_interval_prints_rates_of_changed_stacks_and_reports_resets)
 	ck_assert_str_eq(res.err, "");
 	ck_assert_ptr_nonnull(strstr(res.out, ", generation 7, 1 stacks changed, 4 hits\n#1 "));
 	ck_assert_ptr_nonnull(strstr(res.out, " hits/s (4 hits) gen 7 slot 4\n"
-		"    => p9_client_rpc+0x14a (ffffffffc03e3cca)\n"
+		"    => p9_client_rpc+0x14a/0x480 [9pnet] (ffffffffc03e3cca)\n"
 		"fgdecode: map reset: generation 7 -> 8 (hits counted from 0)\n"
 		"fgdecode: interval 2: "));
 	ck_assert_ptr_nonnull(strstr(res.out, ", generation 8, 1 stacks changed, 2 hits\n#1 "));
 	ck_assert_ptr_nonnull(strstr(res.out, " hits/s (2 hits) gen 8 slot 3\n"
-		"    => __schedule+0x4f8 (ffffffff832528c8)\n"));
+		"    => __schedule+0x4f8/0xa00 (ffffffff832528c8)\n"));
 	/* No negative count, whatever the reset did. */
 	ck_assert_ptr_null(strstr(res.out, "#1 -"));
 	ck_assert_ptr_null(strstr(res.out, "(-"));

@@ -299,8 +299,8 @@ START_TEST(thirty_two_bit_trace_reads_4_byte_frames)
 	ck_assert_mem_eq(st.frames, frames, sizeof(frames));
 	tepstack_print_stack(&seq, t32, st.frames, st.depth, "");
 	ck_assert_str_eq(seq_text(),
-		"\n=> __schedule+0x4f8 (c16528c8)"
-		"\n=> schedule+0x5a (c1652e2a)");
+		"\n=> __schedule+0x4f8/0xa00 (c16528c8)"
+		"\n=> schedule+0x5a/0xad230 (c1652e2a)");
 	tep_free(t32);
 }
 END_TEST
@@ -364,21 +364,21 @@ END_TEST
 START_TEST(frame_prints_symbol_offset_and_address)
 {
 	tepstack_print_frame(&seq, tep, FX___SCHEDULE_START + 0x4f8);
-	ck_assert_str_eq(seq_text(), "=> __schedule+0x4f8 (ffffffff832528c8)");
+	ck_assert_str_eq(seq_text(), "=> __schedule+0x4f8/0xa00 (ffffffff832528c8)");
 }
 END_TEST
 
 START_TEST(frame_at_symbol_start_prints_zero_offset)
 {
 	tepstack_print_frame(&seq, tep, FX_SCHEDULE_START);
-	ck_assert_str_eq(seq_text(), "=> schedule+0x0 (ffffffff83252dd0)");
+	ck_assert_str_eq(seq_text(), "=> schedule+0x0/0xb0 (ffffffff83252dd0)");
 }
 END_TEST
 
 START_TEST(frame_in_module_prints_its_symbol)
 {
 	tepstack_print_frame(&seq, tep, FX_P9_RPC_START + 0x14a);
-	ck_assert_str_eq(seq_text(), "=> p9_client_rpc+0x14a (ffffffffc03e3cca)");
+	ck_assert_str_eq(seq_text(), "=> p9_client_rpc+0x14a/0x480 (ffffffffc03e3cca)");
 }
 END_TEST
 
@@ -395,9 +395,9 @@ START_TEST(stack_prints_one_indented_line_per_frame)
 	tepstack_print_stack(&seq, tep, frames3, 3, "    ");
 	ck_assert_str_eq(seq_text(),
 		"event"
-		"\n    => __schedule+0x4f8 (ffffffff832528c8)"
-		"\n    => schedule+0x5a (ffffffff83252e2a)"
-		"\n    => kthread+0xda (ffffffff828cd41a)");
+		"\n    => __schedule+0x4f8/0xa00 (ffffffff832528c8)"
+		"\n    => schedule+0x5a/0xb0 (ffffffff83252e2a)"
+		"\n    => kthread+0xda/0x120 (ffffffff828cd41a)");
 }
 END_TEST
 
@@ -428,8 +428,8 @@ START_TEST(cookie_prints_its_stack_or_a_marker_never_another_stack)
 	ck_assert_int_eq(tepstack_print_cookie(&seq, tep, tab,
 			 stackmap_cookie_make(5, 2), ""), STACKTAB_UNKNOWN);
 	ck_assert_str_eq(seq_text(),
-		"\n=> __schedule+0x4f8 (ffffffff832528c8)"
-		"\n=> schedule+0x5a (ffffffff83252e2a)"
+		"\n=> __schedule+0x4f8/0xa00 (ffffffff832528c8)"
+		"\n=> schedule+0x5a/0xb0 (ffffffff83252e2a)"
 		"\n=> <stale cookie gen 4 slot 1>"
 		"\n=> <unknown cookie gen 5 slot 2>");
 	stacktab_free(tab);

@@ -52,7 +52,8 @@ function head(line, m) {
 FNR == 1 { cur = ""; delete last }
 # fgdecode output: event lines, then "    => " stack lines.
 FILENAME == ARGV[1] {
-	if ($0 ~ /^    => /) { fg[cur] = fg[cur] "\n" substr($0, 5); next }
+	# the plugin cannot name modules (no libtraceevent API): compare without
+	if ($0 ~ /^    => /) { l = substr($0, 5); sub(/ \[[^]]+\] \(/, " (", l); fg[cur] = fg[cur] "\n" l; next }
 	if ($0 ~ /^ {4}<cookie /) next
 	k = head($0)
 	if (k != "") cur = k

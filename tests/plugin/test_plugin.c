@@ -87,9 +87,9 @@ START_TEST(cookie_after_its_define_prints_the_stack)
 	fx_cookie(&buf, stackmap_cookie_make(3233, 10356));
 	ck_assert_str_eq(info(&buf),
 		"cookie gen 3233 slot 10356"
-		"\n=> __schedule+0x4f8 (ffffffff832528c8)"
-		"\n=> schedule+0x5a (ffffffff83252e2a)"
-		"\n=> kthread+0xda (ffffffff828cd41a)");
+		"\n=> __schedule+0x4f8/0xa00 (ffffffff832528c8)"
+		"\n=> schedule+0x5a/0xb0 (ffffffff83252e2a)"
+		"\n=> kthread+0xda/0x120 (ffffffff828cd41a)");
 }
 END_TEST
 
@@ -115,9 +115,9 @@ START_TEST(repeated_cookie_prints_the_same_stack_and_follows_options)
 {
 	static const char with_addr[] =
 		"cookie gen 3233 slot 10356"
-		"\n=> __schedule+0x4f8 (ffffffff832528c8)"
-		"\n=> schedule+0x5a (ffffffff83252e2a)"
-		"\n=> kthread+0xda (ffffffff828cd41a)";
+		"\n=> __schedule+0x4f8/0xa00 (ffffffff832528c8)"
+		"\n=> schedule+0x5a/0xb0 (ffffffff83252e2a)"
+		"\n=> kthread+0xda/0x120 (ffffffff828cd41a)";
 	struct tep_plugin_option *addr = plugin_option("addr");
 	sm_u64 ck = stackmap_cookie_make(3233, 10356);
 	int i;
@@ -130,9 +130,9 @@ START_TEST(repeated_cookie_prints_the_same_stack_and_follows_options)
 	addr->set = 0;
 	ck_assert_str_eq(info(&buf),
 		"cookie gen 3233 slot 10356"
-		"\n=> __schedule+0x4f8"
-		"\n=> schedule+0x5a"
-		"\n=> kthread+0xda");
+		"\n=> __schedule+0x4f8/0xa00"
+		"\n=> schedule+0x5a/0xb0"
+		"\n=> kthread+0xda/0x120");
 	addr->set = 1;
 	ck_assert_str_eq(info(&buf), with_addr);
 	fx_define(&buf, ck, 2, frames3, 2);
@@ -187,12 +187,12 @@ START_TEST(fallback_prints_reason_and_stack)
 	fx_fallback(&buf, STACKMAP_FALLBACK_PROBE, 2, frames3, 2);
 	ck_assert_str_eq(info(&buf),
 		"fallback reason probe depth 2"
-		"\n=> __schedule+0x4f8 (ffffffff832528c8)"
-		"\n=> schedule+0x5a (ffffffff83252e2a)");
+		"\n=> __schedule+0x4f8/0xa00 (ffffffff832528c8)"
+		"\n=> schedule+0x5a/0xb0 (ffffffff83252e2a)");
 	fx_fallback(&buf, 77, 1, frames3, 1);
 	ck_assert_str_eq(info(&buf),
 		"fallback reason invalid depth 1"
-		"\n=> __schedule+0x4f8 (ffffffff832528c8)");
+		"\n=> __schedule+0x4f8/0xa00 (ffffffff832528c8)");
 }
 END_TEST
 
@@ -221,7 +221,7 @@ START_TEST(each_tep_handle_has_its_own_definitions)
 	ck_assert_str_eq(info_on(other, &buf),
 		"cookie gen 1 slot 1\n=> <unknown cookie gen 1 slot 1>");
 	ck_assert_str_eq(info(&buf),
-		"cookie gen 1 slot 1\n=> __schedule+0x4f8 (ffffffff832528c8)");
+		"cookie gen 1 slot 1\n=> __schedule+0x4f8/0xa00 (ffffffff832528c8)");
 	unload(other);
 	tep_free(other);
 }

@@ -100,7 +100,8 @@ grep -q '^plugin_stackmap: /nonexistent.dat: No such file' "$TMP/err" && ok || b
 # 3. Options.
 trace-cmd report -O stackmap:addr=0 -i "$T" 2>/dev/null >"$TMP/noaddr"
 expect "addr=0 same frame count" "$nfull" "$(grep -v ': stack_define: ' "$TMP/noaddr" | grep -c '^=> ')"
-grep -q '^=> [^ ]*+0x[0-9a-f]* (' "$TMP/noaddr" && bad "addr=0 still prints addresses" || ok
+grep -q '^=> [^ ]*+0x[0-9a-f]*/0x[0-9a-f]*$' "$TMP/noaddr" || bad "addr=0: no symbol+0xoff/0xsize frame"
+grep -q ' ([0-9a-f]*)$' "$TMP/noaddr" && bad "addr=0 still prints addresses" || ok
 trace-cmd report -O stackmap:compact=1 -i "$T" 2>/dev/null >"$TMP/compact"
 expect "compact: no frame lines" 0 "$(grep -c '^=> ' "$TMP/compact")"
 expect "compact: same line count as stock" "$(wc -l <"$TMP/r1")" "$(wc -l <"$TMP/compact")"

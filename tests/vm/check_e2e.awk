@@ -4,7 +4,8 @@
 # Fails (exit 1) unless: sched_switch events were decoded, each carries a
 # stack, each of those stacks contains __schedule, and every distinct cookie
 # decoded is in stack_map (same generation and slot) with the same frames,
-# address by address and symbol+offset by symbol+offset.
+# address by address and "symbol+0xoff/0xsize [module]" by the same text the
+# kernel's %pS printed.
 
 function fail(msg) {
 	printf "check_e2e: %s\n", msg > "/dev/stderr"
@@ -22,8 +23,7 @@ FNR == NR && /^slot / {
 }
 FNR == NR && /^ 0x/ {
 	addr = substr($1, 3)
-	sym = $2
-	sub(/\/0x[0-9a-f]+$/, "", sym)
+	sym = $2 (NF > 2 ? " " $3 : "")
 	map_addrs[key] = map_addrs[key] " " addr
 	map_syms[key] = map_syms[key] " " sym
 	next
@@ -64,12 +64,13 @@ function end_stack() {
 	fail("unresolved stack: " $0 " after " cur_event)
 	next
 }
+# "    => symbol+0xoff/0xsize [module] (ADDR)", [module] for modules only
 /^    => / {
 	if (cur == "")
 		next
-	addr = $3; gsub(/[()]/, "", addr)
+	addr = $NF; gsub(/[()]/, "", addr)
 	cur_addrs = cur_addrs " " addr
-	cur_syms = cur_syms " " $2
+	cur_syms = cur_syms " " $2 (NF > 3 ? " " $3 : "")
 	next
 }
 {
