@@ -40,7 +40,7 @@ static void die(const char *what, const char *why)
 	exit(1);
 }
 
-/* Read `nm` output into @ks (names malloc'ed, as kallsyms_free() wants). */
+/* Read `nm` output into @ks (names malloc'ed: free them with drop_kallsyms()). */
 static void read_kallsyms(const char *path, struct kallsyms *ks)
 {
 	unsigned long long addr;
@@ -64,6 +64,16 @@ static void read_kallsyms(const char *path, struct kallsyms *ks)
 		ks->nr++;
 	}
 	fclose(f);
+}
+
+/* Free what read_kallsyms() allocated. */
+static void drop_kallsyms(struct kallsyms *ks)
+{
+	size_t i;
+
+	for (i = 0; i < ks->nr; i++)
+		free((char *)ks->syms[i].name);
+	kallsyms_free(ks);
 }
 
 /* Read hex addresses, one a line; return their number. */
@@ -168,7 +178,7 @@ int main(int argc, char **argv)
 	       st.naive_scopes);
 	dwsym_free(sz.dw);
 	tep_free(sz.tep);
-	kallsyms_free(&ks);
+	drop_kallsyms(&ks);
 	free(addrs);
 	return 0;
 }
