@@ -33,6 +33,7 @@
 #include "filter.h"
 #include "dwsym.h"
 #include "folded.h"
+#include "fault.h"
 #include "format.h"
 #include "json.h"
 #include "kallsyms.h"
@@ -699,7 +700,7 @@ static int load_snapshot(struct fgdecode *fg)
 	return 0;
 }
 
-static int run(struct fgdecode *fg)
+static int run_guarded(struct fgdecode *fg)
 {
 	char err[READER_ERR_LEN];
 	int ret = EXIT_ERROR;
@@ -741,6 +742,34 @@ out:
 	resolve_fini(&fg->res);
 	sset_free(fg->set);
 	reader_close(&fg->reader);
+	return ret;
+}
+
+#define FAULT_MESSAGE \
+	"corrupt event data: reading it crashed libtraceevent (a page whose header claims more than the page holds?)"
+
+static int run(struct fgdecode *fg)
+{
+	static sigjmp_buf fault_env;
+	int ret;
+
+	/*
+	 * A corrupt data page can crash libtraceevent (fault.h).  The reader
+	 * is then in no state to be closed: report and leave it.
+	 */
+	if (sigsetjmp(fault_env, 1)) {
+		fault_release();
+		if (fault_cpu >= 0)
+			fatal(fg->opt.path, "CPU %d: %s", (int)fault_cpu,
+			      FAULT_MESSAGE);
+		else
+			fatal(fg->opt.path, "%s", FAULT_MESSAGE);
+		return EXIT_ERROR;
+	}
+	/* Without the handlers, a crash stays a crash: nothing worse. */
+	fault_catch(&fault_env);
+	ret = run_guarded(fg);
+	fault_release();
 	return ret;
 }
 

@@ -10,6 +10,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "fault.h"
 #include "read.h"
 
 /* Can @path be opened as a regular file?  Sets @err when not. */
@@ -105,7 +106,8 @@ static int open_buffers(struct reader *r, char *err)
 	for (i = 0; i < nr_inst; i++) {
 		struct reader_buffer *b = &r->buffers[r->nr_buffers];
 
-		b->handle = tracecmd_buffer_instance_handle(r->handle, i);
+		b->handle = FAULT_GUARDED(-1,
+			tracecmd_buffer_instance_handle(r->handle, i));
 		if (!b->handle) {
 			snprintf(err, READER_ERR_LEN,
 				 "cannot read buffer instance %d ('%s')", i,
@@ -187,7 +189,7 @@ static struct tracecmd_input *open_trace(const char *path,
 			 "not a trace-cmd trace.dat file, or its headers are corrupt");
 		return NULL;
 	}
-	if (tracecmd_init_data(handle) < 0) {
+	if (FAULT_GUARDED(-1, tracecmd_init_data(handle)) < 0) {
 		snprintf(err, READER_ERR_LEN,
 			 "its event data is truncated or corrupt (libtracecmd cannot index it)");
 		return NULL;
@@ -238,8 +240,8 @@ void reader_rewind(struct reader *r)
 		struct reader_buffer *b = &r->buffers[r->stream_buffer[s]];
 
 		tracecmd_free_record(r->heads[s]);
-		r->heads[s] = tracecmd_read_cpu_first(b->handle,
-						      r->stream_cpu[s]);
+		r->heads[s] = FAULT_GUARDED(r->stream_cpu[s],
+			tracecmd_read_cpu_first(b->handle, r->stream_cpu[s]));
 	}
 }
 
@@ -257,8 +259,8 @@ struct tep_record *reader_take(struct reader *r, int stream)
 
 	if (record) {
 		b = &r->buffers[r->stream_buffer[stream]];
-		r->heads[stream] = tracecmd_read_data(b->handle,
-						      r->stream_cpu[stream]);
+		r->heads[stream] = FAULT_GUARDED(r->stream_cpu[stream],
+			tracecmd_read_data(b->handle, r->stream_cpu[stream]));
 	}
 	return record;
 }

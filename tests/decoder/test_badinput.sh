@@ -99,6 +99,21 @@ matrix_flipped() {
 	done
 }
 
+# A data page whose header claims more than a page (commit 0x7ffffff, with
+# the "lost events stored after the data" flags): libtraceevent 1.7's
+# kbuffer_load_subbuffer() reads past the page and crashes any reader
+# (trace-cmd report too).  fgdecode must say so in one line instead.  The
+# libtracecmd handle it was inside is abandoned, so leaks are not checked.
+matrix_page_header() {
+	local off
+	off=$(trace-cmd dump --flyrecord -i "$TMP/v6.dat" 2>&1 | awk '/offset, size of cpu 0\]/ { print $1 }')
+	[[ $off =~ ^[0-9]+$ ]] || { echo "FAIL page-header: no CPU 0 offset in trace-cmd dump"; FAILED=$((FAILED + 1)); return; }
+	cp "$TMP/v6.dat" "$TMP/page"
+	# the 8-byte commit word after the page's 8-byte time stamp, little-endian
+	printf '\377\377\377\307\000\000\000\000' | dd of="$TMP/page" bs=1 seek=$((off + 8)) conv=notrunc status=none
+	LSAN_OPTIONS="$LSAN_OPTIONS:detect_leaks=0" run_case v6-page-commit-past-the-page either "$TMP/page" --cookies
+}
+
 matrix_symbols() {
 	run_case vmlinux-missing error "$TRACE" --vmlinux "$TMP/no-vmlinux"
 	run_case vmlinux-not-elf error "$TRACE" --vmlinux "$TMP/text"
@@ -117,6 +132,7 @@ main() {
 	matrix_truncated v7 "$TRACE"
 	matrix_truncated v6 "$TMP/v6.dat"
 	matrix_flipped v6 "$TMP/v6.dat"
+	matrix_page_header
 	matrix_symbols
 	echo "badinput: $PASSED passed, $FAILED failed"
 	((FAILED == 0))
