@@ -6,9 +6,11 @@
  * libtraceevent (1.7 up to at least 1.8.4) trusts the commit size in a data
  * page's header: kbuffer_load_subbuffer() reads the lost-events count and
  * the events at data + commit, wherever that points, so one corrupt page
- * header crashes any reader (trace-cmd report too).  fgdecode cannot check
- * the pages first (libtracecmd decompresses and loads them internally), so
- * it marks the stretches where it is inside the library reading records;
+ * header crashes any reader (trace-cmd report too); libtracecmd 3.1.6 also
+ * dereferences NULL in tracecmd_open_head() on some corrupt headers (both
+ * found by tests/fuzz).  fgdecode cannot check the file first (libtracecmd
+ * parses, decompresses and loads it internally), so it marks the stretches
+ * where it is inside the library parsing the file or reading records;
  * a SIGSEGV or SIGBUS there jumps back to the caller of fault_catch().  A
  * fault anywhere else is handed to the handler that was there before (the
  * default one, or a sanitizer's), so fgdecode's own bugs still crash.

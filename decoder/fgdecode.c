@@ -746,7 +746,7 @@ out:
 }
 
 #define FAULT_MESSAGE \
-	"corrupt event data: reading it crashed libtraceevent (a page whose header claims more than the page holds?)"
+	"corrupt data: reading it crashed libtracecmd (a bad header, or a page whose header claims more than the page holds)"
 
 static int run(struct fgdecode *fg)
 {

@@ -183,7 +183,8 @@ static struct tracecmd_input *open_trace(const char *path,
 {
 	struct tracecmd_input *handle;
 
-	handle = tracecmd_open_head(path, TRACECMD_FL_LOAD_NO_PLUGINS);
+	handle = FAULT_GUARDED(-1, tracecmd_open_head(path,
+					TRACECMD_FL_LOAD_NO_PLUGINS));
 	if (!handle) {
 		snprintf(err, READER_ERR_LEN,
 			 "not a trace-cmd trace.dat file, or its headers are corrupt");
