@@ -58,9 +58,8 @@ static void put_frame(struct trace_seq *s, sm_u64 addr,
 	trace_seq_putc(s, '}');
 }
 
-/* The "stack" array of @res's frames. */
-static void put_frames(struct trace_seq *s, const struct symbolizer *sz,
-		       const struct resolved *res)
+void json_put_frames(struct trace_seq *s, const struct symbolizer *sz,
+		     const sm_u64 *frames, sm_u32 depth)
 {
 	struct sym_frame f[SYM_MAX_FRAMES];
 	bool first = true;
@@ -68,13 +67,13 @@ static void put_frames(struct trace_seq *s, const struct symbolizer *sz,
 	int j, n;
 
 	trace_seq_puts(s, "[");
-	for (i = 0; i < res->depth; i++) {
-		n = symbolize_addr(sz, res->frames[i], i > 0, f);
+	for (i = 0; i < depth; i++) {
+		n = symbolize_addr(sz, frames[i], i > 0, f);
 		for (j = 0; j < n; j++) {
 			if (!first)
 				trace_seq_putc(s, ',');
 			first = false;
-			put_frame(s, res->frames[i], &f[j]);
+			put_frame(s, frames[i], &f[j]);
 		}
 	}
 	trace_seq_putc(s, ']');
@@ -89,7 +88,7 @@ static void render_frames(struct trace_seq *s, const void *ctx)
 {
 	const struct render_ctx *c = ctx;
 
-	put_frames(s, c->sz, c->res);
+	json_put_frames(s, c->sz, c->res->frames, c->res->depth);
 }
 
 /* Append the cached (or freshly rendered) "stack" array of @res. */

@@ -45,4 +45,20 @@ int json_event(FILE *out, const struct symbolizer *sz,
 	       const char *buffer, const struct resolved *res,
 	       struct sset_entry *entry);
 
+/**
+ * json_put_frames() - append a stack as a JSON array of frame objects
+ * @s: output
+ * @sz: the symbolizer
+ * @frames: @depth addresses, innermost first (every one but the first a
+ *	return address)
+ * @depth: number of addresses
+ *
+ * Each address gives one object per frame symbolize_addr() finds (inlined
+ * ones first): "addr", "symbol" (null without one), then when known
+ * "offset", "size", "module", "file" and "line", "inlined":true.  The
+ * shape of "stack" in both --json outputs (events and --map).
+ */
+void json_put_frames(struct trace_seq *s, const struct symbolizer *sz,
+		     const sm_u64 *frames, sm_u32 depth);
+
 #endif /* FGDECODE_JSON_H */

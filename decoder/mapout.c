@@ -8,6 +8,7 @@
 
 #include "folded.h"
 #include "format.h"
+#include "json.h"
 #include "mapout.h"
 #include "stackmap/cookie.h"
 
@@ -162,76 +163,28 @@ static int print_folded(FILE *out, const struct symbolizer *sz,
 
 /* ---- JSON ---- */
 
-/* A JSON string: quotes, escapes for '"', '\\' and control characters. */
-static void json_string(FILE *out, const char *str)
-{
-	fputc('"', out);
-	for (; *str; str++) {
-		if (*str == '"' || *str == '\\')
-			fprintf(out, "\\%c", *str);
-		else if ((unsigned char)*str < 0x20)
-			fprintf(out, "\\u%04x", (unsigned char)*str);
-		else
-			fputc(*str, out);
-	}
-	fputc('"', out);
-}
-
-/* The JSON frames of one address, innermost first (as json.c). */
-static void json_addr(FILE *out, const struct symbolizer *sz, sm_u64 addr,
-		      bool is_return, bool *first)
-{
-	struct sym_frame f[SYM_MAX_FRAMES];
-	int i, n = symbolize_addr(sz, addr, is_return, f);
-
-	for (i = 0; i < n; i++) {
-		fprintf(out, "%s{\"addr\":\"0x%llx\",\"symbol\":",
-			*first ? "" : ",", (unsigned long long)addr);
-		*first = false;
-		if (f[i].name)
-			json_string(out, f[i].name);
-		else
-			fputs("null", out);
-		if (f[i].name && !f[i].inlined)
-			fprintf(out, ",\"offset\":%llu",
-				(unsigned long long)f[i].offset);
-		if (f[i].size)
-			fprintf(out, ",\"size\":%llu",
-				(unsigned long long)f[i].size);
-		if (f[i].mod) {
-			fputs(",\"module\":", out);
-			json_string(out, f[i].mod);
-		}
-		if (f[i].inlined)
-			fputs(",\"inlined\":true", out);
-		if (f[i].file) {
-			fputs(",\"file\":", out);
-			json_string(out, f[i].file);
-			fprintf(out, ",\"line\":%d", f[i].line);
-		}
-		fputc('}', out);
-	}
-}
-
 static void print_json(FILE *out, const struct symbolizer *sz,
 		       const struct stackmap_snapshot *snap)
 {
 	const struct stackmap_snap_entry *e;
-	bool first;
-	sm_u32 i, j;
+	struct trace_seq s;
+	sm_u32 i;
 
+	trace_seq_init(&s);
 	for (i = 0; i < snap->nr; i++) {
 		e = &snap->entries[i];
-		fprintf(out, "{\"gen\":%u,\"slot\":%u,\"cookie\":\"0x%llx\",\"hits\":%u,\"stack\":[",
+		fprintf(out, "{\"gen\":%u,\"slot\":%u,\"cookie\":\"0x%llx\",\"hits\":%u,\"stack\":",
 			snap->generation, e->slot,
 			(unsigned long long)stackmap_cookie_make(snap->generation,
 								 e->slot),
 			e->hits);
-		first = true;
-		for (j = 0; j < e->depth; j++)
-			json_addr(out, sz, e->ips[j], j > 0, &first);
-		fputs("]}\n", out);
+		trace_seq_reset(&s);
+		json_put_frames(&s, sz, e->ips, e->depth);
+		trace_seq_terminate(&s);
+		fputs(s.buffer, out);
+		fputs("}\n", out);
 	}
+	trace_seq_destroy(&s);
 }
 
 int mapout_print(FILE *out, const struct symbolizer *sz,
