@@ -294,11 +294,10 @@ static void our_chain(const struct dw_loc *loc, char *out, size_t len)
 				 loc->chain[i].line);
 }
 
-/* Address after fx_a_top's call of fx_b_outer (link address). */
-static unsigned long long ret_in_a_top(void)
+/* The hex number the shell command @cmd prints first. */
+static unsigned long long hex_from(const char *cmd)
 {
-	char *out = capture("objdump -d fx.elf | awk '/<fx_a_top>:/ { f = 1 } "
-			    "f && /call/ { c = 1; next } c { sub(\":\", \"\", $1); print $1; exit }'");
+	char *out = capture(cmd);
 	unsigned long long addr;
 
 	ck_assert_int_eq(sscanf(out, "%llx", &addr), 1);
@@ -306,32 +305,31 @@ static unsigned long long ret_in_a_top(void)
 	return addr;
 }
 
+/* Address after fx_a_top's call of fx_b_outer (link address). */
+static unsigned long long ret_in_a_top(void)
+{
+	return hex_from("objdump -d fx.elf | awk '/<fx_a_top>:/ { f = 1 } "
+			"f && /call/ { c = 1; next } c { sub(\":\", \"\", $1); print $1; exit }'");
+}
+
 static unsigned long long symbol_addr(const char *name)
 {
-	char cmd[128], *out;
-	unsigned long long addr;
+	char cmd[128];
 
 	snprintf(cmd, sizeof(cmd), "nm fx.elf | awk '$3 == \"%s\" { print $1 }'",
 		 name);
-	out = capture(cmd);
-	ck_assert_int_eq(sscanf(out, "%llx", &addr), 1);
-	free(out);
-	return addr;
+	return hex_from(cmd);
 }
 
 /* Address of the symbol after @name in fx.elf: its kallsyms end. */
 static unsigned long long symbol_end(const char *name)
 {
-	char cmd[160], *out;
-	unsigned long long addr;
+	char cmd[160];
 
 	snprintf(cmd, sizeof(cmd),
 		 "nm -n fx.elf | awk 'f { print $1; exit } $3 == \"%s\" { f = 1 }'",
 		 name);
-	out = capture(cmd);
-	ck_assert_int_eq(sscanf(out, "%llx", &addr), 1);
-	free(out);
-	return addr;
+	return hex_from(cmd);
 }
 
 START_TEST(bias_is_the_majority_of_recorded_minus_link_addresses)
