@@ -94,8 +94,10 @@ static int parse_text(struct kallsyms *ks)
 		return -ENOMEM;
 	for (p = ks->text; *p; p = next) {
 		next = strchr(p, '\n');
-		next = next ? next + 1 : p + strlen(p);
-		next[-1] = next[-1] == '\n' ? '\0' : next[-1];
+		if (next)
+			*next++ = '\0';
+		else
+			next = p + strlen(p);
 		if (!parse_line(p, &ks->syms[ks->nr]))
 			ks->nr++;
 	}

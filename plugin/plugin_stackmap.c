@@ -300,10 +300,12 @@ static void print_found(struct trace_seq *s, struct tep_handle *tep,
 			const struct stacktab_stack *stack)
 {
 	struct trace_seq text;
+	bool cached;
 
 	if (ctx->render_opts < 0)
 		ctx->render_opts = render_opts();
-	if (!*stack->text && ctx->render_opts == render_opts()) {
+	cached = ctx->render_opts == render_opts();
+	if (cached && !*stack->text) {
 		trace_seq_init(&text);
 		print_stack(&text, tep, stack->frames, stack->depth);
 		trace_seq_terminate(&text);
@@ -311,7 +313,7 @@ static void print_found(struct trace_seq *s, struct tep_handle *tep,
 			*stack->text = strdup(text.buffer);
 		trace_seq_destroy(&text);
 	}
-	if (*stack->text && ctx->render_opts == render_opts())
+	if (cached && *stack->text)
 		trace_seq_puts(s, *stack->text);
 	else
 		print_stack(s, tep, stack->frames, stack->depth);
