@@ -653,6 +653,9 @@ static int open_symbols(struct fgdecode *fg, struct tep_handle *tep,
 	fg->sz.tep = tep;
 	if (fg->opt.debuginfo && !fg->opt.map && find_debuginfo(fg, &found))
 		return -1;
+	/* Folded stacks print names only: no module, no listing needed. */
+	if (fg->opt.mode == OUT_FOLDED && !fg->opt.vmlinux && !fg->opt.modules)
+		return 0;
 	if (kallsyms_load(&fg->kallsyms, tep)) {
 		fatal(name, "cannot list its kallsyms");
 		return -1;
