@@ -13,22 +13,64 @@
  *                                              (entry only); its stack event
  *                                              follows it like any other
  *   stack_cookie   u64 cookie                  after each traced hit, on the
- *                                              same CPU, right after the
- *                                              event it belongs to
- *   stack_define   u64 cookie, u32 depth,      the first time a cookie is used
- *                  unsigned long ips[depth]    in a recording, before that
- *                                              cookie's first stack_cookie
+ *                                              same CPU, after the event it
+ *                                              belongs to (its owner)
+ *   stack_define   u64 cookie, u32 depth,      the stack a cookie names, at
+ *                  u16 owner, u16 flags,       least once per recording before
+ *                  unsigned long ips[depth]    that cookie's first use (see
+ *                                              "Definitions" below)
  *   stack_fallback u32 reason, u32 depth,      instead of stack_cookie when
- *                  unsigned long ips[depth]    the map could not give a cookie
- *                                              (the stack is then carried
+ *                  u16 owner, u16 flags,       the map could not give a cookie
+ *                  unsigned long ips[depth]    (the stack is then carried
  *                                              whole; see enum below)
  *
- * ips[] holds raw kernel addresses, innermost frame first; frame 0 is the
- * code that hit the traced point (for a tracepoint, the return address into
- * the function that contains it; for a function entry, the return address
- * into that function's ftrace call site, i.e. ip + 5 on x86) and every later
- * frame is a return address.
+ * ips[] holds raw kernel addresses, innermost frame first, and every frame
+ * is a return address (stack_trace_save() records return addresses): frame
+ * 0 of a tracepoint stack is the address after the call into the
+ * tracepoint (`call __SCT__tp_func_NAME` on x86), frame 0 of a function
+ * entry stack the address after the function's own `call __fentry__`
+ * (FUNC + 5, or FUNC + 9 with X86_KERNEL_IBT).  A symbolizer must therefore
+ * look every frame up at address - 1 (the call instruction) and print the
+ * offset of the address itself, as the kernel's %pB does.
  * Its element size is the recording kernel's long size (trace.dat records it).
+ *
+ * Owner.  @owner is the trace event id (the common_type every record starts
+ * with, as listed in events/SYSTEM/EVENT/id and stored with the event
+ * formats in trace.dat) of the event the stack was captured for: the
+ * attached tracepoint's own event, or STACKMAP_EVENT_FUNCTION for a function
+ * entry.  The owner is part of the map's key, so one cookie names one owner
+ * by construction (and in practice one stack has one owner anyway: frame 0
+ * is the return address of one call site, which belongs to one tracepoint
+ * or one function).  The owner costs nothing per event: stack_cookie stays a
+ * bare cookie, and the owner travels once per stack, in stack_define, the
+ * map listing and the snapshot.  STACKMAP_OWNER_NONE is never written by
+ * the module.
+ *
+ * Which event a stack belongs to.  A stack record (stack_cookie or
+ * stack_fallback) is written by the probe that runs right after the owning
+ * event's own probe, in the same context on the same CPU, so in the ring
+ * buffer of that CPU it follows its owner, possibly after stack_define
+ * records and after records that an interrupt or NMI nested in between
+ * (their events and their own stack records).  A decoder gives event E the
+ * first stack record R of the run of stackmap records that follows E on
+ * the same CPU of the same buffer, with no lost events in between, such
+ * that R's owner is E's common_type and R's context bits (the NMI, hard-
+ * and soft-IRQ bits of common_flags: STACKMAP_CONTEXT_FLAGS) equal E's.
+ * Every other stack record is an orphan: it must never be shown under
+ * another event (the event it was captured for was filtered out, not
+ * recorded in this buffer, or lost); a decoder shows it on its own, naming
+ * the owner.  A cookie whose definition is unknown has no known owner: it
+ * can be reported as unknown for the event it follows, never resolved.
+ *
+ * Definitions.  The module writes stack_define for a cookie before the
+ * cookie's first use in a recording, and again: after a new consumer of
+ * stack_cookie registers (another instance, perf) or one whose writes were
+ * refused (tracing off) accepts them again, in which case the definition
+ * of the first cookie it sees follows that cookie; and, in an overwriting
+ * ring buffer that has wrapped, once the last definition is older than the
+ * module parameter redefine_pct percent of the buffer's retained window (a
+ * flight recorder keeps its definitions).  Identical definitions of one
+ * cookie are normal; a decoder reads all of them before resolving.
  */
 #ifndef STACKMAP_EVENTS_H
 #define STACKMAP_EVENTS_H
@@ -45,6 +87,27 @@
 #define STACKMAP_FIELD_REASON		"reason"
 #define STACKMAP_FIELD_IP		"ip"
 #define STACKMAP_FIELD_PARENT_IP	"parent_ip"
+#define STACKMAP_FIELD_OWNER		"owner"
+#define STACKMAP_FIELD_FLAGS		"flags"
+
+/* @owner of a stack whose owning event is not known. */
+#define STACKMAP_OWNER_NONE		0
+
+/*
+ * Bits of @flags.  STACKMAP_FLAG_TRUNCATED: the stack was deeper than the
+ * module's max_depth and only its innermost frames are stored; a truncated
+ * stack never shares a cookie with a whole one.  Other bits are 0.
+ */
+#define STACKMAP_FLAG_TRUNCATED		0x1
+#define STACKMAP_FLAGS_KNOWN		STACKMAP_FLAG_TRUNCATED
+
+/*
+ * The context bits of common_flags (the kernel's TRACE_FLAG_NMI,
+ * TRACE_FLAG_HARDIRQ and TRACE_FLAG_SOFTIRQ, kernel/trace/trace.h, the same
+ * values on every kernel since 2.6): a stack record and its owner agree on
+ * them.
+ */
+#define STACKMAP_CONTEXT_FLAGS		(0x40 | 0x08 | 0x10)
 
 /* Hard upper bound of a stored stack's depth, in frames. */
 #define STACKMAP_MAX_DEPTH		64

@@ -19,8 +19,13 @@
  *    28  u32 crc32      (CRC-32/ISO-HDLC, as zlib's crc32(), of every byte
  *                        after the header)
  *   entry (16 + 8 * depth bytes), nr_entries times:
- *     u32 slot, u32 depth (0..STACKMAP_MAX_DEPTH), u32 hits, u32 reserved = 0,
+ *     u32 slot, u32 depth (0..STACKMAP_MAX_DEPTH), u32 hits,
+ *     u16 owner (the owning event's id, events.h), u16 flags
+ *     (STACKMAP_FLAG_*; unknown bits are refused),
  *     u64 ips[depth]     innermost first, raw kernel addresses
+ *
+ * Version 1 (stackmap 0.1) had a reserved u32 where version 2 has owner and
+ * flags; it names no owners and is refused ("re-record with stackmap 0.2").
  *
  * Every entry belongs to the header's generation: entry i names the cookie
  * stackmap_cookie_make(generation, slot).  A reader resolves a cookie from
@@ -42,7 +47,7 @@
 
 #define STACKMAP_SNAPSHOT_MAGIC		"STKMAPS\0"
 #define STACKMAP_SNAPSHOT_MAGIC_LEN	8
-#define STACKMAP_SNAPSHOT_VERSION	1
+#define STACKMAP_SNAPSHOT_VERSION	2
 #define STACKMAP_SNAPSHOT_HDR_SIZE	32
 #define STACKMAP_SNAPSHOT_ENTRY_SIZE	16
 /*
@@ -99,7 +104,8 @@ void stackmap_snapshot_free(struct stackmap_snapshot *snap);
  *
  * Accepts exactly the shape of man/stackmap.7: a header line
  * "# generation G entries U/C frames U/C bytes B", then per stack
- * "slot S generation G hits H depth D" and D lines " 0xADDR ...".
+ * "slot S generation G hits H depth D owner O NAME flags 0xF" and D lines
+ * " 0xADDR ...".
  *
  * Return: 0; -EINVAL for malformed text or an entry of another generation,
  * -E2BIG for depth > STACKMAP_MAX_DEPTH, -EIO on a read error, -ENOMEM.
