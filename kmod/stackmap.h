@@ -2,14 +2,17 @@
 /*
  * Module-internal interfaces between the parts of stackmap.ko:
  * stackmap_main.c (map instance, parameters, reset), stackmap_record.c (the
- * hot path: capture, look up, emit), stackmap_attach.c (tracepoints) and
- * stackmap_debugfs.c (files).
+ * hot path: capture, look up, emit), stackmap_events.c (the trace events and
+ * the stack_cookie probe), stackmap_window.c (consumers and overwriting
+ * buffers), stackmap_attach.c (tracepoints), stackmap_function.c (function
+ * entries) and stackmap_debugfs.c (files).
  */
 #ifndef STACKMAP_MODULE_H
 #define STACKMAP_MODULE_H
 
 #include <linux/mutex.h>
 #include <linux/percpu.h>
+#include <linux/seq_file.h>
 
 #include "stackmap_map.h"
 
@@ -19,18 +22,24 @@ struct stackmap_stats {
 	u64 hits;			/* found in the map */
 	u64 inserts;			/* stored by this lookup */
 	u64 fallback[STACKMAP_FALLBACK_MAX];	/* by enum stackmap_fallback_reason */
-	u64 defines;			/* definition events emitted */
+	u64 defines;			/* definition events written */
+	u64 redefines;			/* ... of them again, for a window */
+	u64 epochs;			/* epochs started (consumers came) */
+	u64 windows;			/* horizon moves (overwriting buffers) */
+	u64 truncated;			/* stacks cut at max_depth */
 	u64 nested;			/* dropped: nesting deeper than 4 */
 	u64 empty;			/* dropped: no frame left after trimming */
 	u64 recursion;			/* dropped: function hook recursed */
 };
 
 DECLARE_PER_CPU(struct stackmap_stats, stackmap_stats);
+DECLARE_PER_CPU(u64, stackmap_horizon);
 
 extern struct sm_map stackmap_map;
 extern struct mutex stackmap_lock;	/* serializes resets and map readers */
 extern unsigned int stackmap_max_depth;
 extern u32 stackmap_resets;
+extern unsigned int stackmap_redefine_pct;
 
 /**
  * enum stackmap_skip_mode - how stackmap_record() trims a captured stack
@@ -56,10 +65,28 @@ struct stackmap_skip {
 	enum stackmap_skip_mode mode;
 };
 
-void stackmap_check_contract(void);
-void stackmap_record(const struct stackmap_skip *skip);
+struct trace_buffer;
+struct trace_event_file;
+
+void stackmap_events_init(void);
+bool stackmap_define_event_is(const void *data);
+u16 stackmap_function_owner(void);
+
+void stackmap_record(const struct stackmap_skip *skip, u16 owner);
+void stackmap_new_epoch(bool define_now);
 void stackmap_stats_sum(struct stackmap_stats *sum);
 int stackmap_reset(void);
+
+void stackmap_consumer_add(struct trace_event_file *file);
+void stackmap_consumer_remove(struct trace_event_file *file);
+void stackmap_consumer_refused(struct trace_event_file *file);
+void stackmap_consumer_accepted(struct trace_event_file *file);
+unsigned int stackmap_untracked_consumers(void);
+void stackmap_window_note(struct trace_buffer *buffer);
+void stackmap_window_exit(void);
+
+int stackmap_owner_register(u16 owner, const char *name);
+const char *stackmap_owner_name(u16 owner);
 
 int stackmap_attach_tracepoint(const char *name);
 int stackmap_detach_tracepoint(const char *name);

@@ -10,23 +10,89 @@
 #include <linux/seq_file.h>
 #include <linux/slab.h>
 #include <linux/string.h>
+#include <linux/trace_events.h>
 #include <linux/tracepoint.h>
 
 #include "stackmap.h"
 
 #define SM_NAME_MAX	64
 #define SM_PROBE_PRIO	(TRACEPOINT_DEFAULT_PRIO - 1)
+#define SM_OWNERS	128
 
+/**
+ * struct stackmap_attached - one attached tracepoint
+ * @list: in stackmap_attached_list
+ * @file: the event's top-level file, held (trace_get_event_file()) so that
+ *	the event, and a module that defines it, stay while attached
+ * @tp: the event's tracepoint
+ * @skip: the tracepoint's iterator, trimmed from stacks
+ * @owner: the event's id, recorded with every stack
+ * @name: "system:event", as the kernel spells it
+ */
 struct stackmap_attached {
 	struct list_head list;
+	struct trace_event_file *file;
 	struct tracepoint *tp;
 	struct stackmap_skip skip;
+	u16 owner;
 	char name[SM_NAME_MAX];
 };
 
-/* Protects stackmap_attached_list; process context only. */
+/* Protects stackmap_attached_list and the owner names; process context. */
 static DEFINE_MUTEX(stackmap_attach_lock);
 static LIST_HEAD(stackmap_attached_list);
+
+/*
+ * Names of every owner a stack may carry, never removed (a stack outlives
+ * its attachment until the next reset): entries [0, nr) are complete.
+ */
+static struct {
+	u16 owner;
+	char name[SM_NAME_MAX];
+} stackmap_owners[SM_OWNERS];
+static unsigned int stackmap_nr_owners;
+
+/**
+ * stackmap_owner_register() - remember the name of an owner event id
+ * @owner: trace event id
+ * @name: "system:event"
+ *
+ * Context: process, stackmap_attach_lock held or module init.
+ * Return: 0, or -ENOSPC when SM_OWNERS names are known already.
+ */
+int stackmap_owner_register(u16 owner, const char *name)
+{
+	unsigned int i, nr = stackmap_nr_owners;
+
+	for (i = 0; i < nr; i++)
+		if (stackmap_owners[i].owner == owner)
+			return 0;
+	if (nr >= SM_OWNERS)
+		return -ENOSPC;
+	stackmap_owners[nr].owner = owner;
+	strscpy(stackmap_owners[nr].name, name, SM_NAME_MAX);
+	/* The entry is complete before it is counted; pairs with the reader. */
+	smp_store_release(&stackmap_nr_owners, nr + 1);
+	return 0;
+}
+
+/**
+ * stackmap_owner_name() - "system:event" of an owner event id
+ * @owner: trace event id
+ *
+ * Context: any process context.
+ * Return: the name, or "?" for an id never attached.
+ */
+const char *stackmap_owner_name(u16 owner)
+{
+	/* Pairs with smp_store_release() in stackmap_owner_register(). */
+	unsigned int i, nr = smp_load_acquire(&stackmap_nr_owners);
+
+	for (i = 0; i < nr; i++)
+		if (stackmap_owners[i].owner == owner)
+			return stackmap_owners[i].name;
+	return "?";
+}
 
 /*
  * Tracepoint probe.  Called with the tracepoint's own arguments after @data;
@@ -37,28 +103,7 @@ static void stackmap_probe(void *data)
 {
 	struct stackmap_attached *a = data;
 
-	stackmap_record(&a->skip);
-}
-
-struct stackmap_tp_search {
-	const char *event;
-	struct tracepoint *found;
-};
-
-static void stackmap_tp_match(struct tracepoint *tp, void *priv)
-{
-	struct stackmap_tp_search *s = priv;
-
-	if (!s->found && !strcmp(tp->name, s->event))
-		s->found = tp;
-}
-
-/* The event part of "system:event" (or the whole name without a colon). */
-static const char *stackmap_event_part(const char *name)
-{
-	const char *colon = strchr(name, ':');
-
-	return colon ? colon + 1 : name;
+	stackmap_record(&a->skip, a->owner);
 }
 
 /*
@@ -94,48 +139,107 @@ static struct stackmap_attached *stackmap_find_attached(const char *name)
 	return NULL;
 }
 
+static bool stackmap_event_attached(const struct trace_event_call *call)
+{
+	struct stackmap_attached *a;
+
+	list_for_each_entry(a, &stackmap_attached_list, list)
+		if (a->file->event_call == call)
+			return true;
+	return false;
+}
+
+/*
+ * Split "system:event" into @buf; set @event to its event part.  Both parts
+ * must be non-empty and the system not stackmap's own.
+ */
+static int stackmap_split_name(const char *name, char *buf, char **event)
+{
+	char *colon;
+
+	if (strscpy(buf, name, SM_NAME_MAX) < 0)
+		return -EINVAL;
+	colon = strchr(buf, ':');
+	if (!colon || colon == buf || !colon[1] || strchr(colon + 1, ':'))
+		return -EINVAL;
+	*colon = '\0';
+	if (!strcmp(buf, STACKMAP_SYSTEM))
+		return -EINVAL;
+	*event = colon + 1;
+	return 0;
+}
+
+/* Take the event's file and fill @a; the caller holds stackmap_attach_lock. */
+static int stackmap_find_event(const char *name, struct stackmap_attached *a)
+{
+	struct trace_event_call *call;
+	char buf[SM_NAME_MAX], *event;
+	int ret;
+
+	ret = stackmap_split_name(name, buf, &event);
+	if (ret)
+		return ret;
+	a->file = trace_get_event_file(NULL, buf, event);
+	if (IS_ERR(a->file))
+		return -ENOENT;
+	call = a->file->event_call;
+	ret = -EOPNOTSUPP;
+	if (!(call->flags & TRACE_EVENT_FL_TRACEPOINT) || !call->tp)
+		goto fail;
+	ret = -EEXIST;
+	if (stackmap_event_attached(call))
+		goto fail;
+	a->tp = call->tp;
+	a->owner = call->event.type;
+	snprintf(a->name, sizeof(a->name), "%s:%s", call->class->system,
+		 trace_event_name(call));
+	ret = stackmap_owner_register(a->owner, a->name);
+	if (ret)
+		goto fail;
+	return 0;
+fail:
+	trace_put_event_file(a->file);
+	return ret;
+}
+
 /**
  * stackmap_attach_tracepoint() - record stacks at a tracepoint
- * @name: "system:event" (the event name is what identifies the tracepoint)
+ * @name: "system:event", the name of a trace event (events/SYSTEM/EVENT)
+ *	whose tracepoint the stacks are taken at
  *
  * Context: process.
- * Return: 0; -EINVAL for an over-long name or stackmap's own events;
- * -EEXIST if attached already; -ENOENT if no core-kernel tracepoint has that
- * name; -ENOMEM; or the error of tracepoint_probe_register_prio().
+ * Return: 0; -EINVAL for a name that is not "system:event", too long, or of
+ * stackmap's own events; -ENOENT when no trace event has that system and
+ * name; -EOPNOTSUPP for an event without a tracepoint of its own (kprobe,
+ * syscall, synthetic events); -EEXIST if that event is attached already;
+ * -ENOSPC when 128 distinct events were attached since load; -ENOMEM; or
+ * the error of tracepoint_probe_register_prio().
  */
 int stackmap_attach_tracepoint(const char *name)
 {
-	struct stackmap_tp_search s = { .event = stackmap_event_part(name) };
 	struct stackmap_attached *a;
 	int ret;
 
-	if (strlen(name) >= SM_NAME_MAX || !*s.event ||
-	    !strncmp(name, STACKMAP_SYSTEM ":", strlen(STACKMAP_SYSTEM) + 1))
-		return -EINVAL;
-	mutex_lock(&stackmap_attach_lock);
-	ret = -EEXIST;
-	if (stackmap_find_attached(name))
-		goto out;
-	ret = -ENOENT;
-	for_each_kernel_tracepoint(stackmap_tp_match, &s);
-	if (!s.found)
-		goto out;
-	ret = -ENOMEM;
 	a = kzalloc(sizeof(*a), GFP_KERNEL);
 	if (!a)
-		goto out;
-	strscpy(a->name, name, sizeof(a->name));
-	a->tp = s.found;
+		return -ENOMEM;
+	mutex_lock(&stackmap_attach_lock);
+	ret = stackmap_find_event(name, a);
+	if (ret)
+		goto fail;
 	stackmap_iterator_range(a->tp, &a->skip);
 	ret = tracepoint_probe_register_prio(a->tp, stackmap_probe, a,
 					     SM_PROBE_PRIO);
 	if (ret) {
-		kfree(a);
-		goto out;
+		trace_put_event_file(a->file);
+		goto fail;
 	}
 	list_add_tail(&a->list, &stackmap_attached_list);
-out:
 	mutex_unlock(&stackmap_attach_lock);
+	return 0;
+fail:
+	mutex_unlock(&stackmap_attach_lock);
+	kfree(a);
 	return ret;
 }
 
@@ -145,12 +249,13 @@ static void stackmap_detach_one(struct stackmap_attached *a)
 	list_del(&a->list);
 	/* No probe may still use @a once every CPU left its tracepoint call. */
 	tracepoint_synchronize_unregister();
+	trace_put_event_file(a->file);
 	kfree(a);
 }
 
 /**
  * stackmap_detach_tracepoint() - stop recording stacks at a tracepoint
- * @name: as given to stackmap_attach_tracepoint()
+ * @name: "system:event", as the tracepoints file lists it
  *
  * Context: process, sleeps for a grace period.
  * Return: 0, or -ENOENT if @name is not attached.

@@ -50,6 +50,7 @@ static inline unsigned int sm_cpu(void)
 #include <string.h>
 
 typedef uint8_t u8;
+typedef uint16_t u16;
 typedef uint32_t u32;
 typedef uint64_t u64;
 

@@ -37,7 +37,7 @@ static void *stackmap_seq_seek(loff_t *pos)
 	u32 slot;
 
 	for (slot = *pos - 1; slot < stackmap_map.nr_slots; slot++) {
-		if (sm_map_slot_stack(&stackmap_map, slot, &ips, NULL)) {
+		if (sm_map_slot_stack(&stackmap_map, slot, &ips, NULL, NULL)) {
 			*pos = (loff_t)slot + 1;
 			return &stackmap_map.slots[slot];
 		}
@@ -70,7 +70,7 @@ static int stackmap_seq_show(struct seq_file *m, void *v)
 {
 	struct sm_slot *s = v;
 	const unsigned long *ips;
-	u32 slot, depth, hits, i;
+	u32 slot, depth, hits, info, i;
 
 	if (v == SEQ_START_TOKEN) {
 		seq_printf(m, "# generation %u entries %d/%u frames %d/%u bytes %zu\n",
@@ -83,9 +83,11 @@ static int stackmap_seq_show(struct seq_file *m, void *v)
 		return 0;
 	}
 	slot = s - stackmap_map.slots;
-	depth = sm_map_slot_stack(&stackmap_map, slot, &ips, &hits);
-	seq_printf(m, "slot %u generation %u hits %u depth %u\n",
-		   slot, stackmap_map.generation, hits, depth);
+	depth = sm_map_slot_stack(&stackmap_map, slot, &ips, &hits, &info);
+	seq_printf(m, "slot %u generation %u hits %u depth %u owner %u %s flags 0x%x\n",
+		   slot, stackmap_map.generation, hits, depth,
+		   sm_info_owner(info), stackmap_owner_name(sm_info_owner(info)),
+		   sm_info_flags(info));
 	for (i = 0; i < depth; i++)
 		seq_printf(m, " 0x%lx %pS\n", ips[i], (void *)ips[i]);
 	return 0;
@@ -144,8 +146,12 @@ static int stackmap_stats_show(struct seq_file *m, void *v)
 	for (i = 1; i < STACKMAP_FALLBACK_MAX; i++)
 		seq_printf(m, "fallback_%s %llu\n", stackmap_fallback_name(i),
 			   sum.fallback[i]);
-	seq_printf(m, "defines %llu\ndropped_nested %llu\ndropped_empty %llu\ndropped_recursion %llu\n",
-		   sum.defines, sum.nested, sum.empty, sum.recursion);
+	seq_printf(m, "defines %llu\nredefines %llu\nepochs %llu\nwindows %llu\ntruncated %llu\n",
+		   sum.defines, sum.redefines, sum.epochs, sum.windows,
+		   sum.truncated);
+	seq_printf(m, "untracked_consumers %u\n", stackmap_untracked_consumers());
+	seq_printf(m, "dropped_nested %llu\ndropped_empty %llu\ndropped_recursion %llu\n",
+		   sum.nested, sum.empty, sum.recursion);
 	mutex_lock(&stackmap_lock);
 	seq_printf(m, "resets %u\ngeneration %u\nentries %d\ncapacity %u\n",
 		   stackmap_resets, stackmap_map.generation,

@@ -29,8 +29,9 @@ static LIST_HEAD(stackmap_globs);
 static bool stackmap_ops_registered;
 
 /*
- * The ftrace callback.  Context: the traced function's, any (NMI included);
- * ftrace_test_recursion_trylock() disables preemption until the unlock.
+ * The ftrace callback.  Context: the traced function's, any (NMI included),
+ * RCU watching; ftrace_test_recursion_trylock() disables preemption until
+ * the unlock.
  */
 static void notrace stackmap_ftrace_func(unsigned long ip,
 					 unsigned long parent_ip,
@@ -49,12 +50,19 @@ static void notrace stackmap_ftrace_func(unsigned long ip,
 		return;
 	}
 	trace_function_entry(ip, parent_ip);
-	stackmap_record(&skip);
+	stackmap_record(&skip, stackmap_function_owner());
 	ftrace_test_recursion_unlock(bit);
 }
 
+/*
+ * FTRACE_OPS_FL_RCU: called only where RCU is watching.  Idle functions
+ * (arch_cpu_idle) are traceable, and a callback outside RCU would escape
+ * the grace period a reset waits for (6.12's recursion lock refuses such
+ * calls by itself; 6.1's does not).
+ */
 static struct ftrace_ops stackmap_ops = {
 	.func = stackmap_ftrace_func,
+	.flags = FTRACE_OPS_FL_RCU,
 };
 
 static int stackmap_set_filter(const char *glob, int reset)

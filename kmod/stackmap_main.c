@@ -15,6 +15,7 @@
 #include <linux/timekeeping.h>
 
 #include "stackmap.h"
+#include "../include/stackmap/events.h"
 #include "../include/stackmap/version.h"
 
 static unsigned int max_entries = 16384;
@@ -65,9 +66,9 @@ static u32 stackmap_new_generation(u32 prev)
 /**
  * stackmap_reset() - empty the map and start a new generation
  *
- * Context: process, may sleep.  Safe against concurrent lookups in any
- * context: they fall back (STACKMAP_FALLBACK_RESET) while it runs, and
- * after it returns no cookie of the old generation is emitted.
+ * Context: process, may sleep.  Safe against concurrent lookups from any
+ * context, which fall back (STACKMAP_FALLBACK_RESET) while it runs; after
+ * it returns no cookie of the old generation is emitted.
  *
  * Return: 0.
  */
@@ -112,7 +113,7 @@ static int __init stackmap_init(void)
 {
 	int ret;
 
-	stackmap_check_contract();
+	stackmap_events_init();
 	if (!stackmap_max_depth || stackmap_max_depth > STACKMAP_MAX_DEPTH) {
 		pr_err("stackmap: max_depth must be 1..%d\n", STACKMAP_MAX_DEPTH);
 		return -EINVAL;
@@ -124,6 +125,8 @@ static int __init stackmap_init(void)
 		       max_entries, max_frames, ret);
 		return ret;
 	}
+	stackmap_owner_register(stackmap_function_owner(),
+				STACKMAP_SYSTEM ":" STACKMAP_EVENT_FUNCTION);
 	ret = stackmap_debugfs_init();
 	if (ret) {
 		sm_map_destroy(&stackmap_map);
@@ -145,6 +148,7 @@ static void __exit stackmap_exit(void)
 	stackmap_detach_all();
 	stackmap_debugfs_exit();
 	stackmap_function_exit();
+	stackmap_window_exit();
 	sm_map_destroy(&stackmap_map);
 }
 

@@ -34,12 +34,13 @@ unsigned int sm_user_nr_cpus = 1;
 __thread unsigned int sm_user_cpu;
 #endif
 
+/* The key is the frames and the info word (owner, flags). */
 static u32 sm_hash(const struct sm_map *map, const unsigned long *ips,
-		   u32 depth)
+		   u32 depth, u32 info)
 {
 	u32 h = jhash2((const u32 *)ips,
 		       depth * (sizeof(unsigned long) / sizeof(u32)),
-		       map->seed);
+		       map->seed ^ info);
 
 	return h ? h : 1;	/* 0 marks a free slot */
 }
@@ -52,7 +53,7 @@ static u32 sm_hash(const struct sm_map *map, const unsigned long *ips,
  * @seed: jhash seed (get_random_u32() in the kernel)
  * @generation: first generation, non-zero (see sm_generation_next())
  *
- * Memory: 2 * roundup_pow_of_two(@max_entries) slots of 20 bytes,
+ * Memory: 2 * roundup_pow_of_two(@max_entries) slots of 40 bytes,
  * @max_frames * sizeof(long) of frames and 4 * @max_entries bytes of hit
  * counters per possible CPU (sm_nr_cpus()); sm_map_bytes() reports the total.
  *
@@ -172,15 +173,16 @@ static atomic_t *sm_hits_row(const struct sm_map *map, unsigned int cpu)
 }
 
 static void sm_slot_publish(struct sm_map *map, struct sm_slot *s,
-			    const unsigned long *ips, u32 depth,
+			    const unsigned long *ips, u32 depth, u32 info,
 			    const struct sm_reservation *r)
 {
 	memcpy(&map->frames[r->frame_off], ips, depth * sizeof(*ips));
+	WRITE_ONCE(s->info, info);
 	WRITE_ONCE(s->frame_off, r->frame_off);
 	WRITE_ONCE(s->entry, r->entry);
 	atomic_inc(&sm_hits_row(map, sm_cpu())[r->entry]);
 	/*
-	 * Publish: frames and frame_off above become visible before depth.
+	 * Publish: frames, info and frame_off above become visible before depth.
 	 * Pairs with smp_load_acquire() in sm_slot_matches() and
 	 * sm_map_slot_stack().
 	 */
@@ -206,14 +208,14 @@ static void sm_slot_hit(const struct sm_map *map, const struct sm_slot *s)
  * Return 1 on a match, 0 for another stack, -1 while the slot is unpublished.
  */
 static int sm_slot_matches(const struct sm_map *map, const struct sm_slot *s,
-			   const unsigned long *ips, u32 depth)
+			   const unsigned long *ips, u32 depth, u32 info)
 {
 	/* Pairs with smp_store_release() in sm_slot_publish(). */
 	u32 d = smp_load_acquire(&s->depth);
 
 	if (!d)
 		return -1;
-	if (d != depth)
+	if (d != depth || READ_ONCE(s->info) != info)
 		return 0;
 	return !memcmp(&map->frames[READ_ONCE(s->frame_off)], ips,
 		       depth * sizeof(*ips));
@@ -224,6 +226,8 @@ static int sm_slot_matches(const struct sm_map *map, const struct sm_slot *s,
  * @map: the map
  * @ips: the stack, innermost frame first, @depth raw kernel addresses
  * @depth: number of frames, 1..STACKMAP_MAX_DEPTH
+ * @info: sm_info() of the owning event and the STACKMAP_FLAG_* bits: part
+ *	of the key, so one cookie names one owner
  * @cookie: set to generation << 32 | slot on success
  *
  * Context: any, NMI included; the caller must be inside an RCU read-side
@@ -235,7 +239,7 @@ static int sm_slot_matches(const struct sm_map *map, const struct sm_slot *s,
  * the stack whole).
  */
 int sm_map_get_cookie(struct sm_map *map, const unsigned long *ips,
-		      u32 depth, u64 *cookie)
+		      u32 depth, u32 info, u64 *cookie)
 {
 	struct sm_reservation res = { .held = false };
 	u32 mask = map->nr_slots - 1;
@@ -248,7 +252,7 @@ int sm_map_get_cookie(struct sm_map *map, const unsigned long *ips,
 		return STACKMAP_FALLBACK_RESET;
 	gen = READ_ONCE(map->generation);
 
-	h = sm_hash(map, ips, depth);
+	h = sm_hash(map, ips, depth, info);
 	for (probe = 0, idx = h & mask; probe < SM_MAX_PROBE;
 	     probe++, idx = (idx + 1) & mask) {
 		struct sm_slot *s = &map->slots[idx];
@@ -261,7 +265,7 @@ int sm_map_get_cookie(struct sm_map *map, const unsigned long *ips,
 			/* The claim; fully ordered, pairs with itself. */
 			key = cmpxchg(&s->hash, 0, h);
 			if (!key) {
-				sm_slot_publish(map, s, ips, depth, &res);
+				sm_slot_publish(map, s, ips, depth, info, &res);
 				*cookie = stackmap_cookie_make(gen, idx);
 				return SM_LOOKUP_INSERTED;
 			}
@@ -269,7 +273,7 @@ int sm_map_get_cookie(struct sm_map *map, const unsigned long *ips,
 		}
 		if (key != h)
 			continue;
-		m = sm_slot_matches(map, s, ips, depth);
+		m = sm_slot_matches(map, s, ips, depth, info);
 		if (m < 0) {
 			sm_unreserve(map, depth, &res);
 			return STACKMAP_FALLBACK_INFLIGHT;
@@ -286,38 +290,43 @@ int sm_map_get_cookie(struct sm_map *map, const unsigned long *ips,
 }
 
 /**
- * sm_map_slot_defined() - whether a slot's definition was written in @epoch
+ * sm_map_last_define() - when and where a slot was last defined
  * @map: the map
  * @slot: slot index, < map->nr_slots
- * @epoch: the current recording epoch
+ * @d: filled in; @d->epoch is 0 when the slot was never defined
  *
- * Context: any.
+ * Context: any.  Racing sm_map_note_define() calls may mix their fields;
+ * the caller's decision (define again or not) then errs towards one
+ * definition too many, which decoders accept.
  */
-bool sm_map_slot_defined(const struct sm_map *map, u32 slot, u32 epoch)
+void sm_map_last_define(const struct sm_map *map, u32 slot,
+			struct sm_define *d)
 {
-	return READ_ONCE(map->slots[slot].defined_epoch) == epoch;
+	const struct sm_slot *s = &map->slots[slot];
+
+	/* Pairs with smp_store_release() in sm_map_note_define(). */
+	d->epoch = smp_load_acquire(&s->defined_epoch);
+	d->cpu = READ_ONCE(s->defined_cpu);
+	d->at = READ_ONCE(s->defined_at);
 }
 
 /**
- * sm_map_claim_define() - mark a slot defined in a recording epoch
+ * sm_map_note_define() - record that a slot's definition was written
  * @map: the map
  * @slot: slot of a cookie just returned by sm_map_get_cookie()
- * @epoch: the current recording epoch, non-zero
+ * @d: the epoch (non-zero), CPU and time of the definition
  *
- * Context: any.  Call it once the definition really reached a ring buffer,
- * since a slot marked defined is not defined again in the same epoch.
- *
- * Return: true exactly once per (slot, epoch), for the caller that marked it.
+ * Context: any.  Call it once the definition really reached a ring buffer.
  */
-bool sm_map_claim_define(struct sm_map *map, u32 slot, u32 epoch)
+void sm_map_note_define(struct sm_map *map, u32 slot,
+			const struct sm_define *d)
 {
 	struct sm_slot *s = &map->slots[slot];
-	u32 old = READ_ONCE(s->defined_epoch);
 
-	if (old == epoch)
-		return false;
-	/* Fully ordered; pairs with itself when CPUs race for one slot. */
-	return cmpxchg(&s->defined_epoch, old, epoch) == old;
+	WRITE_ONCE(s->defined_cpu, d->cpu);
+	WRITE_ONCE(s->defined_at, d->at);
+	/* CPU and time become visible with the epoch; see sm_map_last_define(). */
+	smp_store_release(&s->defined_epoch, d->epoch);
 }
 
 /* Hits of an entry over all CPUs, saturating at U32_MAX. */
@@ -338,11 +347,12 @@ static u32 sm_entry_hits(const struct sm_map *map, u32 entry)
  * @ips: set to the slot's frames (valid until the next reset)
  * @hits: if non-NULL, set to the slot's hits summed over CPUs, saturating
  *	at U32_MAX
+ * @info: if non-NULL, set to the slot's sm_info() word
  *
  * Return: the depth, or 0 when the slot holds no published stack.
  */
 u32 sm_map_slot_stack(const struct sm_map *map, u32 slot,
-		      const unsigned long **ips, u32 *hits)
+		      const unsigned long **ips, u32 *hits, u32 *info)
 {
 	const struct sm_slot *s = &map->slots[slot];
 	/* Pairs with smp_store_release() in sm_slot_publish(). */
@@ -353,6 +363,8 @@ u32 sm_map_slot_stack(const struct sm_map *map, u32 slot,
 	*ips = &map->frames[READ_ONCE(s->frame_off)];
 	if (hits)
 		*hits = sm_entry_hits(map, READ_ONCE(s->entry));
+	if (info)
+		*info = READ_ONCE(s->info);
 	return depth;
 }
 

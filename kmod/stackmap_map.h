@@ -3,7 +3,8 @@
  * The stack map: a preallocated, lock-free hash map that stores each distinct
  * kernel stack once and names it by a cookie (include/stackmap/cookie.h).
  *
- * Context: sm_map_get_cookie(), sm_map_claim_define() and sm_map_slot_stack()
+ * Context: sm_map_get_cookie(), sm_map_last_define(), sm_map_note_define()
+ * and sm_map_slot_stack()
  * take no lock, never sleep and never allocate; they are safe in NMI, IRQ and
  * process context, provided the caller is inside an RCU read-side section
  * (any preempt-disabled region in the kernel) so that a reset can wait for it.
@@ -24,19 +25,56 @@
 
 /**
  * struct sm_slot - one slot of the open-addressing table
- * @hash: jhash of the stack, 0 while free; set once by cmpxchg (the claim)
+ * @hash: jhash of the key (info and frames), 0 while free; set once by
+ *	cmpxchg (the claim)
  * @depth: 0 until the stack is published, then its depth in frames
  * @frame_off: index of the stack's first frame in sm_map.frames
  * @entry: index of the stack's per-CPU hit counters (sm_map.hits)
- * @defined_epoch: recording epoch in which a definition event was last
- *	emitted for this slot (0: never)
+ * @info: the rest of the key, sm_info() of the owner and flags
+ *	(include/stackmap/events.h); written before @depth is published
+ * @defined_epoch: recording epoch of the last definition written for this
+ *	slot (0: never); published last, see sm_map_note_define()
+ * @defined_cpu: CPU whose ring buffers got that definition
+ * @defined_at: when, in the caller's clock (the module: ns of
+ *	ktime_get_mono_fast_ns())
  */
 struct sm_slot {
 	u32 hash;
 	u32 depth;
 	u32 frame_off;
 	u32 entry;
+	u32 info;
 	u32 defined_epoch;
+	u32 defined_cpu;
+	u64 defined_at;
+};
+
+/* The owner event id and STACKMAP_FLAG_* bits of a stack, as one key word. */
+static inline u32 sm_info(u16 owner, u16 flags)
+{
+	return (u32)flags << 16 | owner;
+}
+
+static inline u16 sm_info_owner(u32 info)
+{
+	return info & 0xffff;
+}
+
+static inline u16 sm_info_flags(u32 info)
+{
+	return info >> 16;
+}
+
+/**
+ * struct sm_define - when and where a slot's definition was last written
+ * @epoch: recording epoch (0: never)
+ * @cpu: CPU it was written on
+ * @at: time, in the caller's clock
+ */
+struct sm_define {
+	u32 epoch;
+	u32 cpu;
+	u64 at;
 };
 
 /**
@@ -84,11 +122,13 @@ void sm_map_destroy(struct sm_map *map);
 size_t sm_map_bytes(const struct sm_map *map);
 
 int sm_map_get_cookie(struct sm_map *map, const unsigned long *ips,
-		      u32 depth, u64 *cookie);
-bool sm_map_slot_defined(const struct sm_map *map, u32 slot, u32 epoch);
-bool sm_map_claim_define(struct sm_map *map, u32 slot, u32 epoch);
+		      u32 depth, u32 info, u64 *cookie);
+void sm_map_last_define(const struct sm_map *map, u32 slot,
+			struct sm_define *d);
+void sm_map_note_define(struct sm_map *map, u32 slot,
+			const struct sm_define *d);
 u32 sm_map_slot_stack(const struct sm_map *map, u32 slot,
-		      const unsigned long **ips, u32 *hits);
+		      const unsigned long **ips, u32 *hits, u32 *info);
 
 void sm_map_reset_begin(struct sm_map *map);
 void sm_map_reset_finish(struct sm_map *map, u32 generation);

@@ -2,8 +2,8 @@
 /*
  * The hot path: capture the stack of a traced hit, turn it into a cookie and
  * emit the events.  Runs in whatever context the traced point runs in, NMI
- * included, always with preemption disabled (tracepoint probes and ftrace
- * callbacks are called that way).
+ * included; it disables preemption itself.  Built without ftrace
+ * instrumentation (Kbuild), as kernel/trace is, so it cannot trace itself.
  */
 #include <linux/module.h>
 #include <linux/stacktrace.h>
@@ -31,19 +31,43 @@ static DEFINE_PER_CPU(int, stackmap_nesting);
 static DEFINE_PER_CPU(bool[SM_NESTING], stackmap_define_ok);
 DEFINE_PER_CPU(struct stackmap_stats, stackmap_stats);
 
-/* Recording epoch: bumped each time stack_cookie is enabled, never 0. */
+/*
+ * Recording epoch, never 0: a slot is defined again once the epoch moved
+ * (stackmap_new_epoch(), called when a consumer starts or restarts).
+ */
 static u32 stackmap_epoch = 1;
 
-int stackmap_cookie_event_reg(void)
-{
-	u32 next = READ_ONCE(stackmap_epoch) + 1;
+/*
+ * Per CPU: definitions written on this CPU before this time (ns of
+ * ktime_get_mono_fast_ns()) are about to leave an overwriting ring buffer
+ * and are written again on next use (stackmap_window.c sets it).
+ */
+DEFINE_PER_CPU(u64, stackmap_horizon);
 
-	WRITE_ONCE(stackmap_epoch, next ? next : 1);
-	return 0;
-}
+/* Per nesting level: the cookie being emitted is defined right after it. */
+static DEFINE_PER_CPU(bool[SM_NESTING], stackmap_define_after);
 
-void stackmap_cookie_event_unreg(void)
+/**
+ * stackmap_new_epoch() - make every stack be defined again on next use
+ * @define_now: also define the cookie being emitted on this CPU right after
+ *	it (called from its stack_cookie probe, which found a consumer that
+ *	accepts events again)
+ *
+ * Context: any.
+ */
+void stackmap_new_epoch(bool define_now)
 {
+	u32 old = READ_ONCE(stackmap_epoch), next = old + 1;
+
+	/* A lost race moved the epoch already: that is just as good. */
+	cmpxchg(&stackmap_epoch, old, next ? next : 1);
+	this_cpu_inc(stackmap_stats.epochs);
+	if (define_now) {
+		int level = this_cpu_read(stackmap_nesting) - 1;
+
+		if (level >= 0 && level < SM_NESTING)
+			this_cpu_write(stackmap_define_after[level], true);
+	}
 }
 
 /* How far SM_SKIP_UNTIL looks for its range before keeping everything. */
@@ -78,78 +102,138 @@ static unsigned int stackmap_trim(const unsigned long *ips, unsigned int nr,
 
 /**
  * stackmap_define_written() - note that a stack_define reached a ring buffer
+ * @data: the first argument of the event's probe: the trace_event_file of a
+ *	ring buffer, or the trace_event_call itself for perf
  *
- * Called from the event's TP_fast_assign, which runs only after a buffer
- * (top level or instance) accepted the reservation, in the context of the
- * stackmap_record() that emitted it.
+ * Called from the event's TP_fast_assign, which runs once a buffer accepted
+ * the reservation, in the context of the stackmap_record() that emitted it.
+ * Neither perf nor a buffer whose stack_define has a filter or a
+ * conditional trigger (which may still discard the record at commit) counts:
+ * the module must never believe that a definition reached a trace that
+ * never got it.
  */
-void stackmap_define_written(void)
+void stackmap_define_written(const void *data)
 {
+	const struct trace_event_file *file = data;
 	int level = this_cpu_read(stackmap_nesting) - 1;
 
+	if (stackmap_define_event_is(data) ||
+	    (READ_ONCE(file->flags) &
+	     (EVENT_FILE_FL_FILTERED | EVENT_FILE_FL_TRIGGER_COND)))
+		return;
 	if (level >= 0 && level < SM_NESTING)
 		this_cpu_write(stackmap_define_ok[level], true);
 }
 
-/*
- * Emit the definition of @cookie if this recording has not written it yet.
- * The slot is marked defined for the epoch only once a ring buffer really
- * took the definition: trace-cmd enables events while tracing is still off,
- * and a definition marked then would be lost for the whole recording.  Two
- * CPUs may both emit the same definition; decoders accept identical ones.
- */
-static void stackmap_maybe_define(u64 cookie, const unsigned long *ips,
-				  u32 depth, int level)
+/* Write the definition of @cookie; true when a ring buffer took it. */
+static bool stackmap_define(u64 cookie, const unsigned long *ips, u32 depth,
+			    u32 info, int level)
 {
-	u32 slot = stackmap_cookie_slot(cookie);
-	u32 epoch = READ_ONCE(stackmap_epoch);
+	struct sm_define d = {
+		.epoch = READ_ONCE(stackmap_epoch),
+		.cpu = raw_smp_processor_id(),
+		.at = ktime_get_mono_fast_ns(),
+	};
 
-	if (!trace_stack_define_enabled() ||
-	    sm_map_slot_defined(&stackmap_map, slot, epoch))
-		return;
 	this_cpu_write(stackmap_define_ok[level], false);
-	trace_stack_define(cookie, ips, depth);
+	trace_stack_define(cookie, ips, depth, sm_info_owner(info),
+			   sm_info_flags(info));
 	if (!this_cpu_read(stackmap_define_ok[level]))
-		return;
-	sm_map_claim_define(&stackmap_map, slot, epoch);
+		return false;
+	sm_map_note_define(&stackmap_map, stackmap_cookie_slot(cookie), &d);
 	this_cpu_inc(stackmap_stats.defines);
+	return true;
 }
 
-static void stackmap_emit(const unsigned long *ips, u32 depth, int level)
+/*
+ * Does this recording still hold a definition of @slot?  Not when none was
+ * written in this epoch, nor when the last one was written before the
+ * horizon of the CPU that wrote it (an overwriting buffer is about to drop
+ * it; see stackmap_window.c).
+ */
+static bool stackmap_defined(u32 slot, bool *window)
+{
+	struct sm_define d;
+
+	sm_map_last_define(&stackmap_map, slot, &d);
+	*window = false;
+	if (d.epoch != READ_ONCE(stackmap_epoch))
+		return false;
+	if (d.cpu < nr_cpu_ids &&
+	    d.at < READ_ONCE(per_cpu(stackmap_horizon, d.cpu))) {
+		*window = true;
+		return false;
+	}
+	return true;
+}
+
+/*
+ * Emit the definition of @cookie if this recording does not hold it.  The
+ * slot is marked defined only once a ring buffer really took the
+ * definition: trace-cmd enables events while tracing is still off, and a
+ * definition marked then would be lost for the whole recording.  Two CPUs
+ * may both emit the same definition; decoders accept identical ones.
+ */
+static void stackmap_maybe_define(u64 cookie, const unsigned long *ips,
+				  u32 depth, u32 info, int level)
+{
+	bool window;
+
+	if (!trace_stack_define_enabled() ||
+	    stackmap_defined(stackmap_cookie_slot(cookie), &window))
+		return;
+	if (stackmap_define(cookie, ips, depth, info, level) && window)
+		this_cpu_inc(stackmap_stats.redefines);
+}
+
+static void stackmap_emit(const unsigned long *ips, u32 depth, u32 info,
+			  int level)
 {
 	u64 cookie;
 	int ret;
 
 	this_cpu_inc(stackmap_stats.lookups);
-	ret = sm_map_get_cookie(&stackmap_map, ips, depth, &cookie);
+	ret = sm_map_get_cookie(&stackmap_map, ips, depth, info, &cookie);
 	if (ret > 0) {
 		this_cpu_inc(stackmap_stats.fallback[ret]);
-		trace_stack_fallback(ret, ips, depth);
+		trace_stack_fallback(ret, ips, depth, sm_info_owner(info),
+				     sm_info_flags(info));
 		return;
 	}
 	if (ret == SM_LOOKUP_HIT)
 		this_cpu_inc(stackmap_stats.hits);
 	else
 		this_cpu_inc(stackmap_stats.inserts);
-	stackmap_maybe_define(cookie, ips, depth, level);
+	stackmap_maybe_define(cookie, ips, depth, info, level);
+	this_cpu_write(stackmap_define_after[level], false);
 	trace_stack_cookie(cookie);
+	/* A consumer came back (stackmap_new_epoch()): define it now too. */
+	if (this_cpu_read(stackmap_define_after[level]) &&
+	    trace_stack_define_enabled())
+		stackmap_define(cookie, ips, depth, info, level);
 }
 
 /**
  * stackmap_record() - record the stack of the current traced hit
  * @skip: a code range to trim after this module's frames (the tracepoint's
  *	iterator), or NULL
+ * @owner: trace event id of the event the stack belongs to
  *
- * Context: any, preemption disabled.  Emits stack_define (first use in a
- * recording), then stack_cookie; or stack_fallback when the map cannot give
- * a cookie.  Every outcome is counted in stackmap_stats.
+ * Context: any, NMI included.  Disables preemption itself, so that even a
+ * preemptible tracepoint (faultable syscall tracepoints, PREEMPT_RT) never
+ * shares a per-CPU buffer.  Emits stack_define (first use in a recording),
+ * then stack_cookie; or stack_fallback when the map cannot give a cookie.
+ * A stack deeper than max_depth keeps its innermost frames and is marked
+ * STACKMAP_FLAG_TRUNCATED.  Every outcome is counted in stackmap_stats.
  */
-void stackmap_record(const struct stackmap_skip *skip)
+void stackmap_record(const struct stackmap_skip *skip, u16 owner)
 {
 	unsigned int nr, first, depth;
 	unsigned long *ips;
+	u16 flags = 0;
 	int level;
 
+	preempt_disable_notrace();
 	level = this_cpu_inc_return(stackmap_nesting) - 1;
 	/* Pairs with the barrier() before the decrement below. */
 	barrier();
@@ -165,10 +249,16 @@ void stackmap_record(const struct stackmap_skip *skip)
 		this_cpu_inc(stackmap_stats.empty);
 		goto out;
 	}
-	stackmap_emit(ips + first, depth, level);
+	/* A full capture buffer may have left frames out as well. */
+	if (nr - first > depth || nr == SM_CAPTURE) {
+		flags |= STACKMAP_FLAG_TRUNCATED;
+		this_cpu_inc(stackmap_stats.truncated);
+	}
+	stackmap_emit(ips + first, depth, sm_info(owner, flags), level);
 out:
 	barrier();
 	this_cpu_dec(stackmap_nesting);
+	preempt_enable_notrace();
 }
 
 /**
@@ -189,6 +279,9 @@ void stackmap_stats_sum(struct stackmap_stats *sum)
 		for (i = 0; i < STACKMAP_FALLBACK_MAX; i++)
 			sum->fallback[i] += READ_ONCE(s->fallback[i]);
 		sum->defines += READ_ONCE(s->defines);
+		sum->redefines += READ_ONCE(s->redefines);
+		sum->epochs += READ_ONCE(s->epochs);
+		sum->truncated += READ_ONCE(s->truncated);
 		sum->nested += READ_ONCE(s->nested);
 		sum->empty += READ_ONCE(s->empty);
 		sum->recursion += READ_ONCE(s->recursion);

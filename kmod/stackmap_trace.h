@@ -11,9 +11,7 @@
 
 #include <linux/tracepoint.h>
 
-int stackmap_cookie_event_reg(void);
-void stackmap_cookie_event_unreg(void);
-void stackmap_define_written(void);
+void stackmap_define_written(const void *data);
 
 /* A hit of an attached function, at its entry; its stack event follows. */
 TRACE_EVENT(function_entry,
@@ -30,8 +28,12 @@ TRACE_EVENT(function_entry,
 	TP_printk("%ps <- %ps", (void *)__entry->ip, (void *)__entry->parent_ip)
 );
 
-/* A traced hit: the cookie of its stack, right after the event it follows. */
-TRACE_EVENT_FN(stack_cookie,
+/*
+ * A traced hit: the cookie of its stack, right after the event it follows.
+ * Written into ring buffers by stackmap_cookie_probe() (stackmap_events.c),
+ * which also watches the buffers it writes to; perf uses the usual probe.
+ */
+TRACE_EVENT(stack_cookie,
 	TP_PROTO(u64 cookie),
 	TP_ARGS(cookie),
 	TP_STRUCT__entry(
@@ -40,47 +42,61 @@ TRACE_EVENT_FN(stack_cookie,
 	TP_fast_assign(
 		__entry->cookie = cookie;
 	),
-	TP_printk("cookie=0x%llx", __entry->cookie),
-	stackmap_cookie_event_reg, stackmap_cookie_event_unreg
+	TP_printk("cookie=0x%llx", __entry->cookie)
 );
 
 /*
- * The full stack of a cookie, once per cookie and recording.  TP_fast_assign
- * runs only once a ring buffer accepted the reservation, so it tells the
- * module that the definition was really written (stackmap_define_written()).
+ * The full stack of a cookie (events.h: "Definitions").  TP_fast_assign runs
+ * only once a ring buffer (or perf) accepted the reservation, so it tells
+ * the module that the definition was written: stackmap_define_written()
+ * gets the probe's first argument, __data (the name both the ring-buffer
+ * and the perf probe of include/trace give it since 2.6.35), to tell the
+ * two apart.
  */
 TRACE_EVENT(stack_define,
-	TP_PROTO(u64 cookie, const unsigned long *ips, u32 depth),
-	TP_ARGS(cookie, ips, depth),
+	TP_PROTO(u64 cookie, const unsigned long *ips, u32 depth, u16 owner,
+		 u16 flags),
+	TP_ARGS(cookie, ips, depth, owner, flags),
 	TP_STRUCT__entry(
 		__field(u64, cookie)
 		__field(u32, depth)
+		__field(u16, owner)
+		__field(u16, flags)
 		__dynamic_array(unsigned long, ips, depth)
 	),
 	TP_fast_assign(
 		__entry->cookie = cookie;
 		__entry->depth = depth;
+		__entry->owner = owner;
+		__entry->flags = flags;
 		memcpy(__get_dynamic_array(ips), ips, depth * sizeof(*ips));
-		stackmap_define_written();
+		stackmap_define_written(__data);
 	),
-	TP_printk("cookie=0x%llx depth=%u", __entry->cookie, __entry->depth)
+	TP_printk("cookie=0x%llx depth=%u owner=%u flags=0x%x", __entry->cookie,
+		  __entry->depth, __entry->owner, __entry->flags)
 );
 
 /* A hit whose stack could not get a cookie: the stack travels whole. */
 TRACE_EVENT(stack_fallback,
-	TP_PROTO(u32 reason, const unsigned long *ips, u32 depth),
-	TP_ARGS(reason, ips, depth),
+	TP_PROTO(u32 reason, const unsigned long *ips, u32 depth, u16 owner,
+		 u16 flags),
+	TP_ARGS(reason, ips, depth, owner, flags),
 	TP_STRUCT__entry(
 		__field(u32, reason)
 		__field(u32, depth)
+		__field(u16, owner)
+		__field(u16, flags)
 		__dynamic_array(unsigned long, ips, depth)
 	),
 	TP_fast_assign(
 		__entry->reason = reason;
 		__entry->depth = depth;
+		__entry->owner = owner;
+		__entry->flags = flags;
 		memcpy(__get_dynamic_array(ips), ips, depth * sizeof(*ips));
 	),
-	TP_printk("reason=%u depth=%u", __entry->reason, __entry->depth)
+	TP_printk("reason=%u depth=%u owner=%u flags=0x%x", __entry->reason,
+		  __entry->depth, __entry->owner, __entry->flags)
 );
 
 #endif /* _STACKMAP_TRACE_H */

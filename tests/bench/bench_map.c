@@ -108,7 +108,7 @@ static void run_ops(struct worker *w)
 			w->sink += hash_stack(id);
 			continue;
 		}
-		if (sm_map_get_cookie(&map, stacks[id], depths[id], &cookie) !=
+		if (sm_map_get_cookie(&map, stacks[id], depths[id], 0, &cookie) !=
 		    SM_LOOKUP_HIT)
 			w->misses++;
 		w->sink += cookie;
@@ -200,8 +200,7 @@ static int measure_insert(const struct config *c, double *ns)
 				u32 id = (i * WALK_STRIDE) & (NSTACKS - 1);
 				u64 cookie;
 
-				if (sm_map_get_cookie(&map, stacks[id], depths[id],
-						      &cookie) != SM_LOOKUP_INSERTED)
+				if (sm_map_get_cookie(&map, stacks[id], depths[id], 0, &cookie) != SM_LOOKUP_INSERTED)
 					bad++;
 			}
 			t += now_ns() - t0;
@@ -223,7 +222,7 @@ static int fill_map(void)
 	for (u32 id = 0; id < NSTACKS; id++) {
 		u64 cookie;
 
-		if (sm_map_get_cookie(&map, stacks[id], depths[id], &cookie) > 0)
+		if (sm_map_get_cookie(&map, stacks[id], depths[id], 0, &cookie) > 0)
 			return -1;
 	}
 	return 0;

@@ -126,7 +126,7 @@ function b7_rows(   per, marginal, depth) {
 	if (have("b7_bytes", "b7_entries", "b7_capacity")) {
 		per = v["b7_bytes"] / v["b7_capacity"]
 		depth = v["b7_entries"] ? v["b7_frames"] / v["b7_entries"] : 0
-		marginal = 2 * 20 + depth * 8
+		marginal = 2 * 40 + depth * 8	# two 40-byte slots per entry (struct sm_slot)
 		row("B7 map bytes per stored stack (preallocated " kb(v["b7_bytes"]) " / " v["b7_capacity"] " entries)",
 		    sprintf("%.0f B at capacity; %.0f B used (mean depth %.1f)", per, marginal, depth),
 		    "BPF stack map ~1 KiB (127 frames)", sprintf("%.1f× smaller at capacity", 1024 / per),

@@ -63,7 +63,7 @@ static const char *check_cookie(u64 cookie, u32 id)
 		return "invalid cookie";
 	if (stackmap_cookie_generation(cookie) != READ_ONCE(map.generation))
 		return "cookie of another generation inside a read section";
-	depth = sm_map_slot_stack(&map, stackmap_cookie_slot(cookie), &got, NULL);
+	depth = sm_map_slot_stack(&map, stackmap_cookie_slot(cookie), &got, NULL, NULL);
 	if (depth != depths[id] || memcmp(got, stacks[id], depth * sizeof(*got)))
 		return "cookie resolves to another stack";
 	return NULL;
@@ -83,7 +83,7 @@ static void *worker_main(void *arg)
 		int ret;
 
 		rcu_standin_lock(&rcu, w->id);
-		ret = sm_map_get_cookie(&map, stacks[id], depths[id], &cookie);
+		ret = sm_map_get_cookie(&map, stacks[id], depths[id], 0, &cookie);
 		if (ret > 0)
 			w->fallbacks[ret]++;
 		else

@@ -44,8 +44,8 @@ START_TEST(test_insert_then_hit_same_cookie)
 
 	setup_small(16, 256);
 	make_stack(ips, 10, 1);
-	ck_assert_int_eq(sm_map_get_cookie(&map, ips, 10, &c1), SM_LOOKUP_INSERTED);
-	ck_assert_int_eq(sm_map_get_cookie(&map, ips, 10, &c2), SM_LOOKUP_HIT);
+	ck_assert_int_eq(sm_map_get_cookie(&map, ips, 10, 0, &c1), SM_LOOKUP_INSERTED);
+	ck_assert_int_eq(sm_map_get_cookie(&map, ips, 10, 0, &c2), SM_LOOKUP_HIT);
 	ck_assert_uint_eq(c1, c2);
 	ck_assert_uint_eq(stackmap_cookie_generation(c1), 7);
 	ck_assert_uint_lt(stackmap_cookie_slot(c1), map.nr_slots);
@@ -63,10 +63,10 @@ START_TEST(test_stack_reads_back_exactly)
 
 	setup_small(16, 256);
 	make_stack(ips, 5, 3);
-	sm_map_get_cookie(&map, ips, 5, &c);
-	sm_map_get_cookie(&map, ips, 5, &c);
-	sm_map_get_cookie(&map, ips, 5, &c);
-	ck_assert_uint_eq(sm_map_slot_stack(&map, stackmap_cookie_slot(c), &got, &hits), 5);
+	sm_map_get_cookie(&map, ips, 5, 0, &c);
+	sm_map_get_cookie(&map, ips, 5, 0, &c);
+	sm_map_get_cookie(&map, ips, 5, 0, &c);
+	ck_assert_uint_eq(sm_map_slot_stack(&map, stackmap_cookie_slot(c), &got, &hits, NULL), 5);
 	ck_assert_mem_eq(got, ips, sizeof(ips));
 	ck_assert_uint_eq(hits, 3);
 	teardown();
@@ -82,9 +82,9 @@ START_TEST(test_prefix_and_depth_differ)
 	make_stack(a, 8, 1);
 	memcpy(b, a, sizeof(a));
 	b[7] ^= 1;
-	ck_assert_int_eq(sm_map_get_cookie(&map, a, 8, &ca), SM_LOOKUP_INSERTED);
-	ck_assert_int_eq(sm_map_get_cookie(&map, b, 8, &cb), SM_LOOKUP_INSERTED);
-	ck_assert_int_eq(sm_map_get_cookie(&map, a, 7, &cc), SM_LOOKUP_INSERTED);
+	ck_assert_int_eq(sm_map_get_cookie(&map, a, 8, 0, &ca), SM_LOOKUP_INSERTED);
+	ck_assert_int_eq(sm_map_get_cookie(&map, b, 8, 0, &cb), SM_LOOKUP_INSERTED);
+	ck_assert_int_eq(sm_map_get_cookie(&map, a, 7, 0, &cc), SM_LOOKUP_INSERTED);
 	ck_assert_uint_ne(ca, cb);
 	ck_assert_uint_ne(ca, cc);
 	ck_assert_uint_ne(cb, cc);
@@ -134,14 +134,14 @@ START_TEST(test_same_hash_different_stacks_both_stored)
 	ck_assert_uint_eq(hash_of(a, 2), hash_of(b, 2));
 	ck_assert_mem_ne(a, b, sizeof(a));
 	setup_small(16, 64);
-	ck_assert_int_eq(sm_map_get_cookie(&map, a, 2, &ca), SM_LOOKUP_INSERTED);
-	ck_assert_int_eq(sm_map_get_cookie(&map, b, 2, &cb), SM_LOOKUP_INSERTED);
+	ck_assert_int_eq(sm_map_get_cookie(&map, a, 2, 0, &ca), SM_LOOKUP_INSERTED);
+	ck_assert_int_eq(sm_map_get_cookie(&map, b, 2, 0, &cb), SM_LOOKUP_INSERTED);
 	ck_assert_uint_ne(ca, cb);
-	ck_assert_int_eq(sm_map_get_cookie(&map, b, 2, &again), SM_LOOKUP_HIT);
+	ck_assert_int_eq(sm_map_get_cookie(&map, b, 2, 0, &again), SM_LOOKUP_HIT);
 	ck_assert_uint_eq(again, cb);
-	sm_map_slot_stack(&map, stackmap_cookie_slot(ca), &got, NULL);
+	sm_map_slot_stack(&map, stackmap_cookie_slot(ca), &got, NULL, NULL);
 	ck_assert_mem_eq(got, a, sizeof(a));
-	sm_map_slot_stack(&map, stackmap_cookie_slot(cb), &got, NULL);
+	sm_map_slot_stack(&map, stackmap_cookie_slot(cb), &got, NULL, NULL);
 	ck_assert_mem_eq(got, b, sizeof(b));
 	teardown();
 }
@@ -163,17 +163,17 @@ START_TEST(test_full_entries_falls_back_without_claiming)
 
 	setup_small(2, 256);
 	make_stack(ips, 4, 1);
-	sm_map_get_cookie(&map, ips, 4, &keep);
+	sm_map_get_cookie(&map, ips, 4, 0, &keep);
 	make_stack(ips, 4, 2);
-	sm_map_get_cookie(&map, ips, 4, &c);
+	sm_map_get_cookie(&map, ips, 4, 0, &c);
 	make_stack(ips, 4, 3);
 	c = 42;
-	ck_assert_int_eq(sm_map_get_cookie(&map, ips, 4, &c), STACKMAP_FALLBACK_FULL);
+	ck_assert_int_eq(sm_map_get_cookie(&map, ips, 4, 0, &c), STACKMAP_FALLBACK_FULL);
 	ck_assert_uint_eq(c, 42);
 	ck_assert_uint_eq(claimed_slots(), 2);
 	/* Stored stacks still hit when the map is full. */
 	make_stack(ips, 4, 1);
-	ck_assert_int_eq(sm_map_get_cookie(&map, ips, 4, &c), SM_LOOKUP_HIT);
+	ck_assert_int_eq(sm_map_get_cookie(&map, ips, 4, 0, &c), SM_LOOKUP_HIT);
 	ck_assert_uint_eq(c, keep);
 	teardown();
 }
@@ -186,14 +186,14 @@ START_TEST(test_full_frames_falls_back_and_returns_entry)
 
 	setup_small(16, 12);
 	make_stack(ips, 8, 1);
-	ck_assert_int_eq(sm_map_get_cookie(&map, ips, 8, &c), SM_LOOKUP_INSERTED);
+	ck_assert_int_eq(sm_map_get_cookie(&map, ips, 8, 0, &c), SM_LOOKUP_INSERTED);
 	make_stack(ips, 8, 2);
-	ck_assert_int_eq(sm_map_get_cookie(&map, ips, 8, &c), STACKMAP_FALLBACK_FULL);
+	ck_assert_int_eq(sm_map_get_cookie(&map, ips, 8, 0, &c), STACKMAP_FALLBACK_FULL);
 	ck_assert_int_eq(atomic_read(&map.entries_used), 1);
 	ck_assert_int_eq(atomic_read(&map.frames_used), 8);
 	/* A shorter stack still fits in the 4 frames left. */
 	make_stack(ips, 4, 3);
-	ck_assert_int_eq(sm_map_get_cookie(&map, ips, 4, &c), SM_LOOKUP_INSERTED);
+	ck_assert_int_eq(sm_map_get_cookie(&map, ips, 4, 0, &c), SM_LOOKUP_INSERTED);
 	ck_assert_uint_eq(claimed_slots(), 2);
 	teardown();
 }
@@ -208,7 +208,7 @@ START_TEST(test_inflight_slot_falls_back)
 	make_stack(ips, 3, 9);
 	/* What a writer interrupted between claim and publish leaves behind. */
 	map.slots[hash_of(ips, 3) & (map.nr_slots - 1)].hash = hash_of(ips, 3);
-	ck_assert_int_eq(sm_map_get_cookie(&map, ips, 3, &c), STACKMAP_FALLBACK_INFLIGHT);
+	ck_assert_int_eq(sm_map_get_cookie(&map, ips, 3, 0, &c), STACKMAP_FALLBACK_INFLIGHT);
 	ck_assert_int_eq(atomic_read(&map.entries_used), 0);
 	ck_assert_int_eq(atomic_read(&map.frames_used), 0);
 	teardown();
@@ -227,7 +227,7 @@ START_TEST(test_probe_limit_falls_back)
 		make_stack(ips, 2, id);
 		if ((hash_of(ips, 2) & (map.nr_slots - 1)) != home)
 			continue;
-		ret = sm_map_get_cookie(&map, ips, 2, &c);
+		ret = sm_map_get_cookie(&map, ips, 2, 0, &c);
 		stored++;
 		if (stored <= SM_MAX_PROBE)
 			ck_assert_int_eq(ret, SM_LOOKUP_INSERTED);
@@ -244,8 +244,8 @@ START_TEST(test_bad_depth_falls_back)
 	u64 c;
 
 	setup_small(16, 256);
-	ck_assert_int_gt(sm_map_get_cookie(&map, ips, 0, &c), 0);
-	ck_assert_int_gt(sm_map_get_cookie(&map, ips, STACKMAP_MAX_DEPTH + 1, &c), 0);
+	ck_assert_int_gt(sm_map_get_cookie(&map, ips, 0, 0, &c), 0);
+	ck_assert_int_gt(sm_map_get_cookie(&map, ips, STACKMAP_MAX_DEPTH + 1, 0, &c), 0);
 	teardown();
 }
 END_TEST
@@ -259,11 +259,11 @@ START_TEST(test_hits_saturate)
 
 	setup_small(16, 64);
 	make_stack(ips, 2, 4);
-	sm_map_get_cookie(&map, ips, 2, &c);
+	sm_map_get_cookie(&map, ips, 2, 0, &c);
 	map.hits[map.slots[stackmap_cookie_slot(c)].entry].counter = (int)(U32_MAX - 1);
-	sm_map_get_cookie(&map, ips, 2, &c);
-	sm_map_get_cookie(&map, ips, 2, &c);
-	sm_map_slot_stack(&map, stackmap_cookie_slot(c), &got, &hits);
+	sm_map_get_cookie(&map, ips, 2, 0, &c);
+	sm_map_get_cookie(&map, ips, 2, 0, &c);
+	sm_map_slot_stack(&map, stackmap_cookie_slot(c), &got, &hits, NULL);
 	ck_assert_uint_eq(hits, U32_MAX);
 	teardown();
 }
@@ -283,13 +283,13 @@ START_TEST(test_hits_of_all_cpus_add_up)
 	for (unsigned int cpu = 0; cpu < 3; cpu++) {
 		sm_user_cpu = cpu;
 		for (unsigned int i = 0; i <= cpu; i++)
-			sm_map_get_cookie(&map, ips, 3, &c);
+			sm_map_get_cookie(&map, ips, 3, 0, &c);
 	}
 	/* One row per CPU: 1 + 2 + 3 hits, none written by another CPU. */
 	for (unsigned int cpu = 0; cpu < 3; cpu++)
 		ck_assert_int_eq(map.hits[cpu * map.max_entries + map.slots[stackmap_cookie_slot(c)].entry].counter,
 				 (int)cpu + 1);
-	sm_map_slot_stack(&map, stackmap_cookie_slot(c), &got, &hits);
+	sm_map_slot_stack(&map, stackmap_cookie_slot(c), &got, &hits, NULL);
 	ck_assert_uint_eq(hits, 6);
 	ck_assert_uint_eq(sm_map_bytes(&map), map.nr_slots * sizeof(struct sm_slot) +
 			  64 * sizeof(long) + 3 * 16 * sizeof(atomic_t));
@@ -307,13 +307,13 @@ START_TEST(test_reset_new_generation_forgets_stacks)
 
 	setup_small(16, 256);
 	make_stack(ips, 6, 1);
-	sm_map_get_cookie(&map, ips, 6, &before);
+	sm_map_get_cookie(&map, ips, 6, 0, &before);
 	sm_map_reset_begin(&map);
-	ck_assert_int_eq(sm_map_get_cookie(&map, ips, 6, &during), STACKMAP_FALLBACK_RESET);
+	ck_assert_int_eq(sm_map_get_cookie(&map, ips, 6, 0, &during), STACKMAP_FALLBACK_RESET);
 	ck_assert_uint_eq(during, 99);
 	sm_map_reset_finish(&map, sm_generation_next(map.generation, 0));
-	ck_assert_uint_eq(sm_map_slot_stack(&map, stackmap_cookie_slot(before), &got, NULL), 0);
-	ck_assert_int_eq(sm_map_get_cookie(&map, ips, 6, &after), SM_LOOKUP_INSERTED);
+	ck_assert_uint_eq(sm_map_slot_stack(&map, stackmap_cookie_slot(before), &got, NULL, NULL), 0);
+	ck_assert_int_eq(sm_map_get_cookie(&map, ips, 6, 0, &after), SM_LOOKUP_INSERTED);
 	ck_assert_uint_eq(stackmap_cookie_generation(after), 8);
 	ck_assert_uint_eq(stackmap_cookie_slot(after), stackmap_cookie_slot(before));
 	ck_assert_uint_ne(after, before);
@@ -331,17 +331,56 @@ START_TEST(test_generation_next)
 }
 END_TEST
 
-START_TEST(test_define_claimed_once_per_epoch)
+START_TEST(test_define_state_round_trip)
 {
+	struct sm_define d = { .epoch = 7, .cpu = 1, .at = 123456789012ULL };
+	struct sm_define got;
+
 	setup_small(16, 64);
-	ck_assert(!sm_map_slot_defined(&map, 3, 1));
-	ck_assert(sm_map_claim_define(&map, 3, 1));
-	ck_assert(sm_map_slot_defined(&map, 3, 1));
-	ck_assert(!sm_map_slot_defined(&map, 3, 2));
-	ck_assert(!sm_map_claim_define(&map, 3, 1));
-	ck_assert(sm_map_claim_define(&map, 3, 2));
-	ck_assert(!sm_map_claim_define(&map, 3, 2));
-	ck_assert(sm_map_claim_define(&map, 4, 2));
+	sm_map_last_define(&map, 3, &got);
+	ck_assert_uint_eq(got.epoch, 0);
+	sm_map_note_define(&map, 3, &d);
+	sm_map_last_define(&map, 3, &got);
+	ck_assert_uint_eq(got.epoch, 7);
+	ck_assert_uint_eq(got.cpu, 1);
+	ck_assert_uint_eq(got.at, 123456789012ULL);
+	sm_map_last_define(&map, 4, &got);
+	ck_assert_uint_eq(got.epoch, 0);
+	/* A reset forgets every definition. */
+	sm_map_reset_begin(&map);
+	sm_map_reset_finish(&map, 2);
+	sm_map_last_define(&map, 3, &got);
+	ck_assert_uint_eq(got.epoch, 0);
+	teardown();
+}
+END_TEST
+
+/* The owner and the flags are part of the key: same frames, other cookie. */
+START_TEST(test_info_is_part_of_the_key)
+{
+	unsigned long ips[6];
+	u64 a, b, t, again;
+	const unsigned long *got;
+	u32 info;
+
+	setup_small(16, 64);
+	make_stack(ips, 6, 1);
+	ck_assert_int_eq(sm_map_get_cookie(&map, ips, 6, sm_info(314, 0), &a),
+			 SM_LOOKUP_INSERTED);
+	ck_assert_int_eq(sm_map_get_cookie(&map, ips, 6, sm_info(315, 0), &b),
+			 SM_LOOKUP_INSERTED);
+	ck_assert_int_eq(sm_map_get_cookie(&map, ips, 6,
+					   sm_info(314, STACKMAP_FLAG_TRUNCATED), &t),
+			 SM_LOOKUP_INSERTED);
+	ck_assert_uint_ne(a, b);
+	ck_assert_uint_ne(a, t);
+	ck_assert_int_eq(sm_map_get_cookie(&map, ips, 6, sm_info(315, 0), &again),
+			 SM_LOOKUP_HIT);
+	ck_assert_uint_eq(again, b);
+	ck_assert_uint_eq(sm_map_slot_stack(&map, stackmap_cookie_slot(t), &got,
+					    NULL, &info), 6);
+	ck_assert_uint_eq(sm_info_owner(info), 314);
+	ck_assert_uint_eq(sm_info_flags(info), STACKMAP_FLAG_TRUNCATED);
 	teardown();
 }
 END_TEST
@@ -378,7 +417,8 @@ static Suite *map_suite(void)
 	tcase_add_test(tc, test_hits_of_all_cpus_add_up);
 	tcase_add_test(tc, test_reset_new_generation_forgets_stacks);
 	tcase_add_test(tc, test_generation_next);
-	tcase_add_test(tc, test_define_claimed_once_per_epoch);
+	tcase_add_test(tc, test_define_state_round_trip);
+	tcase_add_test(tc, test_info_is_part_of_the_key);
 	tcase_add_test(tc, test_init_rejects_bad_sizes);
 	suite_add_tcase(s, tc);
 	return s;

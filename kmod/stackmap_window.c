@@ -1,0 +1,211 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Which ring buffers take the module's cookies, and how far back they reach.
+ *
+ * Consumers.  Every ring buffer (top level or instance) that enables
+ * stack_cookie is a consumer (stackmap_cookie_reg() adds it).  A consumer
+ * needs the definitions of the cookies it records, so when one starts, or
+ * accepts events again after refusing them (tracing off, trace-cmd stop and
+ * restart, a second trace-cmd that enabled its events before switching
+ * tracing on), the recording epoch moves and every stack is defined again
+ * on next use; the cookie that found the consumer back is defined right
+ * after itself.  Up to SM_CONSUMERS consumers are tracked; each one beyond
+ * moves the epoch when it registers and is counted (untracked_consumers).
+ *
+ * Windows.  An overwriting ring buffer (a flight recorder) drops its oldest
+ * pages, and with them the definitions written there.  Every SM_WINDOW_EVERY
+ * cookies a CPU writes into a buffer that has overwritten events, an
+ * irq_work measures that buffer's retained window on this CPU (its oldest
+ * event to now) and sets the CPU's horizon to now - redefine_pct % of the
+ * window: a stack whose last definition on that CPU is older than the
+ * horizon is defined again on next use, so every cookie in the retained
+ * window but those of its oldest redefine_pct % finds its definition there.
+ * The window is read in the buffer's clock and assumed to be in ns (true of
+ * every trace clock but counter and x86-tsc, with which the horizon is off
+ * by the TSC's rate).
+ *
+ * The measurement takes the CPU buffer's reader_lock
+ * (ring_buffer_oldest_event_ts()), which no probe may do: the probe may run
+ * inside that lock's own section (a function hook in the unlock path) or in
+ * NMI.  The irq_work runs in hard IRQ context with interrupts enabled before
+ * it, so never inside a reader_lock section (taken with interrupts off), and
+ * before this CPU can pass an RCU quiescent state, so the buffer it measures
+ * cannot have been freed (freeing a buffer waits for its probes to finish,
+ * tracepoint_synchronize_unregister()).
+ */
+#include <linux/irq_work.h>
+#include <linux/math64.h>
+#include <linux/module.h>
+#include <linux/mutex.h>
+#include <linux/ring_buffer.h>
+#include <linux/timekeeping.h>
+#include <linux/trace_events.h>
+
+#include "stackmap.h"
+
+#define SM_CONSUMERS		16
+#define SM_WINDOW_EVERY		16
+
+unsigned int stackmap_redefine_pct = 10;
+module_param_named(redefine_pct, stackmap_redefine_pct, uint, 0644);
+MODULE_PARM_DESC(redefine_pct,
+		 "In an overwriting ring buffer, define a stack again once its last definition is older than this percentage of the retained window (0: never; default 10)");
+
+/**
+ * struct stackmap_consumer - a ring buffer that has stack_cookie enabled
+ * @file: its stack_cookie event file, NULL for a free entry
+ * @refused: its last reservation failed (or it has not taken one yet)
+ */
+struct stackmap_consumer {
+	struct trace_event_file *file;
+	bool refused;
+};
+
+/* Entries change in process context under the lock; probes only read. */
+static struct stackmap_consumer stackmap_consumers[SM_CONSUMERS];
+static DEFINE_MUTEX(stackmap_consumer_lock);
+static atomic_t stackmap_untracked = ATOMIC_INIT(0);
+
+static DEFINE_PER_CPU(unsigned int, stackmap_window_tick);
+static DEFINE_PER_CPU(struct trace_buffer *, stackmap_window_buffer);
+static void stackmap_window_fn(struct irq_work *work);
+static DEFINE_PER_CPU(struct irq_work, stackmap_window_work) =
+	IRQ_WORK_INIT_HARD(stackmap_window_fn);
+
+static struct stackmap_consumer *stackmap_consumer_find(const void *file)
+{
+	int i;
+
+	for (i = 0; i < SM_CONSUMERS; i++)
+		if (READ_ONCE(stackmap_consumers[i].file) == file)
+			return &stackmap_consumers[i];
+	return NULL;
+}
+
+/**
+ * stackmap_consumer_add() - a ring buffer enabled stack_cookie
+ * @file: its event file
+ *
+ * Context: process (the event's reg callback, under event_mutex).
+ */
+void stackmap_consumer_add(struct trace_event_file *file)
+{
+	struct stackmap_consumer *c;
+
+	mutex_lock(&stackmap_consumer_lock);
+	c = stackmap_consumer_find(NULL);
+	if (c) {
+		/* Published after refused: the first accepted cookie restarts. */
+		WRITE_ONCE(c->refused, true);
+		smp_store_release(&c->file, file);
+	} else {
+		atomic_inc(&stackmap_untracked);
+		stackmap_new_epoch(false);
+	}
+	mutex_unlock(&stackmap_consumer_lock);
+}
+
+/** stackmap_consumer_remove() - a ring buffer disabled stack_cookie */
+void stackmap_consumer_remove(struct trace_event_file *file)
+{
+	struct stackmap_consumer *c;
+
+	mutex_lock(&stackmap_consumer_lock);
+	c = stackmap_consumer_find(file);
+	if (c)
+		WRITE_ONCE(c->file, NULL);
+	mutex_unlock(&stackmap_consumer_lock);
+}
+
+/**
+ * stackmap_consumer_refused() - a ring buffer did not take a cookie
+ * @file: its stack_cookie event file
+ *
+ * Context: any (the stack_cookie probe).
+ */
+void stackmap_consumer_refused(struct trace_event_file *file)
+{
+	struct stackmap_consumer *c = stackmap_consumer_find(file);
+
+	if (c && !READ_ONCE(c->refused))
+		WRITE_ONCE(c->refused, true);
+}
+
+/**
+ * stackmap_consumer_accepted() - a ring buffer took a cookie
+ * @file: its stack_cookie event file
+ *
+ * Context: any (the stack_cookie probe).  A consumer that refused before is
+ * back: every stack is defined again, this cookie's right after it.
+ */
+void stackmap_consumer_accepted(struct trace_event_file *file)
+{
+	struct stackmap_consumer *c = stackmap_consumer_find(file);
+
+	if (c && READ_ONCE(c->refused)) {
+		WRITE_ONCE(c->refused, false);
+		stackmap_new_epoch(true);
+	}
+}
+
+/** stackmap_untracked_consumers() - consumers beyond SM_CONSUMERS so far */
+unsigned int stackmap_untracked_consumers(void)
+{
+	return atomic_read(&stackmap_untracked);
+}
+
+/**
+ * stackmap_window_note() - a cookie went into @buffer on this CPU
+ * @buffer: the ring buffer that took it
+ *
+ * Context: any; preemption disabled (the stack_cookie probe).  Queues a
+ * measurement of the buffer's window every SM_WINDOW_EVERY cookies, once
+ * the buffer overwrote events on this CPU.
+ */
+void stackmap_window_note(struct trace_buffer *buffer)
+{
+	int cpu = smp_processor_id();
+
+	if (!READ_ONCE(stackmap_redefine_pct) || in_nmi() ||
+	    this_cpu_inc_return(stackmap_window_tick) % SM_WINDOW_EVERY ||
+	    !ring_buffer_overrun_cpu(buffer, cpu))
+		return;
+	this_cpu_write(stackmap_window_buffer, buffer);
+	irq_work_queue(this_cpu_ptr(&stackmap_window_work));
+}
+
+/* The irq_work: measure the window, move this CPU's horizon forward. */
+static void stackmap_window_fn(struct irq_work *work)
+{
+	struct trace_buffer *buffer = this_cpu_read(stackmap_window_buffer);
+	unsigned int pct = min(READ_ONCE(stackmap_redefine_pct), 100U);
+	u64 oldest, now, horizon, age;
+
+	this_cpu_write(stackmap_window_buffer, NULL);
+	if (!buffer)
+		return;
+	oldest = ring_buffer_oldest_event_ts(buffer, smp_processor_id());
+	now = ring_buffer_time_stamp(buffer);
+	if (!oldest || now <= oldest)
+		return;
+	age = div_u64((now - oldest) * pct, 100);
+	horizon = ktime_get_mono_fast_ns();
+	horizon = horizon > age ? horizon - age : 0;
+	if (horizon > this_cpu_read(stackmap_horizon)) {
+		this_cpu_write(stackmap_horizon, horizon);
+		this_cpu_inc(stackmap_stats.windows);
+	}
+}
+
+/**
+ * stackmap_window_exit() - wait for queued measurements
+ *
+ * Context: module exit, after no probe can run any more.
+ */
+void stackmap_window_exit(void)
+{
+	int cpu;
+
+	for_each_possible_cpu(cpu)
+		irq_work_sync(per_cpu_ptr(&stackmap_window_work, cpu));
+}
