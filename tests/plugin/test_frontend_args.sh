@@ -1,8 +1,10 @@
 #!/bin/bash
-# Host test of the record front end (plugin/trace-cmd) against a stub "real"
+# Host test of the front end (plugin/trace-cmd) against a stub "real"
 # trace-cmd and a stub module directory: the arguments it hands on, what it
 # attaches while the stub records, what it detaches afterwards, the snapshot
-# it stores, its refusals and pass-through exit codes.
+# it stores after record -O stackmap and after extract, its refusals,
+# pass-through exit codes and streams, and how it finds the real trace-cmd
+# when it is itself "trace-cmd" on PATH (as make install puts it).
 # Usage: tests/plugin/test_frontend_args.sh [TRACE.dat LISTING]  (after make
 # -C plugin; default: the recorded tests/vm/sample/ trace.dat and stack_map)
 # "COND && ok || bad MSG": ok only counts and never fails.
@@ -26,13 +28,19 @@ expect() { # NAME WANT GOT
 # The stub module files only collect what is written to them (the front end
 # appends), so after a run they hold the exact sequence of writes.
 # Stub real trace-cmd: logs its arguments (one per line) and the module's
-# attachment files at record time; "record" writes the sample trace.dat to -o.
+# attachment files at record time; writes the sample trace.dat to -o FILE
+# (-oFILE, default trace.dat) whatever the command; "stdin" copies its
+# standard input to its standard output.
 cat >"$TMP/real" <<'STUB'
 #!/bin/bash
 printf '%s\n' "$@" >"$STUB_LOG"
 cat "$STACKMAP_DIR/tracepoints" "$STACKMAP_DIR/functions" >"$STUB_LOG.attached" 2>/dev/null
+[[ ${1-} == stdin ]] && cat
 out=trace.dat
-while (($#)); do [[ $1 == -o ]] && out=$2; shift; done
+while (($#)); do
+	case $1 in -o) out=$2 ;; -o?*) out=${1#-o} ;; esac
+	shift
+done
 cp "$SAMPLE_TRACE" "$out"
 exit "${STUB_RC:-0}"
 STUB
@@ -92,8 +100,29 @@ setup_module
 run_fe record -O stackmap -p function true >/dev/null 2>"$TMP/stderr"
 expect "-p function without -l exit" 1 $?
 grep -q 'needs at least one -l' "$TMP/stderr" && ok || bad "-p function message"
-run_fe record -O stackmap -B inst -e sched:sched_switch true >/dev/null 2>"$TMP/stderr"
-expect "-B exit" 1 $?
+run_fe record -O stackmap -A agent -e sched:sched_switch true >/dev/null 2>"$TMP/stderr"
+expect "-A exit" 1 $?
+grep -q -- '-A (a remote agent) is not supported' "$TMP/stderr" && ok || bad "-A message: $(cat "$TMP/stderr")"
+run_fe record -O stackmap -e sched:sched_switch -B inst -e irq:irq_handler_entry true >/dev/null 2>"$TMP/stderr"
+expect "stacks in two buffers: exit" 1 $?
+grep -q 'more than one buffer' "$TMP/stderr" && ok || bad "stacks in two buffers: message: $(cat "$TMP/stderr")"
+expect "stacks in two buffers: nothing attached" "" "$(cat "$TMP/mod/tracepoints")"
+
+# 5b. Instances: the snapshot is the module's, whatever the buffer; "-e
+# stackmap" goes into the buffer whose events have stacks.
+setup_module
+run_fe record -O stackmap -B inst -e sched:sched_switch -o inst.dat true >/dev/null 2>"$TMP/stderr"
+expect "-B exit" 0 $?
+expect "-B args" "record -B inst -e sched:sched_switch -o inst.dat -e stackmap true" "$(paste -sd' ' "$TMP/log")"
+expect "-B writes: attach, detach" $'sched:sched_switch\n!sched:sched_switch' "$(cat "$TMP/mod/tracepoints")"
+"$ROOT/plugin/stackmap-snapshot" show "$TMP/inst.dat" >/dev/null 2>&1 && ok || bad "-B: no snapshot stored"
+setup_module
+run_fe record -O stackmap -e sched:sched_switch -Binst -e irq -t true >/dev/null 2>&1
+expect "top-level stacks, -B without: args" "record -e sched:sched_switch -e stackmap -Binst -e irq -t true" "$(paste -sd' ' "$TMP/log")"
+setup_module
+run_fe record -O stackmap -B a -e irq -B b -p function -l vfs_read true >/dev/null 2>&1
+expect "-l in the second instance: args" "record -B a -e irq -B b -e stackmap true" "$(paste -sd' ' "$TMP/log")"
+expect "-l in the second instance: attached" "vfs_read" "$(cat "$TMP/log.attached")"
 
 # 6. Pass-through: other commands and record without -O stackmap reach the
 # real binary unchanged, with its exit code.
@@ -134,6 +163,88 @@ passthrough list list -O
 passthrough dump dump --options -i "$TRACE"
 passthrough failing report -i /nonexistent/trace.dat
 passthrough unknown-command no-such-command
+
+# 10. extract (flight recorder: start ... stop, then extract): the real
+# extract with the same arguments, then the module's map stored in the file
+# it wrote, -o FILE or trace.dat.
+snapshot_line() {
+	"$ROOT/plugin/stackmap-snapshot" show "$1" 2>/dev/null | head -n1
+}
+WANT_SNAP=$(gawk 'NR == 1 { g = $3 } $1 == "slot" { n++; h += $6 } END { printf "generation %d entries %d hits %d", g, n, h }' "$LISTING")
+setup_module
+rm -f "$TMP/trace.dat"
+run_fe extract >/dev/null 2>"$TMP/stderr"
+expect "extract exit" 0 $?
+expect "extract args" "extract" "$(paste -sd' ' "$TMP/log")"
+expect "extract: snapshot in trace.dat" "$WANT_SNAP" "$(snapshot_line "$TMP/trace.dat")"
+expect "extract: attaches nothing" "" "$(cat "$TMP/mod/tracepoints" "$TMP/mod/functions")"
+run_fe extract -B inst -s -o "x y.dat" >/dev/null 2>&1
+expect "extract -o exit" 0 $?
+expect "extract -o args" "extract|-B|inst|-s|-o|x y.dat" "$(paste -sd'|' "$TMP/log")"
+expect "extract -o: snapshot" "$WANT_SNAP" "$(snapshot_line "$TMP/x y.dat")"
+run_fe extract -a -oattached.dat >/dev/null 2>&1
+expect "extract -oFILE: snapshot" "$WANT_SNAP" "$(snapshot_line "$TMP/attached.dat")"
+rm -f "$TMP/failed.dat"
+STUB_RC=4 run_fe extract -o failed.dat >/dev/null 2>&1
+expect "failing extract: exit" 4 $?
+[[ -z $(snapshot_line "$TMP/failed.dat") ]] && ok || bad "failing extract: a snapshot was stored"
+echo garbage >"$TMP/mod/stack_map"
+run_fe extract -o bad.dat >/dev/null 2>"$TMP/stderr"
+expect "extract, unreadable listing: exit" 1 $?
+grep -q 'bad.dat was written but holds no map snapshot' "$TMP/stderr" && ok || bad "extract, unreadable listing: message: $(cat "$TMP/stderr")"
+# Without the module: extract is passed through, nothing stored.
+rm -rf "$TMP/mod"
+run_fe extract -o nomod.dat >/dev/null 2>"$TMP/stderr"
+expect "extract without the module: exit" 0 $?
+expect "extract without the module: stderr" "" "$(cat "$TMP/stderr")"
+[[ -z $(snapshot_line "$TMP/nomod.dat") ]] && ok || bad "extract without the module: a snapshot was stored"
+
+# 11. Commands that write no trace.dat from a buffer (start, stop,
+# snapshot, ...) are passed through, module loaded or not: nothing stored.
+setup_module
+for cmd in "start -b 64 -e stackmap -e sched:sched_switch" "stop" "snapshot -s" "reset" "record -e sched:sched_switch true"; do
+	rm -f "$TMP/trace.dat"
+	# shellcheck disable=SC2086
+	run_fe $cmd >/dev/null 2>&1
+	expect "$cmd: args" "$cmd" "$(paste -sd' ' "$TMP/log")"
+	[[ -z $(snapshot_line "$TMP/trace.dat") ]] && ok || bad "$cmd: a snapshot was stored"
+done
+expect "pass-through: attaches nothing" "" "$(cat "$TMP/mod/tracepoints" "$TMP/mod/functions")"
+
+# 12. Installed as "trace-cmd" in a directory ahead of the real one on PATH
+# (make install: PREFIX/bin before /usr/bin), with no STACKMAP_REAL_TRACE_CMD:
+# it finds the real one behind it, skipping itself and any other copy of the
+# front end (here a symlink to it first on PATH), and never runs itself.
+mkdir -p "$TMP/link" "$TMP/inst" "$TMP/real-bin"
+ln -sf "$FE" "$TMP/link/trace-cmd"
+install -m 0755 "$FE" "$TMP/inst/trace-cmd"
+install -m 0755 "$ROOT/plugin/stackmap-snapshot" "$TMP/inst/stackmap-snapshot"
+install -m 0755 "$TMP/real" "$TMP/real-bin/trace-cmd"
+run_path() { # PATH-PREFIX ARGS...
+	local dirs=$1
+	shift
+	(cd "$TMP" && timeout 20 env -u STACKMAP_REAL_TRACE_CMD STACKMAP_DIR="$TMP/mod" \
+		STUB_LOG="$TMP/log" SAMPLE_TRACE="$TRACE" PATH="$dirs" trace-cmd "$@")
+}
+setup_module
+rm -f "$TMP/log"
+STUB_RC=5 run_path "$TMP/link:$TMP/inst:$TMP/real-bin:$PATH" report -i "a b.dat" >/dev/null 2>"$TMP/stderr"
+expect "installed: pass-through exit" 5 $?
+expect "installed: pass-through args" "report|-i|a b.dat" "$(paste -sd'|' "$TMP/log" 2>/dev/null)"
+expect "installed: pass-through stdin to stdout" $'one\ntwo' "$(printf 'one\ntwo\n' | run_path "$TMP/inst:$TMP/real-bin:$PATH" stdin)"
+run_path "$TMP/inst:$TMP/real-bin:$PATH" record -O stackmap -e sched:sched_switch -o path.dat true >/dev/null 2>"$TMP/stderr"
+expect "installed: record -O stackmap exit" 0 $?
+expect "installed: record -O stackmap args" "record -e sched:sched_switch -o path.dat -e stackmap true" "$(paste -sd' ' "$TMP/log")"
+expect "installed: record -O stackmap snapshot" "$WANT_SNAP" "$(snapshot_line "$TMP/path.dat")"
+run_path "$TMP/inst:$TMP/real-bin:$PATH" extract -o path-ext.dat >/dev/null 2>&1
+expect "installed: extract snapshot" "$WANT_SNAP" "$(snapshot_line "$TMP/path-ext.dat")"
+# No real trace-cmd behind it: a clear error, exit 127, no loop.
+run_path "$TMP/link:$TMP/inst" report >/dev/null 2>"$TMP/stderr"
+expect "no real trace-cmd: exit" 127 $?
+grep -q 'found no real trace-cmd on PATH' "$TMP/stderr" && ok || bad "no real trace-cmd: message: $(cat "$TMP/stderr")"
+(cd "$TMP" && STACKMAP_REAL_TRACE_CMD=$TMP/inst/trace-cmd PATH=$TMP/real-bin:$PATH timeout 20 "$FE" report) >/dev/null 2>"$TMP/stderr"
+expect "STACKMAP_REAL_TRACE_CMD names a front end: exit" 127 $?
+grep -q 'is the stackmap front end' "$TMP/stderr" && ok || bad "STACKMAP_REAL_TRACE_CMD names a front end: message: $(cat "$TMP/stderr")"
 
 echo "test_frontend_args: $PASSES passed, $FAILS failed"
 ((FAILS == 0))
