@@ -8,10 +8,11 @@
 #   make bench    run the benchmarks (tests/bench/RESULTS.md); bench-quick
 #                 runs them at tiny sizes, as make check does
 #   make fuzz     run every fuzz harness for FUZZ_SECONDS (default 60) each
-#   make install  fgdecode, the plugin, the record front end, man pages, and
-#                 the module's source for DKMS (PREFIX, DESTDIR, PLUGINDIR,
-#                 FRONTENDDIR, ...; see below)
-#   make uninstall
+#   make install  fgdecode, the plugin, the trace-cmd front end (as
+#                 PREFIX/bin/trace-cmd), man pages, and the module's source
+#                 for DKMS (PREFIX, DESTDIR, PLUGINDIR, FRONTENDDIR, ...; see
+#                 below)
+#   make uninstall  all of it; trace-cmd is the stock one again
 #
 # The module is built against the newest installed kernel image's headers
 # (KVER=... to choose another), never against `uname -r`.
@@ -28,8 +29,20 @@ BINDIR ?= $(PREFIX)/bin
 MANDIR ?= $(PREFIX)/share/man
 PLUGINDIR ?= $(shell pkg-config --variable=libdir libtraceevent)/traceevent/plugins
 DKMSDIR ?= /usr/src/stackmap-$(VERSION)
-# The record front end is opt-in: users put this directory first on PATH.
-FRONTENDDIR ?= $(PREFIX)/libexec/stackmap
+# The trace-cmd front end (plugin/trace-cmd) and its stackmap-snapshot.  In
+# BINDIR it is "trace-cmd" for everyone: /usr/local/bin comes before
+# /usr/bin on the default PATH, and it hands every command it does not
+# handle to the next trace-cmd on PATH.  A directory off PATH (for example
+# FRONTENDDIR=$(PREFIX)/libexec/stackmap) makes it opt-in.  It never
+# replaces a trace-cmd that is not a front end (PREFIX=/usr would replace
+# the real /usr/bin/trace-cmd) and uninstall removes only a front end.
+FRONTENDDIR ?= $(BINDIR)
+FE := $(DESTDIR)$(FRONTENDDIR)/trace-cmd
+# The front end's third line (plugin/trace-cmd: is_front_end).
+is_front_end = [ "$$(sed -n 3p $(1) 2>/dev/null)" = "\# stackmap trace-cmd front end" ]
+# Where make install put the front end before it was installed as trace-cmd
+# (uninstall removes what is left there).
+OLD_FRONTENDDIR := $(PREFIX)/libexec/stackmap
 # Run dkms add/build/install when installing to the live system.
 DKMS ?= $(if $(DESTDIR),,$(shell command -v dkms))
 KMOD_SOURCES := $(filter-out %.mod.c,$(wildcard kmod/*.c)) $(wildcard kmod/*.h) kmod/Kbuild kmod/Makefile
@@ -76,7 +89,11 @@ install: decoder plugin
 	install -D -m 0644 plugin/plugin_stackmap.so $(DESTDIR)$(PLUGINDIR)/plugin_stackmap.so
 	install -D -m 0644 man/fgdecode.1 $(DESTDIR)$(MANDIR)/man1/fgdecode.1
 	install -D -m 0644 man/stackmap.7 $(DESTDIR)$(MANDIR)/man7/stackmap.7
-	install -D -m 0755 plugin/trace-cmd $(DESTDIR)$(FRONTENDDIR)/trace-cmd
+	@if [ -e "$(FE)" ] && ! $(call is_front_end,"$(FE)"); then \
+		echo "make install: $(FE) is not the stackmap front end (the real trace-cmd?); not replacing it: use another PREFIX or FRONTENDDIR" >&2; \
+		exit 1; \
+	fi
+	install -D -m 0755 plugin/trace-cmd $(FE)
 	install -D -m 0755 plugin/stackmap-snapshot $(DESTDIR)$(FRONTENDDIR)/stackmap-snapshot
 	install -D -m 0644 man/stackmap-record.1 $(DESTDIR)$(MANDIR)/man1/stackmap-record.1
 	install -D -m 0644 man/plugin_stackmap.7 $(DESTDIR)$(MANDIR)/man7/plugin_stackmap.7
@@ -85,12 +102,18 @@ install: decoder plugin
 	install -m 0644 include/stackmap/*.h $(DESTDIR)$(DKMSDIR)/include/stackmap/
 	sed 's/@VERSION@/$(VERSION)/' kmod/dkms.conf >$(DESTDIR)$(DKMSDIR)/dkms.conf
 	$(if $(DKMS),$(DKMS) install -m stackmap -v $(VERSION) -k $(KVER))
+	@if [ -z "$(DESTDIR)" ] && [ "$$(command -v trace-cmd)" != "$(FE)" ]; then \
+		echo "make install: note: trace-cmd on this PATH is $$(command -v trace-cmd), not $(FE): put $(FRONTENDDIR) first on PATH for trace-cmd record -O stackmap" >&2; \
+	fi
 
 uninstall:
 	$(if $(DKMS),-$(DKMS) remove -m stackmap -v $(VERSION) --all)
 	rm -f $(DESTDIR)$(BINDIR)/fgdecode $(DESTDIR)$(PLUGINDIR)/plugin_stackmap.so
 	rm -f $(DESTDIR)$(MANDIR)/man1/fgdecode.1 $(DESTDIR)$(MANDIR)/man7/stackmap.7
-	rm -f $(DESTDIR)$(FRONTENDDIR)/trace-cmd $(DESTDIR)$(FRONTENDDIR)/stackmap-snapshot
+	if $(call is_front_end,"$(FE)"); then rm -f "$(FE)"; fi
+	rm -f $(DESTDIR)$(FRONTENDDIR)/stackmap-snapshot
+	rm -f $(DESTDIR)$(OLD_FRONTENDDIR)/trace-cmd $(DESTDIR)$(OLD_FRONTENDDIR)/stackmap-snapshot
+	rmdir $(DESTDIR)$(OLD_FRONTENDDIR) 2>/dev/null || true
 	rm -f $(DESTDIR)$(MANDIR)/man1/stackmap-record.1 $(DESTDIR)$(MANDIR)/man7/plugin_stackmap.7
 	rm -rf $(DESTDIR)$(DKMSDIR)
 

@@ -1,8 +1,12 @@
 #!/bin/bash
-# `make install` / `make uninstall` into a DESTDIR: the exact file list, a
-# DKMS build of the installed module source against the installed kernel
-# headers (in private DKMS trees, the system's untouched), and nothing left
-# after uninstall.
+# `make install` / `make uninstall` into a DESTDIR (default PREFIX,
+# /usr/local): the exact file list, the front end installed as trace-cmd
+# ahead of the real one on Debian's root PATH (and handing everything else
+# to it unchanged), a DKMS build of the installed module source against the
+# installed kernel headers (in private DKMS trees, the system's untouched),
+# nothing left after uninstall; and that neither ever replaces or removes a
+# trace-cmd that is not the front end (PREFIX=/usr over a real
+# /usr/bin/trace-cmd).
 set -euo pipefail
 
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
@@ -10,7 +14,10 @@ KVER=${KVER:-$(find /boot -maxdepth 1 -name 'vmlinuz-*' | sed 's|/boot/vmlinuz-|
 VERSION=$(sed -n 's/^#define STACKMAP_VERSION\t*"\(.*\)"/\1/p' "$ROOT/include/stackmap/version.h")
 PLUGINDIR=$(pkg-config --variable=libdir libtraceevent)/traceevent/plugins
 DEST=$(mktemp -d)
-trap 'rm -rf "$DEST"' EXIT
+OTHER=$(mktemp -d)
+trap 'rm -rf "$DEST" "$OTHER"' EXIT
+# Debian's root PATH, each directory under DEST first, then the system's.
+ROOT_PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin
 
 fail() {
 	echo "test_install: $1 failed: $2" >&2
@@ -19,14 +26,14 @@ fail() {
 
 expected_files() {
 	local k
-	echo "usr/bin/fgdecode"
+	echo "usr/local/bin/fgdecode"
 	echo "${PLUGINDIR#/}/plugin_stackmap.so"
-	echo "usr/share/man/man1/fgdecode.1"
-	echo "usr/share/man/man7/stackmap.7"
-	echo "usr/libexec/stackmap/trace-cmd"
-	echo "usr/libexec/stackmap/stackmap-snapshot"
-	echo "usr/share/man/man1/stackmap-record.1"
-	echo "usr/share/man/man7/plugin_stackmap.7"
+	echo "usr/local/share/man/man1/fgdecode.1"
+	echo "usr/local/share/man/man7/stackmap.7"
+	echo "usr/local/bin/trace-cmd"
+	echo "usr/local/bin/stackmap-snapshot"
+	echo "usr/local/share/man/man1/stackmap-record.1"
+	echo "usr/local/share/man/man7/plugin_stackmap.7"
 	echo "usr/src/stackmap-$VERSION/dkms.conf"
 	for k in Kbuild Makefile "$ROOT"/kmod/*.[ch]; do
 		[[ $k == *.mod.c ]] || echo "usr/src/stackmap-$VERSION/kmod/$(basename "$k")"
@@ -60,17 +67,70 @@ check_dkms_build() {
 	echo "test_install: dkms: built stackmap.ko $VERSION for $KVER from the installed source"
 }
 
+# The installed front end is what `trace-cmd` runs on root's PATH, and it
+# hands other commands to the real /usr/bin/trace-cmd: same output, same
+# exit code.
+check_front_end_on_path() {
+	local path="" d cmd rc
+	for d in ${ROOT_PATH//:/ }; do path+="$DEST$d:"; done
+	path+=$ROOT_PATH
+	cmp -s "$ROOT/plugin/trace-cmd" "$DEST/usr/local/bin/trace-cmd" || fail "front end" "installed trace-cmd is not plugin/trace-cmd"
+	[[ $(PATH=$path command -v trace-cmd) == "$DEST/usr/local/bin/trace-cmd" ]] ||
+		fail "front end" "trace-cmd on root's PATH is $(PATH=$path command -v trace-cmd)"
+	for cmd in "list -O" "list -o" "no-such-command"; do
+		rc=0
+		# shellcheck disable=SC2086
+		(cd "$DEST" && PATH=$path timeout 20 trace-cmd $cmd) >"$DEST/fe.out" 2>&1 || rc=$?
+		echo "exit $rc" >>"$DEST/fe.out"
+		rc=0
+		# shellcheck disable=SC2086
+		(cd "$DEST" && /usr/bin/trace-cmd $cmd) >"$DEST/real.out" 2>&1 || rc=$?
+		echo "exit $rc" >>"$DEST/real.out"
+		cmp -s "$DEST/fe.out" "$DEST/real.out" || fail "front end" "trace-cmd $cmd differs from /usr/bin/trace-cmd's"
+	done
+	rm -f "$DEST/fe.out" "$DEST/real.out"
+	echo "test_install: front end: trace-cmd on root's PATH is PREFIX/bin/trace-cmd, other commands reach /usr/bin/trace-cmd unchanged"
+}
+
 check_uninstall() {
-	make -s -C "$ROOT" uninstall DESTDIR="$DEST" PREFIX=/usr >/dev/null
+	# A front end left by an older make install, in PREFIX/libexec/stackmap.
+	mkdir -p "$DEST/usr/local/libexec/stackmap"
+	cp "$ROOT/plugin/trace-cmd" "$ROOT/plugin/stackmap-snapshot" "$DEST/usr/local/libexec/stackmap/"
+	make -s -C "$ROOT" uninstall DESTDIR="$DEST" >/dev/null
 	local left
 	left=$(cd "$DEST" && find . -type f | head -n5)
 	[[ -z $left ]] || fail "uninstall" "files left: $left"
-	echo "test_install: uninstall: no file left"
+	[[ ! -e $DEST/usr/local/libexec/stackmap ]] || fail "uninstall" "old front end directory left"
+	echo "test_install: uninstall: no file left (nor the old PREFIX/libexec/stackmap front end)"
+}
+
+# PREFIX=/usr over a real trace-cmd in /usr/bin: install refuses before
+# touching it, uninstall leaves it; an installed front end is replaced.
+check_real_trace_cmd_kept() {
+	mkdir -p "$OTHER/usr/bin"
+	printf '#!/bin/sh\necho real trace-cmd\n' >"$OTHER/usr/bin/trace-cmd"
+	chmod 755 "$OTHER/usr/bin/trace-cmd"
+	cp "$OTHER/usr/bin/trace-cmd" "$OTHER/real"
+	if make -s -C "$ROOT" install DESTDIR="$OTHER" PREFIX=/usr >/dev/null 2>"$OTHER/err"; then
+		fail "PREFIX=/usr" "make install replaced a real trace-cmd"
+	fi
+	grep -q 'is not the stackmap front end' "$OTHER/err" || fail "PREFIX=/usr" "message: $(cat "$OTHER/err")"
+	cmp -s "$OTHER/real" "$OTHER/usr/bin/trace-cmd" || fail "PREFIX=/usr" "the real trace-cmd was changed"
+	make -s -C "$ROOT" uninstall DESTDIR="$OTHER" PREFIX=/usr >/dev/null
+	cmp -s "$OTHER/real" "$OTHER/usr/bin/trace-cmd" || fail "PREFIX=/usr" "uninstall removed the real trace-cmd"
+	rm -rf "${OTHER:?}/usr"
+	make -s -C "$ROOT" install DESTDIR="$OTHER" PREFIX=/usr >/dev/null
+	make -s -C "$ROOT" install DESTDIR="$OTHER" PREFIX=/usr >/dev/null || fail "reinstall" "make install over an installed front end failed"
+	make -s -C "$ROOT" uninstall DESTDIR="$OTHER" PREFIX=/usr >/dev/null
+	[[ ! -e $OTHER/usr/bin/trace-cmd ]] || fail "reinstall" "front end left after uninstall"
+	echo "test_install: a trace-cmd that is not the front end is never replaced or removed"
 }
 
 command -v dkms >/dev/null || fail "setup" "dkms is not installed (tests/install-deps.sh)"
-make -s -C "$ROOT" install DESTDIR="$DEST" PREFIX=/usr >/dev/null
+make -s -C "$ROOT" install DESTDIR="$DEST" >/dev/null
 check_file_list
+check_front_end_on_path
 check_dkms_build
 check_uninstall
+check_real_trace_cmd_kept
 echo "test_install: ok"
