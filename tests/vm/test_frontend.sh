@@ -17,6 +17,13 @@
 #   int     SIGINT to the process group: trace and snapshot written, module
 #           restored
 #   fail    the real record's exit code passed on, module restored
+#   flight  trace-cmd start -b 64 / stop / extract: extract through the front
+#           end stored the final map (= the guest's stack_map); fgdecode
+#           --strict resolves every cookie, some only from the snapshot
+#           (their definitions were overwritten in the ring buffer)
+# The front end runs as make install puts it (PREFIX/bin/trace-cmd, found on
+# Debian's default root PATH ahead of /usr/bin/trace-cmd): the guest gets
+# the files of a make install into $OUT/dest.
 # Needs `make` to have built kmod/stackmap.ko, decoder/fgdecode and plugin/.
 # REUSE=1 checks the files of the previous guest run again without booting.
 set -euo pipefail
@@ -61,11 +68,12 @@ run_guest() {
 	rm -rf "$OUT"
 	mkdir -p "$OUT"
 	build_sigdfl
+	make -s -C "$ROOT" install DESTDIR="$OUT/dest" >/dev/null || fail "make install" "into $OUT/dest"
 	# Under its soname: /extra is the guest's LD_LIBRARY_PATH.
 	cp "$(readlink -f /usr/lib/x86_64-linux-gnu/libtracecmd.so.1)" "$OUT/libtracecmd.so.1"
 	"$ROOT/tests/vm/run-vm.sh" --module "$ROOT/kmod/stackmap.ko" --smp 1 \
 		--guest-script "$ROOT/tests/vm/guest/frontend.sh" --share "$OUT" \
-		--extra "$ROOT/plugin/trace-cmd" "$SNAP" "$OUT/sigdfl" \
+		--extra "$OUT/dest/usr/local/bin/trace-cmd" "$OUT/dest/usr/local/bin/stackmap-snapshot" "$OUT/sigdfl" \
 		"$OUT/libtracecmd.so.1" \
 		--timeout 420 || fail "guest run" "run-vm exited $? (see $OUT/console.log)"
 }
@@ -184,6 +192,26 @@ check_fail() {
 	say "fail: real record's exit $(rc fail) passed on, module restored"
 }
 
+check_flight() {
+	local p summary cookies resolved snap rc=0
+	for p in flight_start flight_stop flight; do
+		[[ $(rc $p) == 0 ]] || fail flight "$p: exit $(rc $p): $(cat "$FE/$p.err")"
+	done
+	restored flight
+	snapshot_matches flight
+	"$ROOT/decoder/fgdecode" --strict "$FE/flight.dat" >/dev/null 2>"$OUT/flight.summary" || rc=$?
+	((rc == 0)) || fail flight "fgdecode --strict exit $rc: $(tail -n2 "$OUT/flight.summary")"
+	summary=$(grep '^fgdecode: [0-9]* events' "$OUT/flight.summary" | tail -n1)
+	read -r cookies resolved snap < <(gawk '{
+		c = r = s = 0
+		if (match($0, /([0-9]+) cookies, ([0-9]+) resolved/, m)) { c = m[1]; r = m[2] }
+		if (match($0, /([0-9]+) from snapshot/, m)) s = m[1]
+		print c, r, s }' <<<"$summary")
+	((cookies > 0 && resolved == cookies)) || fail flight "$resolved of $cookies cookies resolved: $summary"
+	((snap > 0)) || fail flight "no cookie needed the snapshot (the 64 KiB buffer did not wrap?): $summary"
+	say "flight: start/stop/extract: all $cookies cookies resolved, $snap from the snapshot extract stored"
+}
+
 [[ ${REUSE:-0} == 1 && -d $FE ]] || run_guest
 check_noload
 check_plain
@@ -193,6 +221,7 @@ check_reset
 check_stale
 check_int
 check_fail
+check_flight
 # The host-side plugin tests, on this run's recording instead of the sample.
 "$ROOT/tests/plugin/test_frontend_args.sh" "$FE/sched.dat" "$FE/sched.stack_map" || fail "front end (stub)" "see above"
 "$ROOT/tests/plugin/test_tracedat.sh" "$FE/sched.dat" "$FE/sched.stack_map" || fail "snapshot and plugin options" "see above"

@@ -1,10 +1,12 @@
 #!/bin/sh
 # Guest side of the record front end test (runs in the VM as /guest.sh, cwd
-# $SHARE).  /extra holds the front end (trace-cmd), stackmap-snapshot,
-# libtracecmd.so.1 and sigdfl (runs a command in a new session with SIGINT
-# at its default, as a terminal's foreground job has it).  The front end is
-# put first on PATH; the stock trace-cmd stays in /usr/bin.  Phases, each
-# leaving NAME.dat, NAME.rc, NAME.err and module state files in $SHARE/fe/:
+# $SHARE).  /extra holds the front end (trace-cmd) and stackmap-snapshot as
+# make install wrote them, libtracecmd.so.1 and sigdfl (runs a command in a
+# new session with SIGINT at its default, as a terminal's foreground job has
+# it).  They go where make install puts them, /usr/local/bin, and PATH is
+# Debian's root default, so "trace-cmd" is the installed spelling; the stock
+# trace-cmd stays in /usr/bin.  Phases, each leaving NAME.dat, NAME.rc,
+# NAME.err and module state files in $SHARE/fe/:
 #   noload   -O stackmap without the module: refused, exit 1
 #   plain    stock record without stackmap events (for the byte-for-byte
 #            report comparison on the host)
@@ -15,6 +17,11 @@
 #            filtered out (explicit stackmap events with -f)
 #   int      Ctrl-C (SIGINT to the process group) while recording
 #   fail     the real record fails (unknown option): exit code passed on
+#   flight   flight recorder: the module attached by hand, trace-cmd start
+#            -b 64, a workload long enough to wrap the buffer, trace-cmd
+#            stop, detach, trace-cmd extract through the front end (the map
+#            snapshot stored in flight.dat resolves the cookies whose
+#            definitions were overwritten)
 set -eu
 
 D=/sys/kernel/debug/stackmap
@@ -40,11 +47,11 @@ fe() {
 	set -e
 }
 
-mkdir -p /fe "$O"
-cp /extra/trace-cmd /extra/stackmap-snapshot /fe/
-export PATH="/fe:$PATH"
+mkdir -p /usr/local/bin "$O"
+cp /extra/trace-cmd /extra/stackmap-snapshot /usr/local/bin/
+export PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin
 export LD_LIBRARY_PATH=/extra
-test "$(command -v trace-cmd)" = /fe/trace-cmd
+test "$(command -v trace-cmd)" = /usr/local/bin/trace-cmd
 {
 	echo 'workload() {'
 	echo '	i=0; while [ $i -lt "$1" ]; do ls -R /sys/kernel/tracing/events/sched >/dev/null; cat /proc/version >/dev/null; echo x | cat >/dev/null; i=$((i + 1)); done'
@@ -108,6 +115,19 @@ attachments int
 step "fail: the real record fails"
 fe fail record -q -O stackmap -e sched:sched_switch --no-such-option -o "$O/fail.dat" true
 attachments fail
+
+step "flight: start -b 64, workload, stop, extract through the front end"
+echo sched:sched_switch >>$D/tracepoints
+fe flight_start start -b 64 -e stackmap -e sched:sched_switch
+sh -c '. /guest-lib.sh; end=$(($(date +%s) + 8)); while [ "$(date +%s)" -lt $end ]; do workload 2; done'
+fe flight_stop stop
+# Detached before the listing, so the map does not change until extract
+# stores it: the snapshot must equal flight.stack_map.
+echo '!sched:sched_switch' >>$D/tracepoints
+cat $D/stack_map >"$O/flight.stack_map"
+fe flight extract -o "$O/flight.dat"
+attachments flight
+/usr/bin/trace-cmd reset >/dev/null 2>&1 || echo "guest: trace-cmd reset failed"
 
 rmmod stackmap
 step "done"
