@@ -21,8 +21,9 @@
  * its scopes): microseconds per address instead of libdw's linear symbol
  * scan and DIE tree walk per call, with the very same answers as
  * dwfl_module_addrinfo() and dwarf_getscopes().  A return address (every
- * frame but the first) is looked up at address - 1, so the line is that of the
- * call; the offset is still that of the address itself.
+ * frame of a stack, frame 0 included: events.h) is looked up at address - 1,
+ * so the line is that of the call; the offset is still that of the address
+ * itself.
  */
 #ifndef FGDECODE_DWSYM_H
 #define FGDECODE_DWSYM_H

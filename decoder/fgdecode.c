@@ -3,6 +3,9 @@
  * fgdecode: print a trace.dat like `trace-cmd report`, with the stack of each
  * event that a stackmap stack_cookie (or stack_fallback), or an ftrace
  * kernel_stack, follows on the same CPU of the same buffer expanded under it.
+ * A stackmap stack goes only to the event it names as its owner, in the
+ * same context (events.h, "Which event a stack belongs to"); any other is an
+ * orphan, shown on its own.
  *
  * The pipeline, one file per stage: read.c (libtracecmd, all buffers) ->
  * resolve.c (cookie -> stack) -> symbolize.c (address -> symbol) -> one
@@ -17,7 +20,7 @@
  * Exit status: 0 success; 1 the trace (with --map: the listing or the
  * kallsyms) cannot be read, out of memory, or the output cannot be written;
  * 2 bad usage; 3 (--strict only) the trace holds stale, unknown or
- * conflicting cookies or corrupt records.
+ * conflicting cookies, orphan stacks or corrupt records.
  */
 #include <errno.h>
 #include <getopt.h>
@@ -77,6 +80,7 @@ struct options {
 	const char *path;	/* NULL with --map: the live listing */
 	bool map;
 	const char *kallsyms;	/* --kallsyms, with --map */
+	const char *stack_map;	/* --stack-map FILE or "live" */
 	double interval;	/* --interval seconds, 0: read once */
 	unsigned long count;	/* --count, 0: until interrupted */
 };
@@ -176,7 +180,8 @@ static void warn_record(void *ctx, const struct tep_record *record,
 static struct sset_entry *intern(struct fgdecode *fg,
 				 const struct resolved *res)
 {
-	enum sset_status status = SSET_FRAMES;
+	enum sset_status status = res->flags & STACKMAP_FLAG_TRUNCATED ?
+				  SSET_TRUNCATED : SSET_FRAMES;
 
 	if (res->what == RESOLVED_CORRUPT)
 		status = SSET_CORRUPT;
@@ -184,17 +189,31 @@ static struct sset_entry *intern(struct fgdecode *fg,
 		status = res->result == STACKTAB_STALE ? SSET_STALE :
 			 res->result == STACKTAB_CONFLICT ? SSET_CONFLICT :
 			 SSET_UNKNOWN;
-	if (status != SSET_FRAMES)
+	if (!sset_has_frames(status))
 		return sset_intern(fg->set, status, NULL, 0);
 	return sset_intern(fg->set, status, res->frames, res->depth);
+}
+
+/* Count the stack @res of an event, or of an orphan; false when out of memory. */
+static bool count_stack(struct fgdecode *fg, const struct resolved *res,
+			struct sset_entry *entry, struct tep_record *record,
+			bool orphan)
+{
+	if (!entry)
+		return false;
+	if (orphan)
+		return !sset_count_orphan(fg->set, entry, res->owner);
+	return !sset_count(fg->set, entry, tep_data_type(fg->reader.tep, record));
 }
 
 /*
  * Resolve the stack record @stack (NULL: none) of the selected event
  * @record, count it, and print the event with it in the chosen output.
+ * With @orphan, @record is @stack itself, a stack record that belongs to no
+ * event before it: it is printed as such and charged to no event.
  */
 static void emit(struct fgdecode *fg, struct tep_record *record, int stream,
-		 struct tep_record *stack, int kind)
+		 struct tep_record *stack, int kind, bool orphan)
 {
 	struct tep_handle *tep = fg->reader.tep;
 	const char *buffer = reader_buffer_name(&fg->reader, stream);
@@ -204,19 +223,30 @@ static void emit(struct fgdecode *fg, struct tep_record *record, int stream,
 	fg->matched++;
 	if (res) {
 		resolve_record(&fg->res, kind, stack, res);
+		if (res->what == RESOLVED_STACK &&
+		    (res->flags & STACKMAP_FLAG_TRUNCATED))
+			fg->res.stats.truncated++;
+		/* Given to an event with no owner to check (stackmap 0.1). */
+		if (stack != record && kind != READER_KSTACK &&
+		    res->what == RESOLVED_STACK &&
+		    res->owner == STACKMAP_OWNER_NONE)
+			fg->res.stats.unverified++;
 		entry = intern(fg, res);
-		if (!entry || sset_count(fg->set, entry, tep_data_type(tep, record)))
+		if (!count_stack(fg, res, entry, record, orphan))
 			fg->nomem = true;
 	}
 	switch (fg->opt.mode) {
 	case OUT_TEXT:
 		format_event(&fg->line, tep, record, buffer);
+		if (orphan)
+			format_orphan(&fg->line, tep, res->owner);
 		if (res && format_stack(&fg->line, &fg->sz, res, entry,
 					fg->opt.cookies))
 			fg->nomem = true;
 		break;
 	case OUT_JSON:
-		if (json_event(stdout, &fg->sz, record, buffer, res, entry))
+		if (json_event(stdout, &fg->sz, record, buffer, res, entry,
+			       orphan))
 			fg->nomem = true;
 		break;
 	case OUT_FOLDED:
@@ -263,17 +293,88 @@ static int next_kind(struct fgdecode *fg, int stream)
 }
 
 /*
- * The event just read came from @stream: skip the definitions that follow it
- * there (printing them into fg->after when asked and @selected), then take
- * the stack_cookie, stack_fallback or kernel_stack that comes next.
+ * How deeply the context bits @ctx nest (events.h): 0 task, 1 soft IRQ,
+ * 2 hard IRQ, 3 NMI.
+ */
+static int nesting(unsigned int ctx)
+{
+	if (ctx & 0x40)
+		return 3;
+	if (ctx & 0x08)
+		return 2;
+	return ctx & 0x10 ? 1 : 0;
+}
+
+/*
+ * Which record of @stream's lookahead is the stack of @event (events.h,
+ * "Which event a stack belongs to"): the first stack record of @event's
+ * context that names @event's type as its owner.  The scan passes
+ * stack_define records, other stack records of that context (orphans) and
+ * whatever an interrupt nested in between recorded (records of a deeper
+ * context); it stops at lost events, at the next event of @event's context
+ * and at a record of a shallower context (@event's context has ended).
+ * When no stack names @event, the first stack record of its context whose
+ * owner is not known (an unresolved cookie, a stackmap 0.1 definition,
+ * ftrace's kernel_stack) is taken, as the stack that follows it.
+ *
+ * Return: the record's position for reader_take_at(), with its kind in
+ * @kind; -1 when @event carries no stack.
+ */
+static int find_stack(struct fgdecode *fg, struct tep_record *event,
+		      int stream, int *kind)
+{
+	struct tep_handle *tep = fg->reader.tep;
+	sm_u32 type = (sm_u32)tep_data_type(tep, event);
+	unsigned int ctx = tepstack_context(tep, event), c;
+	int i, k, ownerless = -1, ownerless_kind = -1;
+	bool first = true;
+	struct tep_record *next;
+	sm_u32 owner;
+
+	for (i = 0; i < READER_LOOKAHEAD; i++) {
+		next = reader_peek_at(&fg->reader, stream, i);
+		if (!next || next->missed_events)
+			break;
+		k = reader_kind(&fg->reader, next);
+		if (k == TEPSTACK_DEFINE)
+			continue;
+		c = tepstack_context(tep, next);
+		if (c != ctx) {
+			if (nesting(c) > nesting(ctx))
+				continue;	/* an interrupt nested in */
+			break;
+		}
+		if (!is_stack_kind(k))
+			break;
+		if (resolve_owner(&fg->res, k, next, &owner)) {
+			if (owner == type) {
+				*kind = k;
+				return i;
+			}
+		} else if (first) {
+			ownerless = i;
+			ownerless_kind = k;
+		}
+		first = false;
+	}
+	*kind = ownerless_kind;
+	return ownerless;
+}
+
+/*
+ * The event @event just read came from @stream: skip the definitions that
+ * follow it there (printing them into fg->after when asked and @selected),
+ * then take its stack record (find_stack()).
  *
  * Return: that record (release with reader_put()) with its kind in @kind,
  * or NULL when the event carries no stack.
  */
-static struct tep_record *take_stack(struct fgdecode *fg, int stream,
+static struct tep_record *take_stack(struct fgdecode *fg,
+				     struct tep_record *event, int stream,
 				     bool selected, int *kind)
 {
 	struct tep_record *next;
+	int i;
 
 	while ((*kind = next_kind(fg, stream)) == TEPSTACK_DEFINE) {
 		next = reader_take(&fg->reader, stream);
@@ -282,10 +383,11 @@ static struct tep_record *take_stack(struct fgdecode *fg, int stream,
 			print_define(fg, next, stream, &fg->after);
 		reader_put(next);
 	}
-	if (!is_stack_kind(*kind))
+	i = find_stack(fg, event, stream, kind);
+	if (i < 0)
 		return NULL;
 	fg->events++;
-	return reader_take(&fg->reader, stream);
+	return reader_take_at(&fg->reader, stream, i);
 }
 
 /* A stack_define met on its own: printed (or its lost-events line kept). */
@@ -308,7 +410,8 @@ static void decode_record(struct fgdecode *fg, struct tep_record *record,
 {
 	int kind = reader_kind(&fg->reader, record);
 	struct tep_record *stack = NULL;
-	bool selected;
+	bool selected, orphan;
+	sm_u32 owner;
 
 	fg->events++;
 	if (kind == TEPSTACK_DEFINE) {
@@ -316,11 +419,18 @@ static void decode_record(struct fgdecode *fg, struct tep_record *record,
 		return;
 	}
 	selected = filter_match(&fg->opt.filter, fg->reader.tep, record);
-	if (!is_stack_kind(kind))
-		stack = take_stack(fg, stream, selected, &kind);
-	if (selected)
-		emit(fg, record, stream, stack ? stack : is_stack_kind(kind) ?
-		     record : NULL, kind);
+	if (is_stack_kind(kind)) {
+		/* No event before it took it: an orphan if it names one. */
+		orphan = resolve_owner(&fg->res, kind, record, &owner);
+		if (orphan)
+			fg->res.stats.orphans++;
+		if (selected)
+			emit(fg, record, stream, record, kind, orphan);
+	} else {
+		stack = take_stack(fg, record, stream, selected, &kind);
+		if (selected)
+			emit(fg, record, stream, stack, kind, false);
+	}
 	if (stack)
 		reader_put(stack);
 	format_flush(&fg->line, stdout);
@@ -609,10 +719,16 @@ static int check_strict(struct fgdecode *fg)
 	const struct resolve_stats *st = &fg->res.stats;
 
 	if (!fg->opt.strict ||
-	    !(st->stale + st->unknown + st->conflicting + st->corrupt))
+	    !(st->stale + st->unknown + st->conflicting + st->corrupt +
+	      st->orphans))
 		return 0;
-	fatal(fg->opt.path, "--strict: %zu stale, %zu unknown, %zu conflicting cookies, %zu corrupt records",
-	      st->stale, st->unknown, st->conflicting, st->corrupt);
+	if (st->orphans)
+		fatal(fg->opt.path, "--strict: %zu stale, %zu unknown, %zu conflicting cookies, %zu corrupt records, %zu orphan stacks",
+		      st->stale, st->unknown, st->conflicting, st->corrupt,
+		      st->orphans);
+	else
+		fatal(fg->opt.path, "--strict: %zu stale, %zu unknown, %zu conflicting cookies, %zu corrupt records",
+		      st->stale, st->unknown, st->conflicting, st->corrupt);
 	return EXIT_STRICT;
 }
 

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "folded.h"
+#include "stackmap/tep_stack.h"
 
 static const char *const marker_frame[SSET_NR_STATUS] = {
 	[SSET_STALE] = "[stale cookie]",
@@ -43,10 +44,12 @@ static const char *frames_of(const struct symbolizer *sz,
 	if (e->render[SSET_R_FOLDED])
 		return e->render[SSET_R_FOLDED];
 	trace_seq_init(&s);
-	if (e->status != SSET_FRAMES)
+	if (e->status == SSET_TRUNCATED)
+		trace_seq_puts(&s, "[truncated]");
+	else if (e->status != SSET_FRAMES)
 		trace_seq_puts(&s, marker_frame[e->status]);
 	for (i = e->depth; i-- > 0;)
-		folded_put_addr(&s, sz, e->frames[i], i > 0);
+		folded_put_addr(&s, sz, e->frames[i], true);
 	trace_seq_terminate(&s);
 	e->render[SSET_R_FOLDED] = strdup(s.buffer);
 	trace_seq_destroy(&s);
@@ -69,10 +72,23 @@ static char *make_line(const char *root, const char *frames, size_t count)
 	return line;
 }
 
-static const char *event_name(struct tep_handle *tep, int id)
+/*
+ * The root frame of pair event @id: the event's name, or for the orphans
+ * of an owner "[orphan system:event]".
+ */
+static const char *event_name(struct tep_handle *tep, int id, char *buf,
+			      size_t len)
 {
-	struct tep_event *event = tep_find_event(tep, id);
+	struct tep_event *event;
+	char name[80];
 
+	if (SSET_IS_ORPHAN_ID(id)) {
+		snprintf(buf, len, "[orphan %s]",
+			 tepstack_owner_name(tep, SSET_ORPHAN_OWNER(id), name,
+					     sizeof(name)));
+		return buf;
+	}
+	event = tep_find_event(tep, id);
 	return event ? event->name : "(unknown)";
 }
 
@@ -83,6 +99,7 @@ static int make_lines(const struct symbolizer *sz, struct stackset *set,
 	const struct sset_pair *pairs = NULL;
 	struct sset_entry *e;
 	const char *frames;
+	char root[112];
 	size_t i, n;
 
 	*nr = 0;
@@ -98,7 +115,8 @@ static int make_lines(const struct symbolizer *sz, struct stackset *set,
 		if (!frames)
 			return -ENOMEM;
 		lines[*nr] = make_line(merge ? NULL :
-				       event_name(sz->tep, pairs[i].event_id),
+				       event_name(sz->tep, pairs[i].event_id,
+						  root, sizeof(root)),
 				       frames, merge ? e->count : pairs[i].count);
 		if (!lines[*nr])
 			return -ENOMEM;

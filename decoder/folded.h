@@ -14,7 +14,17 @@
  * inlined frames of an address are frames of their own.  A cookie that did
  * not resolve is a single frame "[stale cookie]", "[unknown cookie]" or
  * "[conflicting cookie]"; an unreadable stack record is "[corrupt stack]".
- * Events that carry no stack are not counted.  Lines are sorted bytewise.
+ * A truncated stack (STACKMAP_FLAG_TRUNCATED) starts with the frame
+ * "[truncated]", where its missing outer frames would be:
+ *
+ *   sched_switch;[truncated];...;__schedule 3
+ *
+ * An orphan stack (one whose owner is not the event before it) is charged
+ * to no event: without --merge it is listed under the root frame
+ * "[orphan SYSTEM:EVENT]" (its owner; "[orphan event id N]" when the trace
+ * has no format for it), with --merge it is left out (the summary counts
+ * it).  Events that carry no stack are not counted.  Lines are sorted
+ * bytewise.
  */
 #ifndef FGDECODE_FOLDED_H
 #define FGDECODE_FOLDED_H

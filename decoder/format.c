@@ -127,7 +127,7 @@ void format_frames(struct trace_seq *s, const struct symbolizer *sz,
 	sm_u32 i;
 
 	for (i = 0; i < depth; i++)
-		symbolize_print(s, sz, frames[i], i > 0, FORMAT_INDENT);
+		symbolize_print(s, sz, frames[i], true, FORMAT_INDENT);
 }
 
 struct render_ctx {
@@ -140,6 +140,8 @@ static void render_frames(struct trace_seq *s, const void *ctx)
 	const struct render_ctx *c = ctx;
 
 	format_frames(s, c->sz, c->res->frames, c->res->depth);
+	if (c->res->flags & STACKMAP_FLAG_TRUNCATED)
+		tepstack_print_truncated(s, FORMAT_INDENT);
 }
 
 /* Append the frames of @res, rendered once per distinct stack. */
@@ -180,6 +182,14 @@ int format_stack(struct trace_seq *s, const struct symbolizer *sz,
 	return 0;
 }
 
+void format_orphan(struct trace_seq *s, struct tep_handle *tep, sm_u32 owner)
+{
+	char name[80];
+
+	trace_seq_printf(s, "\n" FORMAT_INDENT "<orphan stack of %s>",
+			 tepstack_owner_name(tep, owner, name, sizeof(name)));
+}
+
 void format_flush(struct trace_seq *s, FILE *out)
 {
 	trace_seq_terminate(s);
@@ -195,8 +205,11 @@ void format_flush(struct trace_seq *s, FILE *out)
 void format_summary(FILE *out, size_t events, const struct resolve_stats *st,
 		    size_t distinct, size_t matched)
 {
-	fprintf(out, "fgdecode: %zu events, %zu cookies, %zu resolved, %zu stale, %zu unknown, %zu fallback stacks, %zu definitions (%zu distinct stacks)",
-		events, st->cookies, st->resolved, st->stale, st->unknown,
+	fprintf(out, "fgdecode: %zu events, %zu cookies, %zu resolved, %zu stale, %zu unknown, ",
+		events, st->cookies, st->resolved, st->stale, st->unknown);
+	if (st->orphans)
+		fprintf(out, "%zu orphan, ", st->orphans);
+	fprintf(out, "%zu fallback stacks, %zu definitions (%zu distinct stacks)",
 		st->fallbacks, st->definitions, distinct);
 	if (st->conflicting)
 		fprintf(out, ", %zu conflicting", st->conflicting);
@@ -208,5 +221,11 @@ void format_summary(FILE *out, size_t events, const struct resolve_stats *st,
 		fprintf(out, ", %zu matched", matched);
 	if (st->from_snapshot)
 		fprintf(out, ", %zu from snapshot", st->from_snapshot);
+	if (st->from_listing)
+		fprintf(out, ", %zu from stack map", st->from_listing);
+	if (st->truncated)
+		fprintf(out, ", %zu truncated", st->truncated);
+	if (st->unverified)
+		fprintf(out, ", %zu unverified", st->unverified);
 	fputc('\n', out);
 }

@@ -25,6 +25,21 @@
  *       <cookie 0xca100002874 gen 3233 slot 10356>
  *       => __schedule+0x4f8/0xa00 (ffffffff832528c8)
  *
+ * A stack whose definition has STACKMAP_FLAG_TRUNCATED ends with the line
+ *
+ *       => ... [truncated]
+ *
+ * A stack record that belongs to no event before it (an orphan: its owner
+ * is another event, which was filtered out, not recorded or lost; see
+ * events.h) is printed on its own, as the stack_cookie or stack_fallback
+ * line, headed by its owner:
+ *
+ *   worker-42 [000] 1.000000: stack_cookie:  cookie=0x...
+ *       <orphan stack of sched:sched_switch>
+ *       => __schedule+0x4f8/0xa00 (ffffffff832528c8)
+ *
+ * ("<orphan stack of event id N>" when the trace has no format for N).
+ *
  * An event of a buffer instance is prefixed by the instance's name and a
  * colon, as trace-cmd report does ("stk:           <idle>-0 ...").
  *
@@ -89,12 +104,20 @@ int format_stack(struct trace_seq *s, const struct symbolizer *sz,
  * format_frames() - append the "=> " lines of @depth frames to @s
  * @s: output; each line starts with "\n" FORMAT_INDENT
  * @sz: the symbolizer
- * @frames: addresses, innermost first (every one but the first is a
- *	return address)
+ * @frames: addresses, innermost first, every one a return address (looked
+ *	up at address - 1 with DWARF; events.h)
  * @depth: frame count
  */
 void format_frames(struct trace_seq *s, const struct symbolizer *sz,
 		   const sm_u64 *frames, sm_u32 depth);
+
+/**
+ * format_orphan() - append the "<orphan stack of NAME>" line
+ * @s: output; the line starts with "\n" FORMAT_INDENT
+ * @tep: the trace's handle, to name @owner
+ * @owner: the event id the stack belongs to
+ */
+void format_orphan(struct trace_seq *s, struct tep_handle *tep, sm_u32 owner);
 
 /**
  * format_flush() - write @s to @out as whole lines and empty it
@@ -115,11 +138,16 @@ void format_flush(struct trace_seq *s, FILE *out);
  * @matched: events the filters selected, or (size_t)-1 when no filter is set
  *
  * Prints "fgdecode: N events, C cookies, R resolved, S stale, U unknown,
- * F fallback stacks, D definitions (K distinct stacks)", followed by
+ * [O orphan, ]F fallback stacks, D definitions (K distinct stacks)" (the
+ * orphan count, stack records shown on their own because their owner is
+ * not the event before them, only when not 0), followed by
  * ", X conflicting", ", Y corrupt" and ", Z kernel stacks" only when those
- * are not 0, ", M matched" when a filter is set, and ", N from snapshot"
+ * are not 0, ", M matched" when a filter is set, ", N from snapshot"
  * (cookies of the resolved count that only the trace's map snapshot
- * defines) when that is not 0.
+ * defines), ", N from stack map" (those only --stack-map defines),
+ * ", N truncated" (stacks shown with STACKMAP_FLAG_TRUNCATED) and
+ * ", N unverified" (stacks given to an event without an owner to check
+ * it by: definitions of stackmap 0.1) when those are not 0.
  */
 void format_summary(FILE *out, size_t events, const struct resolve_stats *st,
 		    size_t distinct, size_t matched);

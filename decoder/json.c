@@ -68,7 +68,7 @@ void json_put_frames(struct trace_seq *s, const struct symbolizer *sz,
 
 	trace_seq_puts(s, "[");
 	for (i = 0; i < depth; i++) {
-		n = symbolize_addr(sz, frames[i], i > 0, f);
+		n = symbolize_addr(sz, frames[i], true, f);
 		for (j = 0; j < n; j++) {
 			if (!first)
 				trace_seq_putc(s, ',');
@@ -89,6 +89,16 @@ static void render_frames(struct trace_seq *s, const void *ctx)
 	const struct render_ctx *c = ctx;
 
 	json_put_frames(s, c->sz, c->res->frames, c->res->depth);
+}
+
+/* "orphan":true and its "owner", for a stack no event carried. */
+static void put_orphan(struct trace_seq *s, struct tep_handle *tep,
+		       const struct resolved *res)
+{
+	char name[80];
+
+	trace_seq_puts(s, ",\"orphan\":true,\"owner\":");
+	put_string(s, tepstack_owner_name(tep, res->owner, name, sizeof(name)));
 }
 
 /* Append the cached (or freshly rendered) "stack" array of @res. */
@@ -153,6 +163,8 @@ static int put_resolved(struct trace_seq *s, const struct symbolizer *sz,
 	trace_seq_printf(s, ",\"status\":\"%s\"", status_of(res));
 	if (!res)
 		return 0;
+	if (res->what == RESOLVED_STACK && (res->flags & STACKMAP_FLAG_TRUNCATED))
+		trace_seq_puts(s, ",\"truncated\":true");
 	if (res->what == RESOLVED_CORRUPT) {
 		trace_seq_puts(s, ",\"error\":");
 		put_string(s, res->err.msg);
@@ -169,13 +181,15 @@ static int put_resolved(struct trace_seq *s, const struct symbolizer *sz,
 int json_event(FILE *out, const struct symbolizer *sz,
 	       struct tep_record *record,
 	       const char *buffer, const struct resolved *res,
-	       struct sset_entry *entry)
+	       struct sset_entry *entry, bool orphan)
 {
 	struct trace_seq s;
 	int ret;
 
 	trace_seq_init(&s);
 	put_header(&s, sz->tep, record, buffer);
+	if (orphan && res)
+		put_orphan(&s, sz->tep, res);
 	ret = put_resolved(&s, sz, res, entry);
 	trace_seq_puts(&s, "}\n");
 	trace_seq_terminate(&s);

@@ -18,6 +18,17 @@
  * With --vmlinux a frame also has "file" and "line" when DWARF knows them,
  * and each inlined frame comes before the frame it is inlined into, with
  * "inlined":true, the same "addr" and no "offset".
+ * A stack whose definition has STACKMAP_FLAG_TRUNCATED has "truncated":true
+ * before "stack".  An orphan stack record (one whose owner is not the event
+ * before it: events.h) is an object of its own, the header of the
+ * stack_cookie or stack_fallback record itself followed by "orphan":true
+ * and "owner":"SYSTEM:EVENT" ("event id N" when the trace has no format for
+ * N), then its cookie, status and stack as usual:
+ *
+ *   {"time":...,"event":"stack_cookie","system":"stackmap","orphan":true,
+ *    "owner":"sched:sched_switch","cookie":"0x...",...,"status":"resolved",
+ *    "stack":[...]}
+ *
  * The "stack" array of each distinct stack is rendered once and reused.
  */
 #ifndef FGDECODE_JSON_H
@@ -37,20 +48,21 @@
  * @buffer: its buffer instance's name, NULL for the top buffer
  * @res: the stack that followed it, NULL when none
  * @entry: the interned stack of @res (NULL: no caching)
+ * @orphan: @record is the stack record @res, shown as an orphan
  *
  * Return: 0, or -ENOMEM.
  */
 int json_event(FILE *out, const struct symbolizer *sz,
 	       struct tep_record *record,
 	       const char *buffer, const struct resolved *res,
-	       struct sset_entry *entry);
+	       struct sset_entry *entry, bool orphan);
 
 /**
  * json_put_frames() - append a stack as a JSON array of frame objects
  * @s: output
  * @sz: the symbolizer
- * @frames: @depth addresses, innermost first (every one but the first a
- *	return address)
+ * @frames: @depth addresses, innermost first, every one a return address
+ *	(events.h)
  * @depth: number of addresses
  *
  * Each address gives one object per frame symbolize_addr() finds (inlined

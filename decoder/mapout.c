@@ -123,7 +123,7 @@ static int make_folds(const struct symbolizer *sz,
 			continue;
 		trace_seq_init(&s);
 		for (j = e->depth; j-- > 0;)
-			folded_put_addr(&s, sz, e->ips[j], j > 0);
+			folded_put_addr(&s, sz, e->ips[j], true);
 		trace_seq_terminate(&s);
 		folds[*nr].frames = strdup(s.len ? s.buffer : "[empty stack]");
 		trace_seq_destroy(&s);

@@ -119,10 +119,10 @@ static int open_buffers(struct reader *r, char *err)
 		r->nr_streams += b->nr_cpus;
 		r->nr_buffers++;
 	}
-	r->heads = calloc(r->nr_streams + 1, sizeof(*r->heads));
+	r->queues = calloc(r->nr_streams + 1, sizeof(*r->queues));
 	r->stream_buffer = calloc(r->nr_streams + 1, sizeof(int));
 	r->stream_cpu = calloc(r->nr_streams + 1, sizeof(int));
-	if (!r->heads || !r->stream_buffer || !r->stream_cpu)
+	if (!r->queues || !r->stream_buffer || !r->stream_cpu)
 		goto nomem;
 	for (i = 0; i < r->nr_buffers; i++)
 		for (cpu = 0; cpu < r->buffers[i].nr_cpus; cpu++, s++) {
@@ -143,11 +143,11 @@ static void close_buffers(struct reader *r)
 	for (i = 1; i < r->nr_buffers; i++)
 		tracecmd_close(r->buffers[i].handle);
 	free(r->buffers);
-	free(r->heads);
+	free(r->queues);
 	free(r->stream_buffer);
 	free(r->stream_cpu);
 	r->buffers = NULL;
-	r->heads = NULL;
+	r->queues = NULL;
 	r->nr_buffers = 0;
 	r->nr_streams = 0;
 }
@@ -222,12 +222,22 @@ fail:
 	return -1;
 }
 
+/* Release the records queued for @stream. */
+static void drop_queue(struct reader *r, int stream)
+{
+	struct reader_queue *q = &r->queues[stream];
+
+	while (q->n)
+		tracecmd_free_record(q->rec[--q->n]);
+	q->eof = false;
+}
+
 void reader_close(struct reader *r)
 {
 	int s;
 
 	for (s = 0; s < r->nr_streams; s++)
-		tracecmd_free_record(r->heads[s]);
+		drop_queue(r, s);
 	close_buffers(r);
 	tracecmd_close(r->handle);
 	memset(r, 0, sizeof(*r));
@@ -239,31 +249,65 @@ void reader_rewind(struct reader *r)
 
 	for (s = 0; s < r->nr_streams; s++) {
 		struct reader_buffer *b = &r->buffers[r->stream_buffer[s]];
+		struct reader_queue *q = &r->queues[s];
 
-		tracecmd_free_record(r->heads[s]);
-		r->heads[s] = FAULT_GUARDED(r->stream_cpu[s],
+		drop_queue(r, s);
+		q->rec[0] = FAULT_GUARDED(r->stream_cpu[s],
 			tracecmd_read_cpu_first(b->handle, r->stream_cpu[s]));
+		q->n = q->rec[0] ? 1 : 0;
+		q->eof = !q->n;
 	}
+}
+
+/* Read records of @stream until @i is queued or the stream ends. */
+static void fill_queue(struct reader *r, int stream, int i)
+{
+	struct reader_buffer *b = &r->buffers[r->stream_buffer[stream]];
+	struct reader_queue *q = &r->queues[stream];
+	struct tep_record *rec;
+
+	while (q->n <= i && !q->eof) {
+		rec = FAULT_GUARDED(r->stream_cpu[stream],
+			tracecmd_read_data(b->handle, r->stream_cpu[stream]));
+		if (!rec)
+			q->eof = true;
+		else
+			q->rec[q->n++] = rec;
+	}
+}
+
+struct tep_record *reader_peek_at(struct reader *r, int stream, int i)
+{
+	if (stream < 0 || stream >= r->nr_streams || i < 0 ||
+	    i >= READER_LOOKAHEAD)
+		return NULL;
+	fill_queue(r, stream, i);
+	return i < r->queues[stream].n ? r->queues[stream].rec[i] : NULL;
 }
 
 struct tep_record *reader_peek(struct reader *r, int stream)
 {
-	if (stream < 0 || stream >= r->nr_streams)
+	return reader_peek_at(r, stream, 0);
+}
+
+struct tep_record *reader_take_at(struct reader *r, int stream, int i)
+{
+	struct tep_record *record = reader_peek_at(r, stream, i);
+	struct reader_queue *q;
+
+	if (!record)
 		return NULL;
-	return r->heads[stream];
+	q = &r->queues[stream];
+	memmove(&q->rec[i], &q->rec[i + 1], (q->n - i - 1) * sizeof(q->rec[0]));
+	q->n--;
+	/* Keep the next record read: reader_next() compares heads. */
+	fill_queue(r, stream, 0);
+	return record;
 }
 
 struct tep_record *reader_take(struct reader *r, int stream)
 {
-	struct tep_record *record = reader_peek(r, stream);
-	struct reader_buffer *b;
-
-	if (record) {
-		b = &r->buffers[r->stream_buffer[stream]];
-		r->heads[stream] = FAULT_GUARDED(r->stream_cpu[stream],
-			tracecmd_read_data(b->handle, r->stream_cpu[stream]));
-	}
-	return record;
+	return reader_take_at(r, stream, 0);
 }
 
 struct tep_record *reader_next(struct reader *r, int *stream)
@@ -272,7 +316,8 @@ struct tep_record *reader_next(struct reader *r, int *stream)
 	int s, best_s = -1;
 
 	for (s = 0; s < r->nr_streams; s++) {
-		struct tep_record *head = r->heads[s];
+		struct tep_record *head = r->queues[s].n ? r->queues[s].rec[0] :
+				NULL;
 
 		if (head && (!best || head->ts < best->ts)) {
 			best = head;

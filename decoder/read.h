@@ -32,6 +32,15 @@
 #define READER_NR_KINDS		(TEPSTACK_NR_KINDS + 1)
 /* Frames of a kernel_stack record beyond this many are dropped. */
 #define READER_KSTACK_MAX	256
+/* Records of one stream that reader_peek_at() can look ahead. */
+#define READER_LOOKAHEAD	64
+
+/* The next unread records of one stream, oldest first. */
+struct reader_queue {
+	struct tep_record *rec[READER_LOOKAHEAD];
+	int n;
+	bool eof;		/* no record after rec[n - 1] */
+};
 
 /* One buffer of the trace: the top one (index 0) or an instance. */
 struct reader_buffer {
@@ -56,7 +65,7 @@ struct reader {
 	int nr_buffers;				/* top + instances */
 	struct reader_buffer *buffers;		/* [nr_buffers] */
 	int nr_streams;				/* sum of their CPUs */
-	struct tep_record **heads;		/* [nr_streams] */
+	struct reader_queue *queues;		/* [nr_streams] */
 	int *stream_buffer;			/* [nr_streams] buffer index */
 	int *stream_cpu;			/* [nr_streams] CPU */
 	/* Event id of each kind (READER_KSTACK too), -1 when absent. */
@@ -113,6 +122,30 @@ struct tep_record *reader_next(struct reader *r, int *stream);
  * that stream.
  */
 struct tep_record *reader_peek(struct reader *r, int stream);
+
+/**
+ * reader_peek_at() - a later record of one stream, left in place
+ * @r: the reader
+ * @stream: 0..nr_streams-1
+ * @i: 0 for the next record (reader_peek()), 1 for the one after, ...,
+ *	up to READER_LOOKAHEAD - 1
+ *
+ * Return: the record (still owned by the reader), or NULL past the end of
+ * the stream or of the lookahead.
+ */
+struct tep_record *reader_peek_at(struct reader *r, int stream, int i);
+
+/**
+ * reader_take_at() - take a later record of one stream out of its order
+ * @r: the reader
+ * @stream: 0..nr_streams-1
+ * @i: as for reader_peek_at()
+ *
+ * The records before it stay where they are, and come next.
+ *
+ * Return: the record (release with reader_put()), or NULL.
+ */
+struct tep_record *reader_take_at(struct reader *r, int stream, int i);
 
 /**
  * reader_take() - take the next record of one stream

@@ -25,12 +25,15 @@ void resolve_fini(struct resolver *res)
 {
 	stacktab_free(res->tab);
 	stacktab_free(res->snap);
+	stacktab_free(res->listing);
 	res->tab = NULL;
 	res->snap = NULL;
+	res->listing = NULL;
 }
 
-int resolve_add_snapshot(struct resolver *res,
-			 const struct stackmap_snapshot *snap)
+/* A table of @snap's stacks into *@slot (replacing it). */
+static int add_table(struct stacktab **slot,
+		     const struct stackmap_snapshot *snap)
 {
 	struct stacktab *tab = stacktab_new();
 	int ret;
@@ -42,9 +45,47 @@ int resolve_add_snapshot(struct resolver *res,
 		stacktab_free(tab);
 		return ret;
 	}
-	stacktab_free(res->snap);
-	res->snap = tab;
+	stacktab_free(*slot);
+	*slot = tab;
 	return 0;
+}
+
+int resolve_add_snapshot(struct resolver *res,
+			 const struct stackmap_snapshot *snap)
+{
+	return add_table(&res->snap, snap);
+}
+
+int resolve_add_listing(struct resolver *res,
+			const struct stackmap_snapshot *snap)
+{
+	return add_table(&res->listing, snap);
+}
+
+/*
+ * Definitions, then the snapshot (stackmap_snapshot_resolve()), then the
+ * --stack-map listing by the same rule.  *@from_listing says which one
+ * answered FOUND.
+ */
+static enum stacktab_result lookup(const struct resolver *res, sm_u64 cookie,
+				   struct stacktab_stack *out,
+				   bool *from_listing)
+{
+	enum stacktab_result r, lr;
+
+	*from_listing = false;
+	r = stackmap_snapshot_resolve(res->tab, res->snap, cookie, out);
+	if (r == STACKTAB_FOUND || r == STACKTAB_CONFLICT || !res->listing)
+		return r;
+	lr = stacktab_lookup(res->listing, cookie, out);
+	if (lr == STACKTAB_FOUND) {
+		*from_listing = true;
+		return lr;
+	}
+	if (lr == STACKTAB_STALE && r == STACKTAB_UNKNOWN)
+		return lr;
+	/* @out is zeroed by the failed lookups. */
+	return r;
 }
 
 static void warn(struct resolver *res, const struct tep_record *record,
@@ -70,6 +111,8 @@ static int read_define(struct resolver *res, const struct tep_record *record,
 
 	f = reader_fields(res->reader, TEPSTACK_DEFINE);
 	if (tepstack_read_cookie(f, record, &out->cookie, &out->err) ||
+	    tepstack_read_owner(f, record, &out->owner, &out->flags,
+				&out->err) ||
 	    tepstack_read_stack(f, record, &out->buf, &out->err)) {
 		out->what = RESOLVED_CORRUPT;
 		return -1;
@@ -107,7 +150,8 @@ static int collect_define(struct resolver *res, const struct tep_record *record)
 		corrupt(res, record, &def);
 		return 0;
 	}
-	ret = stacktab_define(res->tab, def.cookie, def.depth, def.frames);
+	ret = stacktab_define_owned(res->tab, def.cookie, def.depth,
+				    def.frames, def.owner, def.flags);
 	if (ret == -ENOMEM)
 		return ret;
 	if (ret == -EINVAL || ret == -EEXIST)
@@ -147,6 +191,7 @@ static void resolve_cookie(struct resolver *res,
 {
 	const struct tepstack_fields *f;
 	struct stacktab_stack stack;
+	bool from_listing;
 
 	res->stats.cookies++;
 	f = reader_fields(res->reader, TEPSTACK_COOKIE);
@@ -154,15 +199,18 @@ static void resolve_cookie(struct resolver *res,
 		corrupt(res, record, out);
 		return;
 	}
-	out->result = stackmap_snapshot_resolve(res->tab, res->snap,
-						 out->cookie, &stack);
+	out->result = lookup(res, out->cookie, &stack, &from_listing);
 	switch (out->result) {
 	case STACKTAB_FOUND:
 		out->what = RESOLVED_STACK;
 		out->depth = stack.depth;
 		out->frames = stack.frames;
+		out->owner = stack.owner;
+		out->flags = stack.flags;
 		res->stats.resolved++;
-		if (res->snap && !defines(res->tab, out->cookie))
+		if (from_listing)
+			res->stats.from_listing++;
+		else if (res->snap && !defines(res->tab, out->cookie))
 			res->stats.from_snapshot++;
 		return;
 	case STACKTAB_STALE:
@@ -187,6 +235,8 @@ static void resolve_fallback(struct resolver *res,
 	res->stats.fallbacks++;
 	f = reader_fields(res->reader, TEPSTACK_FALLBACK);
 	if (tepstack_read_reason(f, record, &out->reason, &out->err) ||
+	    tepstack_read_owner(f, record, &out->owner, &out->flags,
+				&out->err) ||
 	    tepstack_read_stack(f, record, &out->buf, &out->err)) {
 		corrupt(res, record, out);
 		return;
@@ -208,6 +258,33 @@ static void resolve_kstack(struct resolver *res,
 	}
 	out->what = RESOLVED_STACK;
 	out->frames = out->kbuf;
+}
+
+bool resolve_owner(struct resolver *res, int kind,
+		   const struct tep_record *record, sm_u32 *owner)
+{
+	const struct tepstack_fields *f = reader_fields(res->reader, kind);
+	struct stacktab_stack stack;
+	struct tepstack_err err;
+	sm_u64 cookie;
+	sm_u32 flags;
+	bool listing;
+
+	*owner = STACKMAP_OWNER_NONE;
+	if (!f)
+		return false;
+	if (kind == TEPSTACK_COOKIE) {
+		if (tepstack_read_cookie(f, record, &cookie, &err) ||
+		    lookup(res, cookie, &stack, &listing) != STACKTAB_FOUND)
+			return false;
+		*owner = stack.owner;
+	} else if (kind == TEPSTACK_FALLBACK) {
+		if (tepstack_read_owner(f, record, owner, &flags, &err))
+			return false;
+	} else {
+		return false;
+	}
+	return *owner != STACKMAP_OWNER_NONE;
 }
 
 void resolve_record(struct resolver *res, int kind,

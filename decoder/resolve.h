@@ -12,7 +12,14 @@
  * A cookie resolves from the trace's definitions first, then from the map
  * snapshot stored in the trace (resolve_add_snapshot()), by the rule the
  * plugin shares (stackmap_snapshot_resolve()), so both tools call the same
- * cookies stale or unknown.
+ * cookies stale or unknown; then from a saved stack_map listing given with
+ * --stack-map (resolve_add_listing()), by the same rule: exactly the same
+ * generation and slot.
+ *
+ * Every stack has an owner (events.h): the id of the event it was captured
+ * for, from its definition or from the stack_fallback record itself.
+ * resolve_owner() tells it without counting anything, so fgdecode can pick
+ * which stack record belongs to an event before it resolves it.
  */
 #ifndef FGDECODE_RESOLVE_H
 #define FGDECODE_RESOLVE_H
@@ -36,6 +43,12 @@ struct resolve_stats {
 	size_t definitions;	/* stack_define records, corrupt ones included */
 	size_t corrupt;		/* records whose fields could not be read */
 	size_t kstacks;		/* ftrace kernel_stack records */
+	size_t from_listing;	/* resolved by --stack-map only */
+	size_t orphans;		/* stack records shown on their own, naming
+				 * an owner that is not the event before them */
+	size_t unverified;	/* stacks given to an event without an owner
+				 * to check (stackmap 0.1 definitions) */
+	size_t truncated;	/* stacks shown with STACKMAP_FLAG_TRUNCATED */
 };
 
 /* What a record resolved to. */
@@ -52,6 +65,9 @@ struct resolved {
 	sm_u64 cookie;			/* stack_cookie, stack_define */
 	sm_u32 reason;			/* stack_fallback */
 	sm_u32 depth;			/* RESOLVED_STACK */
+	sm_u32 owner;			/* RESOLVED_STACK: its owner's event id,
+					 * STACKMAP_OWNER_NONE if not known */
+	sm_u32 flags;			/* RESOLVED_STACK: STACKMAP_FLAG_* */
 	const sm_u64 *frames;		/* RESOLVED_STACK: in a buffer below or
 					 * in the table */
 	struct tepstack_err err;	/* RESOLVED_CORRUPT */
@@ -69,6 +85,7 @@ typedef void (*resolve_warn_fn)(void *ctx, const struct tep_record *record,
 struct resolver {
 	struct stacktab *tab;		/* from stack_define records */
 	struct stacktab *snap;		/* from the snapshot, or NULL */
+	struct stacktab *listing;	/* from --stack-map, or NULL */
 	struct reader *reader;
 	struct resolve_stats stats;
 	resolve_warn_fn warn;
@@ -114,6 +131,35 @@ int resolve_collect(struct resolver *res);
  */
 int resolve_add_snapshot(struct resolver *res,
 			 const struct stackmap_snapshot *snap);
+
+/**
+ * resolve_add_listing() - also resolve cookies from a stack_map listing
+ * @res: the resolver
+ * @snap: the listing, parsed (copied; may be freed afterwards)
+ *
+ * Consulted after the definitions and the snapshot, for exactly the
+ * listing's generation.
+ *
+ * Return: 0; -EEXIST when @snap lists a slot twice with different stacks
+ * (the listing is then not used); -ENOMEM.
+ */
+int resolve_add_listing(struct resolver *res,
+			const struct stackmap_snapshot *snap);
+
+/**
+ * resolve_owner() - the owner of a stack record, counting nothing
+ * @res: the resolver (after resolve_collect())
+ * @kind: the record's kind (TEPSTACK_COOKIE, TEPSTACK_FALLBACK or
+ *	READER_KSTACK)
+ * @record: the record
+ * @owner: set to the owner's event id when known
+ *
+ * Return: true when the owner is known: a cookie whose definition names
+ * one, a readable stack_fallback with an owner field; false for unresolved
+ * cookies, stackmap 0.1 stacks, kernel_stack and unreadable records.
+ */
+bool resolve_owner(struct resolver *res, int kind,
+		   const struct tep_record *record, sm_u32 *owner);
 
 /**
  * resolve_record() - pass 2: resolve one stackmap record

@@ -203,7 +203,9 @@ static int grow_pairs(struct stackset *set)
 	return 0;
 }
 
-int sset_count(struct stackset *set, struct sset_entry *e, int event_id)
+/* The pair (@event_id, @e), added when new; NULL when out of memory. */
+static struct sset_pair *find_pair(struct stackset *set, struct sset_entry *e,
+				   int event_id)
 {
 	sm_u64 h = hash_pair(event_id, e->id);
 	size_t i = h & (set->pair_cap - 1);
@@ -212,19 +214,38 @@ int sset_count(struct stackset *set, struct sset_entry *e, int event_id)
 	for (; set->pair_slots[i]; i = (i + 1) & (set->pair_cap - 1)) {
 		p = &set->pairs[set->pair_slots[i] - 1];
 		if (p->event_id == event_id && p->stack_id == e->id)
-			goto found;
+			return p;
 	}
 	if (grow_pairs(set))
-		return -ENOMEM;
+		return NULL;
 	p = &set->pairs[set->nr_pairs];
 	p->event_id = event_id;
 	p->stack_id = e->id;
 	p->count = 0;
 	place(set->pair_slots, set->pair_cap, h, set->nr_pairs++);
-found:
+	return p;
+}
+
+int sset_count(struct stackset *set, struct sset_entry *e, int event_id)
+{
+	struct sset_pair *p = find_pair(set, e, event_id);
+
+	if (!p)
+		return -ENOMEM;
 	p->count++;
 	e->count++;
 	set->total++;
+	return 0;
+}
+
+int sset_count_orphan(struct stackset *set, struct sset_entry *e,
+		      sm_u32 owner)
+{
+	struct sset_pair *p = find_pair(set, e, SSET_ORPHAN_ID(owner));
+
+	if (!p)
+		return -ENOMEM;
+	p->count++;
 	return 0;
 }
 

@@ -14,6 +14,7 @@
 #ifndef FGDECODE_STACKSET_H
 #define FGDECODE_STACKSET_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #include "stackmap/types.h"
@@ -22,6 +23,8 @@
 enum sset_status {
 	SSET_FRAMES = 0,	/* real frames: resolved cookie, fallback,
 				 * kernel_stack */
+	SSET_TRUNCATED,		/* real frames, the innermost of a deeper
+				 * stack (STACKMAP_FLAG_TRUNCATED) */
 	SSET_STALE,		/* markers: depth 0, no frames */
 	SSET_UNKNOWN,
 	SSET_CONFLICT,
@@ -46,6 +49,12 @@ struct sset_entry {
 	char *render[SSET_NR_RENDER];	/* NULL until rendered (malloc'ed) */
 	sm_u64 hash;
 };
+
+/** sset_has_frames() - does an entry of @status hold frames? */
+static inline bool sset_has_frames(enum sset_status status)
+{
+	return status == SSET_FRAMES || status == SSET_TRUNCATED;
+}
 
 struct stackset;
 
@@ -82,7 +91,8 @@ void sset_free(struct stackset *set);
 /**
  * sset_intern() - the entry of a stack, added when new
  * @set: the set
- * @status: SSET_FRAMES, or the marker kind (then @depth must be 0)
+ * @status: SSET_FRAMES or SSET_TRUNCATED, or the marker kind (then @depth
+ *	must be 0)
  * @frames: @depth addresses (copied)
  * @depth: frame count
  *
@@ -100,6 +110,25 @@ struct sset_entry *sset_intern(struct stackset *set, enum sset_status status,
  * Return: 0, or -ENOMEM.
  */
 int sset_count(struct stackset *set, struct sset_entry *e, int event_id);
+
+/**
+ * sset_count_orphan() - count one orphan stack record carrying @e
+ * @set: the set
+ * @e: an entry of @set
+ * @owner: the event id the stack names as its owner
+ *
+ * Counted as the pair (SSET_ORPHAN_ID(@owner), @e) only: not in @e->count
+ * nor in sset_total(), since no event carried it.
+ *
+ * Return: 0, or -ENOMEM.
+ */
+int sset_count_orphan(struct stackset *set, struct sset_entry *e,
+		      sm_u32 owner);
+
+/* The pseudo event id of the orphans of owner @o, and back (ids are >= 0). */
+#define SSET_ORPHAN_ID(o)	(-1 - (int)(o))
+#define SSET_IS_ORPHAN_ID(id)	((id) < 0)
+#define SSET_ORPHAN_OWNER(id)	((sm_u32)(-1 - (id)))
 
 /** sset_size() - number of distinct entries. */
 size_t sset_size(const struct stackset *set);

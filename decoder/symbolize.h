@@ -49,8 +49,8 @@ struct sym_frame {
  * symbolize_addr() - the frames of one stack address
  * @sz: the symbolizer
  * @addr: kernel address
- * @is_return: a return address (every frame but the first of a stack); its
- *	line is looked up at @addr - 1
+ * @is_return: a return address (every frame of a stackmap or kernel_stack
+ *	stack, frame 0 included: events.h); its line is looked up at @addr - 1
  * @out: at least SYM_MAX_FRAMES entries
  *
  * Return: the number of entries filled, at least 1 (the last is the

@@ -31,12 +31,14 @@ static void print_entry(FILE *out, const struct symbolizer *sz,
 {
 	struct trace_seq s;
 
-	if (e->status != SSET_FRAMES) {
+	if (!sset_has_frames(e->status)) {
 		fprintf(out, FORMAT_INDENT "=> %s\n", marker_line[e->status]);
 		return;
 	}
 	trace_seq_init(&s);
 	format_frames(&s, sz, e->frames, e->depth);
+	if (e->status == SSET_TRUNCATED)
+		tepstack_print_truncated(&s, FORMAT_INDENT);
 	trace_seq_terminate(&s);
 	/* Each frame line starts with '\n': drop the first one. */
 	if (s.len)

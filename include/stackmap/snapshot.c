@@ -10,6 +10,7 @@
  * no public call that returns an unknown option, so this is the one place
  * that knows that layout.
  */
+#include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
@@ -126,19 +127,27 @@ static int parse_header(struct listing *l, sm_u32 *generation,
 	return 0;
 }
 
-/* Parse "slot S generation G hits H depth D" into @e. */
+#define ENTRY_SHAPE \
+	"\"slot S generation G hits H depth D owner O NAME flags 0xF\""
+
+/*
+ * Parse "slot S generation G hits H depth D owner O NAME flags 0xF" into
+ * @e.  NAME is one word ("system:event", or "?" for an owner the module
+ * could not name).
+ */
 static int parse_entry_line(struct listing *l, sm_u32 generation,
 			    struct stackmap_snap_entry *e,
 			    struct stackmap_snap_err *err)
 {
-	unsigned long long s, g, h, d;
-	int end = 0;
+	unsigned long long s, g, h, d, o, fl;
+	int name_at = 0, name_end = 0, end = 0;
 
-	if (sscanf(l->buf, "slot %llu generation %llu hits %llu depth %llu%n",
-		   &s, &g, &h, &d, &end) != 4 || l->buf[end] ||
-	    s > 0xffffffffULL || h > 0xffffffffULL) {
-		set_err(err, "%s:%lu: entry: expected \"slot S generation G hits H depth D\"",
-			l->name, l->line);
+	if (sscanf(l->buf, "slot %llu generation %llu hits %llu depth %llu owner %llu %n%*s%n flags 0x%llx%n",
+		   &s, &g, &h, &d, &o, &name_at, &name_end, &fl, &end) != 6 ||
+	    l->buf[end] || s > 0xffffffffULL || h > 0xffffffffULL ||
+	    name_end <= name_at || !isspace((unsigned char)l->buf[name_at - 1])) {
+		set_err(err, "%s:%lu: entry: expected " ENTRY_SHAPE, l->name,
+			l->line);
 		return -EINVAL;
 	}
 	if (g != generation) {
@@ -151,9 +160,28 @@ static int parse_entry_line(struct listing *l, sm_u32 generation,
 			d, STACKMAP_MAX_DEPTH);
 		return -E2BIG;
 	}
+	if (o > 0xffff) {
+		set_err(err, "%s:%lu: owner: %llu is not an event id (0..65535)",
+			l->name, l->line, o);
+		return -EINVAL;
+	}
+	if (name_end - name_at >= STACKMAP_SNAPSHOT_NAME_LEN) {
+		set_err(err, "%s:%lu: owner name: longer than %d bytes",
+			l->name, l->line, STACKMAP_SNAPSHOT_NAME_LEN - 1);
+		return -EINVAL;
+	}
+	if (fl & ~(unsigned long long)STACKMAP_FLAGS_KNOWN) {
+		set_err(err, "%s:%lu: flags: 0x%llx has unknown bits (known: 0x%x)",
+			l->name, l->line, fl, STACKMAP_FLAGS_KNOWN);
+		return -EINVAL;
+	}
 	e->slot = (sm_u32)s;
 	e->hits = (sm_u32)h;
 	e->depth = (sm_u32)d;
+	e->owner = (sm_u32)o;
+	e->flags = (sm_u32)fl;
+	memcpy(e->owner_name, l->buf + name_at, name_end - name_at);
+	e->owner_name[name_end - name_at] = '\0';
 	return 0;
 }
 
@@ -235,6 +263,17 @@ static void put64(unsigned char *p, sm_u64 v)
 	put32(p + 4, (sm_u32)(v >> 32));
 }
 
+static void put16(unsigned char *p, sm_u32 v)
+{
+	p[0] = v;
+	p[1] = v >> 8;
+}
+
+static sm_u32 get16(const unsigned char *p)
+{
+	return p[0] | p[1] << 8;
+}
+
 static sm_u32 get32(const unsigned char *p)
 {
 	return p[0] | p[1] << 8 | p[2] << 16 | (sm_u32)p[3] << 24;
@@ -260,6 +299,13 @@ static int check_snapshot(const struct stackmap_snapshot *snap, size_t *len,
 		if (snap->entries[i].depth > STACKMAP_MAX_DEPTH) {
 			set_err(err, "snapshot entry %u: depth %u exceeds %d", i,
 				snap->entries[i].depth, STACKMAP_MAX_DEPTH);
+			return -EINVAL;
+		}
+		if (snap->entries[i].owner > 0xffff ||
+		    (snap->entries[i].flags & ~STACKMAP_FLAGS_KNOWN)) {
+			set_err(err, "snapshot entry %u: owner %u / flags 0x%x invalid",
+				i, snap->entries[i].owner,
+				snap->entries[i].flags);
 			return -EINVAL;
 		}
 		size += STACKMAP_SNAPSHOT_ENTRY_SIZE + 8 * snap->entries[i].depth;
@@ -300,6 +346,8 @@ int stackmap_snapshot_encode(const struct stackmap_snapshot *snap, void **buf,
 		put32(q, e->slot);
 		put32(q + 4, e->depth);
 		put32(q + 8, e->hits);
+		put16(q + 12, e->owner);
+		put16(q + 14, e->flags);
 		q += STACKMAP_SNAPSHOT_ENTRY_SIZE;
 		for (k = 0; k < e->depth; k++, q += 8)
 			put64(q, e->ips[k]);
@@ -326,6 +374,10 @@ static int decode_header(const unsigned char *p, size_t len,
 		return -EBADMSG;
 	}
 	v = get32(p + 8);
+	if (v == 1) {
+		set_err(err, "snapshot offset 8: version: 1 (stackmap 0.1) names no stack owners; re-record with stackmap 0.2");
+		return -EPROTONOSUPPORT;
+	}
 	if (v != STACKMAP_SNAPSHOT_VERSION) {
 		set_err(err, "snapshot offset 8: version: %u, only %d is known",
 			v, STACKMAP_SNAPSHOT_VERSION);
@@ -380,8 +432,11 @@ static int decode_entry(const unsigned char *p, size_t len, size_t *off,
 			e->depth, STACKMAP_MAX_DEPTH);
 		return -E2BIG;
 	}
-	if (get32(p + o + 12)) {
-		set_err(err, "snapshot offset %zu: reserved: not 0", o + 12);
+	e->owner = get16(p + o + 12);
+	e->flags = get16(p + o + 14);
+	if (e->flags & ~STACKMAP_FLAGS_KNOWN) {
+		set_err(err, "snapshot offset %zu: flags: 0x%x has unknown bits (known: 0x%x)",
+			o + 14, e->flags, STACKMAP_FLAGS_KNOWN);
 		return -EBADMSG;
 	}
 	o += STACKMAP_SNAPSHOT_ENTRY_SIZE;
@@ -438,9 +493,11 @@ int stackmap_snapshot_fill(const struct stackmap_snapshot *snap,
 
 	for (i = 0; i < snap->nr; i++) {
 		e = &snap->entries[i];
-		ret = stacktab_define(tab, stackmap_cookie_make(snap->generation,
-								e->slot),
-				      e->depth, e->ips);
+		ret = stacktab_define_owned(tab,
+					    stackmap_cookie_make(snap->generation,
+								 e->slot),
+					    e->depth, e->ips, e->owner,
+					    e->flags);
 		if (ret < 0)
 			return ret;
 	}

@@ -58,11 +58,21 @@
 /* Largest payload accepted by the readers (a full default map is ~2.4 MiB). */
 #define STACKMAP_SNAPSHOT_MAX_SIZE	(256u << 20)
 
-/* One stored stack. */
+/* Longest owner name a listing line may carry ("system:event"), NUL included. */
+#define STACKMAP_SNAPSHOT_NAME_LEN	96
+
+/*
+ * One stored stack.  @owner_name is the listing's NAME for @owner ("?" when
+ * the module did not know it); empty for an entry decoded from a payload,
+ * which stores the id only.
+ */
 struct stackmap_snap_entry {
 	sm_u32 slot;
 	sm_u32 depth;
 	sm_u32 hits;
+	sm_u32 owner;		/* u16 in the payload */
+	sm_u32 flags;		/* u16 in the payload: STACKMAP_FLAG_* */
+	char owner_name[STACKMAP_SNAPSHOT_NAME_LEN];
 	sm_u64 ips[STACKMAP_MAX_DEPTH];
 };
 
@@ -107,8 +117,12 @@ void stackmap_snapshot_free(struct stackmap_snapshot *snap);
  * "slot S generation G hits H depth D owner O NAME flags 0xF" and D lines
  * " 0xADDR ...".
  *
- * Return: 0; -EINVAL for malformed text or an entry of another generation,
- * -E2BIG for depth > STACKMAP_MAX_DEPTH, -EIO on a read error, -ENOMEM.
+ * O is the owner's event id (0..65535), NAME its "system:event" (or "?"),
+ * F the flags in hex; an unknown flag bit is refused.
+ *
+ * Return: 0; -EINVAL for malformed text, an entry of another generation or
+ * unknown flag bits, -E2BIG for depth > STACKMAP_MAX_DEPTH, -EIO on a read
+ * error, -ENOMEM.
  */
 int stackmap_snapshot_parse_listing(FILE *f, const char *name,
 				    sm_u32 long_size,
@@ -122,8 +136,9 @@ int stackmap_snapshot_parse_listing(FILE *f, const char *name,
  * @len: set to its size in bytes
  * @err: set on failure
  *
- * Return: 0; -EINVAL for generation 0, long size not 4/8 or a depth above
- * STACKMAP_MAX_DEPTH; -E2BIG above STACKMAP_SNAPSHOT_MAX_SIZE; -ENOMEM.
+ * Return: 0; -EINVAL for generation 0, long size not 4/8, a depth above
+ * STACKMAP_MAX_DEPTH, an owner above 65535 or unknown flag bits; -E2BIG
+ * above STACKMAP_SNAPSHOT_MAX_SIZE; -ENOMEM.
  */
 int stackmap_snapshot_encode(const struct stackmap_snapshot *snap, void **buf,
 			     size_t *len, struct stackmap_snap_err *err);
@@ -137,9 +152,10 @@ int stackmap_snapshot_encode(const struct stackmap_snapshot *snap, void **buf,
  *	payload)
  *
  * Return: 0; -EBADMSG for a wrong magic, truncated data, a crc mismatch,
- * nonzero flags/reserved, generation 0, a bad long size or trailing bytes;
- * -EPROTONOSUPPORT for another version; -E2BIG for depth >
- * STACKMAP_MAX_DEPTH; -ENOMEM.
+ * nonzero header flags, unknown entry flag bits, generation 0, a bad long
+ * size or trailing bytes; -EPROTONOSUPPORT for another version (version 1:
+ * "re-record with stackmap 0.2"); -E2BIG for depth > STACKMAP_MAX_DEPTH;
+ * -ENOMEM.
  */
 int stackmap_snapshot_decode(const void *buf, size_t len,
 			     struct stackmap_snapshot *out,
@@ -169,7 +185,8 @@ int stackmap_snapshot_read_tracedat(const char *path,
 /**
  * stackmap_snapshot_fill() - define every entry of @snap in @tab
  * @snap: the snapshot
- * @tab: receives cookie (generation, slot) -> ips for each entry
+ * @tab: receives cookie (generation, slot) -> ips, owner and flags for each
+ *	entry
  *
  * Return: 0, or the first negative stacktab_define() error (-EEXIST when a
  * slot is listed twice with different stacks, -ENOMEM).

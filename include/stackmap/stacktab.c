@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "cookie.h"
+#include "events.h"
 #include "stacktab.h"
 
 #define OATAB_MIN_CAP	64
@@ -39,6 +40,8 @@ struct cookie_entry {
 	sm_u64 cookie;		/* key */
 	struct stack_block *stack;
 	sm_u32 depth;
+	sm_u32 owner;
+	sm_u32 flags;
 	bool conflict;
 };
 
@@ -177,15 +180,15 @@ void stacktab_free(struct stacktab *tab)
 }
 
 static bool same_stack(const struct cookie_entry *e, sm_u32 depth,
-		       const sm_u64 *frames)
+		       const sm_u64 *frames, sm_u32 owner, sm_u32 flags)
 {
-	return e->depth == depth &&
+	return e->depth == depth && e->owner == owner && e->flags == flags &&
 	       (!depth ||
 		!memcmp(e->stack->frames, frames, depth * sizeof(*frames)));
 }
 
-int stacktab_define(struct stacktab *tab, sm_u64 cookie, sm_u32 depth,
-		    const sm_u64 *frames)
+int stacktab_define_owned(struct stacktab *tab, sm_u64 cookie, sm_u32 depth,
+			  const sm_u64 *frames, sm_u32 owner, sm_u32 flags)
 {
 	struct cookie_entry *e;
 	struct stack_block *copy;
@@ -194,7 +197,7 @@ int stacktab_define(struct stacktab *tab, sm_u64 cookie, sm_u32 depth,
 		return -EINVAL;
 	e = oatab_find(&tab->cookies, cookie);
 	if (e) {
-		if (same_stack(e, depth, frames))
+		if (same_stack(e, depth, frames, owner, flags))
 			return 1;
 		e->conflict = true;
 		return -EEXIST;
@@ -214,7 +217,16 @@ int stacktab_define(struct stacktab *tab, sm_u64 cookie, sm_u32 depth,
 	e = oatab_insert(&tab->cookies, cookie);
 	e->stack = copy;
 	e->depth = depth;
+	e->owner = owner;
+	e->flags = flags;
 	return 0;
+}
+
+int stacktab_define(struct stacktab *tab, sm_u64 cookie, sm_u32 depth,
+		    const sm_u64 *frames)
+{
+	return stacktab_define_owned(tab, cookie, depth, frames,
+				     STACKMAP_OWNER_NONE, 0);
 }
 
 enum stacktab_result stacktab_lookup(const struct stacktab *tab, sm_u64 cookie,
@@ -223,6 +235,8 @@ enum stacktab_result stacktab_lookup(const struct stacktab *tab, sm_u64 cookie,
 	const struct cookie_entry *e;
 
 	out->depth = 0;
+	out->owner = 0;
+	out->flags = 0;
 	out->frames = NULL;
 	out->text = NULL;
 	if (!stackmap_cookie_valid(cookie))
@@ -232,6 +246,8 @@ enum stacktab_result stacktab_lookup(const struct stacktab *tab, sm_u64 cookie,
 		return STACKTAB_CONFLICT;
 	if (e) {
 		out->depth = e->depth;
+		out->owner = e->owner;
+		out->flags = e->flags;
 		out->frames = e->stack->frames;
 		out->text = &e->stack->text;
 		return STACKTAB_FOUND;

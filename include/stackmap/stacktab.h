@@ -38,7 +38,9 @@ enum stacktab_result {
 
 /*
  * A stack as the table holds it: @depth frames, innermost first, raw kernel
- * addresses widened to 64 bits.  @frames points into the table and stays
+ * addresses widened to 64 bits, with the id of the event it was captured
+ * for (@owner, STACKMAP_OWNER_NONE when not known) and its STACKMAP_FLAG_*
+ * bits (@flags; events.h).  @frames points into the table and stays
  * valid until the table is freed.  @text is the stack's slot for a consumer
  * that prints the same stack many times to keep its rendering: NULL until
  * the consumer stores a malloc()ed string there, which stacktab_free()
@@ -46,6 +48,8 @@ enum stacktab_result {
  */
 struct stacktab_stack {
 	sm_u32 depth;
+	sm_u32 owner;
+	sm_u32 flags;
 	const sm_u64 *frames;
 	char **text;
 };
@@ -64,20 +68,31 @@ struct stacktab *stacktab_new(void);
 void stacktab_free(struct stacktab *tab);
 
 /**
- * stacktab_define() - record the stack a cookie names
+ * stacktab_define_owned() - record the stack a cookie names, and its owner
  * @tab: the table
  * @cookie: generation << 32 | slot; generation must not be 0
  * @depth: number of frames in @frames (0 is allowed: an empty stack)
  * @frames: @depth addresses, innermost first; copied
+ * @owner: id of the event the stack belongs to, STACKMAP_OWNER_NONE when
+ *	not known (a stackmap 0.1 trace)
+ * @flags: STACKMAP_FLAG_* bits of the stack
  *
- * Defining a cookie again with the same frames is harmless (definitions are
- * re-emitted per recording and a plugin may see an event printed twice).
+ * Defining a cookie again with the same frames, owner and flags is harmless
+ * (definitions are re-emitted per recording and a plugin may see an event
+ * printed twice).
  *
  * Return: 0 when the cookie was new, 1 when it was already defined with the
- * same frames, -EINVAL for an invalid cookie (nothing recorded), -EEXIST when
- * it was already defined with other frames (the cookie is then marked as
- * conflicting and stacktab_lookup() returns STACKTAB_CONFLICT for it), or
- * -ENOMEM (the table is unchanged).
+ * same stack, -EINVAL for an invalid cookie (nothing recorded), -EEXIST when
+ * it was already defined with other frames, another owner or other flags
+ * (the cookie is then marked as conflicting and stacktab_lookup() returns
+ * STACKTAB_CONFLICT for it), or -ENOMEM (the table is unchanged).
+ */
+int stacktab_define_owned(struct stacktab *tab, sm_u64 cookie, sm_u32 depth,
+			  const sm_u64 *frames, sm_u32 owner, sm_u32 flags);
+
+/**
+ * stacktab_define() - stacktab_define_owned() with owner STACKMAP_OWNER_NONE
+ * and flags 0
  */
 int stacktab_define(struct stacktab *tab, sm_u64 cookie, sm_u32 depth,
 		    const sm_u64 *frames);
@@ -86,7 +101,8 @@ int stacktab_define(struct stacktab *tab, sm_u64 cookie, sm_u32 depth,
  * stacktab_lookup() - find the stack of a cookie
  * @tab: the table
  * @cookie: the cookie to resolve
- * @out: set to the stack (and its text slot) on STACKTAB_FOUND; zeroed
+ * @out: set to the stack (its owner, flags and text slot) on STACKTAB_FOUND;
+ *	zeroed
  *	otherwise
  *
  * Return: STACKTAB_FOUND only for a cookie defined with exactly this

@@ -108,6 +108,17 @@ int tepstack_fields_init(struct tepstack_fields *f, struct tep_event *event,
 	if (!ret && kind != TEPSTACK_COOKIE)
 		ret = want_field(f, &f->ips, STACKMAP_FIELD_IPS, is_dynamic_array,
 				 "a __data_loc array", err);
+	if (ret || kind == TEPSTACK_COOKIE)
+		return ret;
+	/* Both or neither: neither is a stackmap 0.1 format. */
+	if (!tep_find_field(event, STACKMAP_FIELD_OWNER) &&
+	    !tep_find_field(event, STACKMAP_FIELD_FLAGS))
+		return 0;
+	ret = want_field(f, &f->owner, STACKMAP_FIELD_OWNER, is_number,
+			 "a number", err);
+	if (!ret)
+		ret = want_field(f, &f->flags, STACKMAP_FIELD_FLAGS, is_number,
+				 "a number", err);
 	return ret;
 }
 
@@ -158,6 +169,53 @@ int tepstack_read_reason(const struct tepstack_fields *f,
 	if (!ret)
 		*reason = (sm_u32)val;
 	return ret;
+}
+
+int tepstack_read_owner(const struct tepstack_fields *f,
+			const struct tep_record *record, sm_u32 *owner,
+			sm_u32 *flags, struct tepstack_err *err)
+{
+	sm_u64 o, fl;
+	int ret;
+
+	*owner = STACKMAP_OWNER_NONE;
+	*flags = 0;
+	if (!tepstack_has_owner(f))
+		return 0;
+	ret = read_field(f, f->owner, STACKMAP_FIELD_OWNER, record, &o, err);
+	if (!ret)
+		ret = read_field(f, f->flags, STACKMAP_FIELD_FLAGS, record, &fl,
+				 err);
+	if (ret)
+		return ret;
+	if (fl & ~(sm_u64)STACKMAP_FLAGS_KNOWN)
+		return fail(err, -EBADMSG,
+			    "%s: field '%s' is 0x%llx, unknown bits (known: 0x%x)",
+			    f->event->name, STACKMAP_FIELD_FLAGS,
+			    (unsigned long long)fl, STACKMAP_FLAGS_KNOWN);
+	*owner = (sm_u32)o;
+	*flags = (sm_u32)fl;
+	return 0;
+}
+
+unsigned int tepstack_context(struct tep_handle *tep,
+			      struct tep_record *record)
+{
+	int flags = tep_data_flags(tep, record);
+
+	return flags < 0 ? 0 : (unsigned int)flags & STACKMAP_CONTEXT_FLAGS;
+}
+
+const char *tepstack_owner_name(struct tep_handle *tep, sm_u32 owner,
+				char *buf, size_t len)
+{
+	struct tep_event *event = tep_find_event(tep, (int)owner);
+
+	if (event && event->system && event->name)
+		snprintf(buf, len, "%s:%s", event->system, event->name);
+	else
+		snprintf(buf, len, "event id %u", owner);
+	return buf;
 }
 
 /*
@@ -278,6 +336,11 @@ void tepstack_print_stack(struct trace_seq *s, struct tep_handle *tep,
 	}
 }
 
+void tepstack_print_truncated(struct trace_seq *s, const char *indent)
+{
+	trace_seq_printf(s, "\n%s=> ... [truncated]", indent);
+}
+
 void tepstack_print_marker(struct trace_seq *s, enum stacktab_result result,
 			   sm_u64 cookie, const char *indent)
 {
@@ -296,9 +359,11 @@ enum stacktab_result tepstack_print_cookie(struct trace_seq *s,
 	enum stacktab_result result;
 
 	result = stacktab_lookup(tab, cookie, &stack);
-	if (result == STACKTAB_FOUND)
+	if (result == STACKTAB_FOUND) {
 		tepstack_print_stack(s, tep, stack.frames, stack.depth, indent);
-	else
+		if (stack.flags & STACKMAP_FLAG_TRUNCATED)
+			tepstack_print_truncated(s, indent);
+	} else
 		tepstack_print_marker(s, result, cookie, indent);
 	return result;
 }

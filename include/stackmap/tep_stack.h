@@ -23,6 +23,13 @@
  *   => <stale cookie gen G slot S>     (G, S in decimal)
  *   => <unknown cookie gen G slot S>
  *   => <conflicting cookie gen G slot S>
+ *   => ... [truncated]          after the last frame of a stack whose flags
+ *                               have STACKMAP_FLAG_TRUNCATED
+ *
+ * Owners (events.h): stack_define and stack_fallback carry the owning
+ * event's id and the stack's flags.  A trace from stackmap 0.1 has neither
+ * field; its stacks read as owner STACKMAP_OWNER_NONE, flags 0, and a
+ * consumer attaches them without an owner check (see tepstack_has_owner()).
  */
 #ifndef STACKMAP_TEP_STACK_H
 #define STACKMAP_TEP_STACK_H
@@ -55,6 +62,8 @@ struct tepstack_fields {
 	struct tep_format_field *reason;	/* FALLBACK */
 	struct tep_format_field *depth;		/* DEFINE, FALLBACK */
 	struct tep_format_field *ips;		/* DEFINE, FALLBACK */
+	struct tep_format_field *owner;		/* DEFINE, FALLBACK; NULL in 0.1 */
+	struct tep_format_field *flags;		/* DEFINE, FALLBACK; NULL in 0.1 */
 };
 
 /* A stack read from a record: @depth valid entries of @frames. */
@@ -92,7 +101,10 @@ int tepstack_kind_of(const struct tep_event *event);
  *
  * Checks that each field the event's kind needs exists and has a usable
  * shape: cookie an 8-byte number, reason and depth 1/2/4/8-byte numbers, ips a
- * __data_loc or __rel_loc dynamic array.
+ * __data_loc or __rel_loc dynamic array.  owner and flags (stack_define and
+ * stack_fallback) are numbers when present; a format without either is
+ * stackmap 0.1's and reads as owner STACKMAP_OWNER_NONE, flags 0; a format
+ * with only one of them is refused.
  *
  * Return: 0, -EINVAL when @event is not a stackmap event, -ENOENT when a field
  * is missing, -EPROTO when a field has the wrong shape.
@@ -144,6 +156,56 @@ int tepstack_read_reason(const struct tepstack_fields *f,
 int tepstack_read_stack(const struct tepstack_fields *f,
 			const struct tep_record *record,
 			struct tepstack_stack *out, struct tepstack_err *err);
+
+/**
+ * tepstack_has_owner() - does the event's format carry owner and flags?
+ * @f: fields of a stack_define or stack_fallback
+ *
+ * Return: false for a stackmap 0.1 format (and for stack_cookie).
+ */
+static inline bool tepstack_has_owner(const struct tepstack_fields *f)
+{
+	return f->owner && f->flags;
+}
+
+/**
+ * tepstack_read_owner() - owner and flags of a stack_define or stack_fallback
+ * @f: fields of the record's event
+ * @record: the record
+ * @owner: set to the owning event's id (STACKMAP_OWNER_NONE for a 0.1 format)
+ * @flags: set to the STACKMAP_FLAG_* bits (0 for a 0.1 format)
+ * @err: set on failure
+ *
+ * Return: 0; -EFAULT when the record is too short for a field; -EBADMSG
+ * when flags has bits outside STACKMAP_FLAGS_KNOWN.
+ */
+int tepstack_read_owner(const struct tepstack_fields *f,
+			const struct tep_record *record, sm_u32 *owner,
+			sm_u32 *flags, struct tepstack_err *err);
+
+/**
+ * tepstack_context() - the context bits of a record (events.h)
+ * @tep: the trace's handle
+ * @record: any record
+ *
+ * Return: common_flags & STACKMAP_CONTEXT_FLAGS (NMI, hard and soft IRQ);
+ * 0 when the record has no readable common_flags.
+ */
+unsigned int tepstack_context(struct tep_handle *tep,
+			      struct tep_record *record);
+
+/**
+ * tepstack_owner_name() - name an owner for messages and output
+ * @tep: the trace's handle
+ * @owner: an event id
+ * @buf: receives "system:event" when the trace has that event's format,
+ *	else "event id N"
+ * @len: size of @buf
+ *
+ * Return: @buf.
+ */
+const char *tepstack_owner_name(struct tep_handle *tep, sm_u32 owner,
+				char *buf, size_t len);
 
 /*
  * Symbol sizes above this are taken as unknown: only the gap after the last
@@ -210,6 +272,15 @@ void tepstack_print_stack(struct trace_seq *s, struct tep_handle *tep,
 			  const char *indent);
 
 /**
+ * tepstack_print_truncated() - print the line that ends a truncated stack
+ * @s: output
+ * @indent: as for tepstack_print_stack()
+ *
+ * Prints "\n" @indent "=> ... [truncated]".
+ */
+void tepstack_print_truncated(struct trace_seq *s, const char *indent);
+
+/**
  * tepstack_print_marker() - print the line that stands for an unresolved
  * cookie
  * @s: output
@@ -229,6 +300,8 @@ void tepstack_print_marker(struct trace_seq *s, enum stacktab_result result,
  * @tab: definitions known so far
  * @cookie: the cookie
  * @indent: as for tepstack_print_stack()
+ *
+ * A truncated stack ends with tepstack_print_truncated()'s line.
  *
  * Return: the lookup result, for the caller's statistics.
  */

@@ -25,11 +25,37 @@ const char fx_fmt_stack_define[] =
 	FX_COMMON_FIELDS
 	"\tfield:u64 cookie;\toffset:8;\tsize:8;\tsigned:0;\n"
 	"\tfield:u32 depth;\toffset:16;\tsize:4;\tsigned:0;\n"
+	"\tfield:u16 owner;\toffset:20;\tsize:2;\tsigned:0;\n"
+	"\tfield:u16 flags;\toffset:22;\tsize:2;\tsigned:0;\n"
+	"\tfield:__data_loc unsigned long[] ips;\toffset:24;\tsize:4;\tsigned:0;\n"
+	"\n"
+	"print fmt: \"cookie=0x%llx depth=%u owner=%u flags=0x%x\", REC->cookie, REC->depth, REC->owner, REC->flags\n";
+
+const char fx_fmt_stack_define_01[] =
+	"name: stack_define\n"
+	"ID: 1360\n"
+	"format:\n"
+	FX_COMMON_FIELDS
+	"\tfield:u64 cookie;\toffset:8;\tsize:8;\tsigned:0;\n"
+	"\tfield:u32 depth;\toffset:16;\tsize:4;\tsigned:0;\n"
 	"\tfield:__data_loc unsigned long[] ips;\toffset:20;\tsize:4;\tsigned:0;\n"
 	"\n"
 	"print fmt: \"cookie=0x%llx depth=%u\", REC->cookie, REC->depth\n";
 
 const char fx_fmt_stack_fallback[] =
+	"name: stack_fallback\n"
+	"ID: 1359\n"
+	"format:\n"
+	FX_COMMON_FIELDS
+	"\tfield:u32 reason;\toffset:8;\tsize:4;\tsigned:0;\n"
+	"\tfield:u32 depth;\toffset:12;\tsize:4;\tsigned:0;\n"
+	"\tfield:u16 owner;\toffset:16;\tsize:2;\tsigned:0;\n"
+	"\tfield:u16 flags;\toffset:18;\tsize:2;\tsigned:0;\n"
+	"\tfield:__data_loc unsigned long[] ips;\toffset:20;\tsize:4;\tsigned:0;\n"
+	"\n"
+	"print fmt: \"reason=%u depth=%u owner=%u flags=0x%x\", REC->reason, REC->depth, REC->owner, REC->flags\n";
+
+const char fx_fmt_stack_fallback_01[] =
 	"name: stack_fallback\n"
 	"ID: 1359\n"
 	"format:\n"
@@ -43,6 +69,15 @@ const char fx_fmt_stack_fallback[] =
 const char fx_fmt_tick[] =
 	"name: tick\n"
 	"ID: 900\n"
+	"format:\n"
+	FX_COMMON_FIELDS
+	"\tfield:int n;\toffset:8;\tsize:4;\tsigned:1;\n"
+	"\n"
+	"print fmt: \"n=%d\", REC->n\n";
+
+const char fx_fmt_tock[] =
+	"name: tock\n"
+	"ID: 901\n"
 	"format:\n"
 	FX_COMMON_FIELDS
 	"\tfield:int n;\toffset:8;\tsize:4;\tsigned:1;\n"
@@ -119,6 +154,7 @@ struct tep_handle *fx_tep_new(int long_size, bool big_endian)
 				    TEP_LITTLE_ENDIAN);
 	tep_set_local_bigendian(tep, TEP_LITTLE_ENDIAN);
 	if (!fx_parse(tep, fx_fmt_tick, "test") ||
+	    !fx_parse(tep, fx_fmt_tock, "test") ||
 	    !fx_parse(tep, fx_fmt_stack_fallback, STACKMAP_SYSTEM) ||
 	    !fx_parse(tep, fx_fmt_stack_define, STACKMAP_SYSTEM) ||
 	    !fx_parse(tep, fx_fmt_stack_cookie, STACKMAP_SYSTEM))
@@ -167,22 +203,48 @@ static void put_ips(struct fx_buf *b, const sm_u64 *frames, sm_u32 nframes)
 		fx_put(b, frames[i], b->long_size);
 }
 
-void fx_define(struct fx_buf *b, sm_u64 cookie, sm_u32 depth,
-	       const sm_u64 *frames, sm_u32 nframes)
+void fx_define_owned(struct fx_buf *b, sm_u64 cookie, sm_u32 depth,
+		     const sm_u64 *frames, sm_u32 nframes, int owner, int flags)
 {
 	fx_common(b, FX_ID_DEFINE, 42);
 	fx_put(b, cookie, 8);
 	fx_put(b, depth, 4);
+	if (owner >= 0) {
+		fx_put(b, owner, 2);
+		fx_put(b, flags, 2);
+	}
+	put_ips(b, frames, nframes);
+}
+
+void fx_define(struct fx_buf *b, sm_u64 cookie, sm_u32 depth,
+	       const sm_u64 *frames, sm_u32 nframes)
+{
+	fx_define_owned(b, cookie, depth, frames, nframes, FX_ID_TICK, 0);
+}
+
+void fx_fallback_owned(struct fx_buf *b, sm_u32 reason, sm_u32 depth,
+		       const sm_u64 *frames, sm_u32 nframes, int owner,
+		       int flags)
+{
+	fx_common(b, FX_ID_FALLBACK, 42);
+	fx_put(b, reason, 4);
+	fx_put(b, depth, 4);
+	if (owner >= 0) {
+		fx_put(b, owner, 2);
+		fx_put(b, flags, 2);
+	}
 	put_ips(b, frames, nframes);
 }
 
 void fx_fallback(struct fx_buf *b, sm_u32 reason, sm_u32 depth,
 		 const sm_u64 *frames, sm_u32 nframes)
 {
-	fx_common(b, FX_ID_FALLBACK, 42);
-	fx_put(b, reason, 4);
-	fx_put(b, depth, 4);
-	put_ips(b, frames, nframes);
+	fx_fallback_owned(b, reason, depth, frames, nframes, FX_ID_TICK, 0);
+}
+
+void fx_set_flags(struct fx_buf *b, int common_flags)
+{
+	b->data[2] = (unsigned char)common_flags;
 }
 
 void fx_cookie(struct fx_buf *b, sm_u64 cookie)
@@ -194,6 +256,12 @@ void fx_cookie(struct fx_buf *b, sm_u64 cookie)
 void fx_tick(struct fx_buf *b, int n)
 {
 	fx_common(b, FX_ID_TICK, 42);
+	fx_put(b, (unsigned int)n, 4);
+}
+
+void fx_tock(struct fx_buf *b, int n)
+{
+	fx_common(b, FX_ID_TOCK, 42);
 	fx_put(b, (unsigned int)n, 4);
 }
 

@@ -19,8 +19,13 @@
 #define FX_ID_FALLBACK	1359
 #define FX_ID_DEFINE	1360
 #define FX_ID_COOKIE	1361
-/* A plain event for "the event a stack belongs to". */
+/* A plain event for "the event a stack belongs to", and another one. */
 #define FX_ID_TICK	900
+#define FX_ID_TOCK	901
+/* common_flags context bits (events.h STACKMAP_CONTEXT_FLAGS). */
+#define FX_CTX_HARDIRQ	0x08
+#define FX_CTX_SOFTIRQ	0x10
+#define FX_CTX_NMI	0x40
 
 /* The common fields of every event format, then the blank line after them. */
 #define FX_COMMON_FIELDS \
@@ -34,6 +39,10 @@ extern const char fx_fmt_stack_cookie[];
 extern const char fx_fmt_stack_define[];
 extern const char fx_fmt_stack_fallback[];
 extern const char fx_fmt_tick[];
+extern const char fx_fmt_tock[];
+/* stack_define and stack_fallback of stackmap 0.1: no owner, no flags. */
+extern const char fx_fmt_stack_define_01[];
+extern const char fx_fmt_stack_fallback_01[];
 
 /*
  * Symbols registered by fx_tep_new(), for 64-bit traces (FX_*) and for
@@ -88,25 +97,43 @@ void fx_put(struct fx_buf *b, unsigned long long val, int size);
 void fx_common(struct fx_buf *b, int type, int pid);
 
 /**
- * fx_define() - payload of a stack_define
+ * fx_define_owned() - payload of a stack_define
  * @b: initialised buffer, emptied first
  * @cookie: cookie field
  * @depth: depth field
  * @frames: @nframes addresses stored in ips[]
  * @nframes: may differ from @depth to build corrupt records
+ * @owner: owner field; -1 for stackmap 0.1's layout without owner and flags
+ *	(fx_fmt_stack_define_01)
+ * @flags: flags field (STACKMAP_FLAG_*)
  */
+void fx_define_owned(struct fx_buf *b, sm_u64 cookie, sm_u32 depth,
+		     const sm_u64 *frames, sm_u32 nframes, int owner, int flags);
+
+/** fx_define() - fx_define_owned() owned by FX_ID_TICK, flags 0. */
 void fx_define(struct fx_buf *b, sm_u64 cookie, sm_u32 depth,
 	       const sm_u64 *frames, sm_u32 nframes);
 
-/** fx_fallback() - payload of a stack_fallback (see fx_define()). */
+/** fx_fallback_owned() - payload of a stack_fallback (see fx_define_owned()). */
+void fx_fallback_owned(struct fx_buf *b, sm_u32 reason, sm_u32 depth,
+		       const sm_u64 *frames, sm_u32 nframes, int owner,
+		       int flags);
+
+/** fx_fallback() - fx_fallback_owned() owned by FX_ID_TICK, flags 0. */
 void fx_fallback(struct fx_buf *b, sm_u32 reason, sm_u32 depth,
 		 const sm_u64 *frames, sm_u32 nframes);
+
+/** fx_set_flags() - set the common_flags byte of the payload in @b. */
+void fx_set_flags(struct fx_buf *b, int common_flags);
 
 /** fx_cookie() - payload of a stack_cookie. */
 void fx_cookie(struct fx_buf *b, sm_u64 cookie);
 
 /** fx_tick() - payload of the plain "test:tick" event with value @n. */
 void fx_tick(struct fx_buf *b, int n);
+
+/** fx_tock() - payload of the plain "test:tock" event with value @n. */
+void fx_tock(struct fx_buf *b, int n);
 
 /** fx_record() - a record over @b (points into it). */
 struct tep_record fx_record(struct fx_buf *b, int cpu,

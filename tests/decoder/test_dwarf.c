@@ -582,7 +582,11 @@ START_TEST(fgdecode_vmlinux_prints_lines_and_inlined_frames)
 	ck_assert_ptr_nonnull(realpath(FGDECODE, fg));
 	build_fixture();
 	ret = ret_in_a_top();
-	frames[0] = symbol_addr("fx_c_sink") + BIAS;
+	/*
+	 * Frame 0 is a return address like every other (events.h): the one
+	 * after an instruction at fx_c_sink's start, looked up there.
+	 */
+	frames[0] = symbol_addr("fx_c_sink") + 1 + BIAS;
 	frames[1] = ret + BIAS;
 	frames[2] = 0xffffffffc0001234ULL;	/* outside: no symbol */
 	write_fixture_trace(frames, 3);
@@ -596,7 +600,7 @@ START_TEST(fgdecode_vmlinux_prints_lines_and_inlined_frames)
 		 "    => 0xffffffffc0001234\n",
 		 dir, dir, ret - symbol_addr("fx_a_top"), ret + BIAS, dir);
 	ck_assert_msg(strstr(out, want), "output:\n%s\nwanted:\n%s", out, want);
-	snprintf(want, sizeof(want), "    => fx_c_sink+0x0 (%llx) %s/c.c:",
+	snprintf(want, sizeof(want), "    => fx_c_sink+0x1 (%llx) %s/c.c:",
 		 (unsigned long long)frames[0], dir);
 	ck_assert_msg(strstr(out, want), "output:\n%s", out);
 	free(out);

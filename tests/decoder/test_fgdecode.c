@@ -76,6 +76,8 @@ static const sm_u64 frames2[] = {
 	"    => __schedule+0x4f8/0xa00 (ffffffff832528c8)\n" \
 	"    => schedule+0x5a/0xb0 (ffffffff83252e2a)\n" \
 	"    => kthread+0xda/0x120 (ffffffff828cd41a)\n"
+/* The header of a stack record shown on its own (its owner is not before it). */
+#define ORPHAN_OF_TICK	"    <orphan stack of test:tick>\n"
 #define STACK2 \
 	"    => __schedule+0x4f8/0xa00 (ffffffff832528c8)\n" \
 	"    => p9_client_rpc+0x14a/0x480 [9pnet] (ffffffffc03e3cca)\n"
@@ -310,7 +312,7 @@ START_TEST(show_defines_prints_the_definition_after_the_stack)
 		"cpus=2\n"
 		TICK_LINE(0, "1.000000", 1)
 		STACK2
-		"          worker-42    [000]     1.000001: stack_define:         cookie=0xca100002874 depth=2\n"
+		"          worker-42    [000]     1.000001: stack_define:         cookie=0xca100002874 depth=2 owner=900 flags=0x0\n"
 		STACK2);
 	ck_assert_str_eq(res.err, "");
 }
@@ -397,9 +399,10 @@ START_TEST(cookie_without_preceding_event_gets_its_own_line)
 	ck_assert_str_eq(res.out,
 		"cpus=2\n"
 		"          worker-42    [001]     1.000000: stack_cookie:         cookie=0x700000001\n"
+		ORPHAN_OF_TICK
 		STACK2);
 	ck_assert_str_eq(res.err,
-		"fgdecode: 2 events, 1 cookies, 1 resolved, 0 stale, 0 unknown, 0 fallback stacks, 1 definitions (1 distinct stacks)\n");
+		"fgdecode: 2 events, 1 cookies, 1 resolved, 0 stale, 0 unknown, 1 orphan, 0 fallback stacks, 1 definitions (1 distinct stacks)\n");
 }
 END_TEST
 
@@ -435,6 +438,7 @@ START_TEST(lost_events_keep_a_cookie_off_the_previous_event)
 		TICK_LINE(0, "1.000000", 1)
 		"CPU:0 [3 EVENTS DROPPED]\n"
 		"          worker-42    [000]     1.000000: stack_cookie:         cookie=0x700000001\n"
+		ORPHAN_OF_TICK
 		STACK2);
 }
 END_TEST
@@ -455,6 +459,7 @@ START_TEST(lost_events_before_a_hidden_definition_are_still_reported)
 		TICK_LINE(0, "1.000000", 1)
 		"CPU:0 [4 EVENTS DROPPED]\n"
 		"          worker-42    [000]     1.000000: stack_cookie:         cookie=0x700000001\n"
+		ORPHAN_OF_TICK
 		STACK2);
 }
 END_TEST
@@ -1001,11 +1006,11 @@ static int count_lines(const char *text)
 /* A listing of generation 7: slot 3 holds frames3, slot 4 frames2. */
 static const char listing7[] =
 	"# generation 7 entries 2/16384 frames 5/262144 bytes 4096\n"
-	"slot 3 generation 7 hits 12 depth 3\n"
+	"slot 3 generation 7 hits 12 depth 3 owner 900 test:tick flags 0x0\n"
 	" 0xffffffff832528c8 __schedule+0x4f8/0xa00\n"
 	" 0xffffffff83252e2a schedule+0x5a/0xd0\n"
 	" 0xffffffff828cd41a kthread+0xda/0x100\n"
-	"slot 4 generation 7 hits 5 depth 2\n"
+	"slot 4 generation 7 hits 5 depth 2 owner 900 test:tick flags 0x0\n"
 	" 0xffffffff832528c8 __schedule+0x4f8/0xa00\n"
 	" 0xffffffffc03e3cca p9_client_rpc+0x14a/0x430 [9pnet]\n";
 
@@ -1173,9 +1178,9 @@ START_TEST(map_folded_sums_slots_that_fold_alike)
 {
 	write_file("listing",
 		"# generation 2 entries 2/16 frames 2/64 bytes 100\n"
-		"slot 1 generation 2 hits 3 depth 1\n"
+		"slot 1 generation 2 hits 3 depth 1 owner 900 test:tick flags 0x0\n"
 		" 0xffffffff832528c8 __schedule+0x4f8/0xa00\n"
-		"slot 2 generation 2 hits 4 depth 1\n"
+		"slot 2 generation 2 hits 4 depth 1 owner 900 test:tick flags 0x0\n"
 		" 0xffffffff832528d0 __schedule+0x500/0xa00\n");
 	write_file("kallsyms", kallsyms);
 	run("--map --kallsyms kallsyms --folded listing");
@@ -1202,7 +1207,7 @@ START_TEST(map_bad_listings_are_one_line_naming_file_and_line)
 
 	/* Truncated in the middle of a stack. */
 	snprintf(text, sizeof(text), "%s%s", hdr,
-		 "slot 3 generation 7 hits 12 depth 3\n"
+		 "slot 3 generation 7 hits 12 depth 3 owner 900 test:tick flags 0x0\n"
 		 " 0xffffffff832528c8 __schedule+0x4f8/0xa00\n");
 	expect_bad_listing(text,
 		"fgdecode: listing:3: frame 1 of slot 3: listing truncated\n");
@@ -1210,26 +1215,26 @@ START_TEST(map_bad_listings_are_one_line_naming_file_and_line)
 	snprintf(text, sizeof(text), "%s%s", hdr,
 		 " 0xffffffff832528c8 __schedule+0x4f8/0xa00\n");
 	expect_bad_listing(text,
-		"fgdecode: listing:2: entry: expected \"slot S generation G hits H depth D\"\n");
+		"fgdecode: listing:2: entry: expected \"slot S generation G hits H depth D owner O NAME flags 0xF\"\n");
 	/* A hit count above 2^32-1. */
 	snprintf(text, sizeof(text), "%s%s", hdr,
-		 "slot 3 generation 7 hits 4294967296 depth 0\n");
+		 "slot 3 generation 7 hits 4294967296 depth 0 owner 900 test:tick flags 0x0\n");
 	expect_bad_listing(text,
-		"fgdecode: listing:2: entry: expected \"slot S generation G hits H depth D\"\n");
+		"fgdecode: listing:2: entry: expected \"slot S generation G hits H depth D owner O NAME flags 0xF\"\n");
 	/* The generation changed while the listing was read (a reset). */
 	snprintf(text, sizeof(text), "%s%s", hdr,
-		 "slot 3 generation 8 hits 1 depth 0\n");
+		 "slot 3 generation 8 hits 1 depth 0 owner 900 test:tick flags 0x0\n");
 	expect_bad_listing(text,
 		"fgdecode: listing:2: generation: 8, header says 7\n");
 	/* No header, an empty file, a deeper stack than the module keeps. */
-	expect_bad_listing("slot 3 generation 7 hits 1 depth 0\n",
+	expect_bad_listing("slot 3 generation 7 hits 1 depth 0 owner 900 test:tick flags 0x0\n",
 		"fgdecode: listing:1: header: expected \"# generation G entries U/C frames U/C bytes B\"\n");
 	expect_bad_listing("", "fgdecode: listing: empty listing\n");
 	snprintf(text, sizeof(text), "%s%s", hdr,
-		 "slot 3 generation 7 hits 1 depth 65\n");
+		 "slot 3 generation 7 hits 1 depth 65 owner 900 test:tick flags 0x0\n");
 	expect_bad_listing(text, "fgdecode: listing:2: depth: 65 exceeds 64\n");
 	/* A NUL byte is not text. */
-	snprintf(text, sizeof(text), "%s%s", hdr, "slot 3 generation 7 hits 1 depth 0\n");
+	snprintf(text, sizeof(text), "%s%s", hdr, "slot 3 generation 7 hits 1 depth 0 owner 900 test:tick flags 0x0\n");
 	write_file("listing", text);
 	ck_assert_int_eq(shell("printf 'slot\\000 4' >> listing"), 0);
 	run("--map listing");
@@ -1244,7 +1249,7 @@ START_TEST(map_listing_cut_at_an_entry_boundary_is_marked)
 	/* The header announces two entries; one is listed. */
 	write_file("listing",
 		"# generation 7 entries 2/16384 frames 5/262144 bytes 4096\n"
-		"slot 3 generation 7 hits 12 depth 1\n"
+		"slot 3 generation 7 hits 12 depth 1 owner 900 test:tick flags 0x0\n"
 		" 0xffffffff832528c8 __schedule+0x4f8/0xa00\n");
 	run("--map --folded listing");
 	ck_assert_int_eq(res.status, 0);
@@ -1297,19 +1302,19 @@ START_TEST(map_interval_prints_rates_of_changed_stacks_and_reports_resets)
 {
 	write_file("l1",
 		"# generation 7 entries 2/16 frames 5/64 bytes 100\n"
-		"slot 3 generation 7 hits 12 depth 1\n"
+		"slot 3 generation 7 hits 12 depth 1 owner 900 test:tick flags 0x0\n"
 		" 0xffffffff832528c8 x\n"
-		"slot 4 generation 7 hits 5 depth 1\n"
+		"slot 4 generation 7 hits 5 depth 1 owner 900 test:tick flags 0x0\n"
 		" 0xffffffffc03e3cca x\n");
 	write_file("l2",
 		"# generation 7 entries 2/16 frames 5/64 bytes 100\n"
-		"slot 3 generation 7 hits 12 depth 1\n"
+		"slot 3 generation 7 hits 12 depth 1 owner 900 test:tick flags 0x0\n"
 		" 0xffffffff832528c8 x\n"
-		"slot 4 generation 7 hits 9 depth 1\n"
+		"slot 4 generation 7 hits 9 depth 1 owner 900 test:tick flags 0x0\n"
 		" 0xffffffffc03e3cca x\n");
 	write_file("l3",
 		"# generation 8 entries 1/16 frames 1/64 bytes 100\n"
-		"slot 3 generation 8 hits 2 depth 1\n"
+		"slot 3 generation 8 hits 2 depth 1 owner 900 test:tick flags 0x0\n"
 		" 0xffffffff832528c8 x\n");
 	write_file("kallsyms", kallsyms);
 	ck_assert_int_eq(shell("cp l1 map"), 0);

@@ -253,7 +253,7 @@ START_TEST(array_outside_the_record_is_rejected)
 	rec.size -= 8;		/* the last frame is cut off */
 	ck_assert_int_eq(tepstack_read_stack(&f, &rec, &st, &err), -EFAULT);
 	ck_assert_str_eq(err.msg,
-		"stack_define: field 'ips' array at 24, 24 bytes, lies outside the 40-byte record");
+		"stack_define: field 'ips' array at 28, 24 bytes, lies outside the 44-byte record");
 	rec.size = 18;		/* even depth is cut off */
 	ck_assert_int_eq(tepstack_read_stack(&f, &rec, &st, &err), -EFAULT);
 	ck_assert_str_eq(err.msg,
@@ -294,7 +294,7 @@ START_TEST(thirty_two_bit_trace_reads_4_byte_frames)
 	fx_buf_init(&b, 4, false);
 	fx_define(&b, stackmap_cookie_make(2, 5), 2, frames, 2);
 	rec = fx_record(&b, 0, 1);
-	ck_assert_int_eq(rec.size, 24 + 2 * 4);
+	ck_assert_int_eq(rec.size, 28 + 2 * 4);
 	ck_assert_int_eq(tepstack_read_stack(&f, &rec, &st, &err), 0);
 	ck_assert_mem_eq(st.frames, frames, sizeof(frames));
 	tepstack_print_stack(&seq, t32, st.frames, st.depth, "");

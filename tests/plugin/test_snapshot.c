@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Tests of include/stackmap/snapshot.c: the payload format (round trip,
- * truncation at every length, crc, magic, version, depth, counts), the
+ * truncation at every length, crc, magic, version, depth, counts, owner and
+ * flags), the
  * stack_map listing parser (an excerpt of a real listing, stack_map.sample,
  * and broken ones) and
  * the trace.dat option-chain reader on hand-built v7 files.
@@ -29,7 +30,8 @@ static struct stackmap_snap_err err;
 static void setup(void)
 {
 	static struct stackmap_snap_entry e[2] = {
-		{ .slot = 3, .depth = 2, .hits = 10,
+		{ .slot = 3, .depth = 2, .hits = 10, .owner = 0x1234,
+		  .flags = STACKMAP_FLAG_TRUNCATED,
 		  .ips = { 0xffffffff81000010ULL, 0xffffffff81000020ULL } },
 		{ .slot = 9, .depth = 1, .hits = 0xffffffffu,
 		  .ips = { 0xffffffffc0001234ULL } },
@@ -75,11 +77,15 @@ START_TEST(payload_round_trips_with_exact_layout)
 
 	ck_assert_uint_eq(payload_len, 32 + 16 + 2 * 8 + 16 + 8);
 	ck_assert_mem_eq(p, "STKMAPS\0", 8);
-	ck_assert_uint_eq(p[8], 1);		/* version, little-endian */
+	ck_assert_uint_eq(p[8], 2);		/* version, little-endian */
 	ck_assert_uint_eq(p[16], 7);		/* generation */
 	ck_assert_uint_eq(p[20], 2);		/* nr_entries */
 	ck_assert_uint_eq(p[24], 8);		/* long size */
 	ck_assert_uint_eq(p[32], 3);		/* first slot */
+	ck_assert_uint_eq(p[44], 0x34);		/* owner, u16 little-endian */
+	ck_assert_uint_eq(p[45], 0x12);
+	ck_assert_uint_eq(p[46], STACKMAP_FLAG_TRUNCATED);	/* flags */
+	ck_assert_uint_eq(p[47], 0);
 	ck_assert_uint_eq(p[48], 0x10);		/* first ip, low byte first */
 	ck_assert_uint_eq(p[55], 0xff);
 	ck_assert_int_eq(stackmap_snapshot_decode(payload, payload_len, &got,
@@ -90,6 +96,10 @@ START_TEST(payload_round_trips_with_exact_layout)
 	ck_assert_uint_eq(got.entries[0].hits, 10);
 	ck_assert_uint_eq(got.entries[0].depth, 2);
 	ck_assert_uint_eq(got.entries[0].ips[1], 0xffffffff81000020ULL);
+	ck_assert_uint_eq(got.entries[0].owner, 0x1234);
+	ck_assert_uint_eq(got.entries[0].flags, STACKMAP_FLAG_TRUNCATED);
+	ck_assert_uint_eq(got.entries[1].owner, 0);
+	ck_assert_uint_eq(got.entries[1].flags, 0);
 	ck_assert_uint_eq(got.entries[1].hits, 0xffffffffu);
 	ck_assert_uint_eq(got.entries[1].ips[0], 0xffffffffc0001234ULL);
 	stackmap_snapshot_free(&got);
@@ -126,11 +136,17 @@ START_TEST(wrong_magic_and_version_are_refused)
 	struct stackmap_snapshot got;
 	unsigned char *p = payload;
 
-	p[8] = 2;
+	p[8] = 3;
 	ck_assert_int_eq(stackmap_snapshot_decode(payload, payload_len, &got,
 						  &err), -EPROTONOSUPPORT);
-	ck_assert_ptr_nonnull(strstr(err.msg, "offset 8: version: 2"));
+	ck_assert_ptr_nonnull(strstr(err.msg, "offset 8: version: 3"));
+	/* Version 1 names no owners: refused with what to do about it. */
 	p[8] = 1;
+	ck_assert_int_eq(stackmap_snapshot_decode(payload, payload_len, &got,
+						  &err), -EPROTONOSUPPORT);
+	ck_assert_str_eq(err.msg,
+		"snapshot offset 8: version: 1 (stackmap 0.1) names no stack owners; re-record with stackmap 0.2");
+	p[8] = 2;
 	p[0] = 'X';
 	ck_assert_int_eq(stackmap_snapshot_decode(payload, payload_len, &got,
 						  &err), -EBADMSG);
@@ -148,6 +164,21 @@ START_TEST(depth_above_max_is_refused)
 	ck_assert_int_eq(stackmap_snapshot_decode(payload, payload_len, &got,
 						  &err), -E2BIG);
 	ck_assert_ptr_nonnull(strstr(err.msg, "offset 36: depth: 65"));
+}
+END_TEST
+
+START_TEST(unknown_flag_bits_are_refused)
+{
+	struct stackmap_snapshot got;
+	unsigned char *p = payload;
+
+	p[46] = 0x3;				/* first entry: bit 1 unknown */
+	fix_crc(p, payload_len);
+	ck_assert_int_eq(stackmap_snapshot_decode(payload, payload_len, &got,
+						  &err), -EBADMSG);
+	ck_assert_str_eq(err.msg,
+		"snapshot offset 46: flags: 0x3 has unknown bits (known: 0x1)");
+	ck_assert_ptr_null(got.entries);
 }
 END_TEST
 
@@ -184,6 +215,15 @@ START_TEST(encode_refuses_bad_snapshots)
 	bad.long_size = 5;
 	ck_assert_int_eq(stackmap_snapshot_encode(&bad, &buf, &len, &err),
 			 -EINVAL);
+	bad.long_size = 8;
+	bad.entries = (struct stackmap_snap_entry[]){ { .owner = 0x10000 } };
+	bad.nr = 1;
+	ck_assert_int_eq(stackmap_snapshot_encode(&bad, &buf, &len, &err),
+			 -EINVAL);
+	bad.entries[0].owner = 1;
+	bad.entries[0].flags = 2;
+	ck_assert_int_eq(stackmap_snapshot_encode(&bad, &buf, &len, &err),
+			 -EINVAL);
 }
 END_TEST
 
@@ -196,6 +236,8 @@ START_TEST(fill_defines_exact_cookies)
 	ck_assert_int_eq(stacktab_lookup(tab, stackmap_cookie_make(7, 3), &st),
 			 STACKTAB_FOUND);
 	ck_assert_uint_eq(st.depth, 2);
+	ck_assert_uint_eq(st.owner, 0x1234);
+	ck_assert_uint_eq(st.flags, STACKMAP_FLAG_TRUNCATED);
 	ck_assert_int_eq(stacktab_lookup(tab, stackmap_cookie_make(6, 3), &st),
 			 STACKTAB_STALE);
 	ck_assert_int_eq(stacktab_lookup(tab, stackmap_cookie_make(7, 4), &st),
@@ -263,6 +305,9 @@ START_TEST(sample_listing_parses_with_real_values)
 	ck_assert_uint_eq(s.entries[0].depth, 14);
 	ck_assert_uint_eq(s.entries[0].ips[0], 0xffffffff832528c8ULL);
 	ck_assert_uint_eq(s.entries[0].ips[13], 0xffffffff83400126ULL);
+	ck_assert_uint_eq(s.entries[0].owner, 900);
+	ck_assert_str_eq(s.entries[0].owner_name, "test:tick");
+	ck_assert_uint_eq(s.entries[0].flags, 0);
 	ck_assert_uint_eq(s.entries[1].ips[2], 0xffffffffc03e3ccaULL);
 	for (i = 0; i < s.nr; i++)
 		hits += s.entries[i].hits;
@@ -288,7 +333,7 @@ START_TEST(truncated_listing_names_the_line)
 {
 	struct stackmap_snapshot s;
 
-	ck_assert_int_eq(parse_text(HDR "slot 1 generation 5 hits 2 depth 2\n"
+	ck_assert_int_eq(parse_text(HDR "slot 1 generation 5 hits 2 depth 2 owner 900 test:tick flags 0x0\n"
 				    " 0xffffffff81000000 a+0x0/0x10\n", &s),
 			 -EINVAL);
 	ck_assert_str_eq(err.msg, "t:3: frame 1 of slot 1: listing truncated");
@@ -300,7 +345,7 @@ START_TEST(listing_depth_above_max_is_refused)
 {
 	struct stackmap_snapshot s;
 
-	ck_assert_int_eq(parse_text(HDR "slot 1 generation 5 hits 2 depth 65\n",
+	ck_assert_int_eq(parse_text(HDR "slot 1 generation 5 hits 2 depth 65 owner 900 test:tick flags 0x0\n",
 				    &s), -E2BIG);
 	ck_assert_str_eq(err.msg, "t:2: depth: 65 exceeds 64");
 }
@@ -313,14 +358,52 @@ START_TEST(malformed_listings_are_refused)
 	ck_assert_int_eq(parse_text("", &s), -EINVAL);
 	ck_assert_int_eq(parse_text("# generation 0 entries 1/16 frames 2/64 bytes 100\n", &s),
 			 -EINVAL);
-	ck_assert_int_eq(parse_text(HDR "slot 1 generation 4 hits 2 depth 0\n", &s),
+	ck_assert_int_eq(parse_text(HDR "slot 1 generation 4 hits 2 depth 0 owner 900 test:tick flags 0x0\n", &s),
 			 -EINVAL);
 	ck_assert_str_eq(err.msg, "t:2: generation: 4, header says 5");
 	ck_assert_int_eq(parse_text(HDR "slot x generation 5 hits 2 depth 0\n", &s),
 			 -EINVAL);
-	ck_assert_int_eq(parse_text(HDR "slot 1 generation 5 hits 2 depth 1\nffff\n", &s),
+	ck_assert_int_eq(parse_text(HDR "slot 1 generation 5 hits 2 depth 1 owner 900 test:tick flags 0x0\nffff\n", &s),
 			 -EINVAL);
 	ck_assert_str_eq(err.msg, "t:3: frame 0 of slot 1: expected \" 0xADDRESS ...\"");
+}
+END_TEST
+
+START_TEST(listing_owner_and_flags_are_read_and_checked)
+{
+	static const char *const bad[] = {
+		/* stackmap 0.1's line: no owner, no flags */
+		HDR "slot 1 generation 5 hits 2 depth 0\n",
+		HDR "slot 1 generation 5 hits 2 depth 0 owner 900 flags 0x0\n",
+		HDR "slot 1 generation 5 hits 2 depth 0 owner 900 test:tick\n",
+		HDR "slot 1 generation 5 hits 2 depth 0 owner x test:tick flags 0x0\n",
+		HDR "slot 1 generation 5 hits 2 depth 0 owner 900test:tick flags 0x0\n",
+		HDR "slot 1 generation 5 hits 2 depth 0 owner 900 a b flags 0x0\n",
+		HDR "slot 1 generation 5 hits 2 depth 0 owner 900 test:tick flags 0x0 x\n",
+	};
+	struct stackmap_snapshot s;
+	size_t i;
+
+	ck_assert_int_eq(parse_text(HDR "slot 1 generation 5 hits 2 depth 1 owner 317 sched:sched_switch flags 0x1\n"
+				    " 0xffffffff81000000 a+0x0/0x10\n", &s), 0);
+	ck_assert_uint_eq(s.entries[0].owner, 317);
+	ck_assert_str_eq(s.entries[0].owner_name, "sched:sched_switch");
+	ck_assert_uint_eq(s.entries[0].flags, STACKMAP_FLAG_TRUNCATED);
+	stackmap_snapshot_free(&s);
+	ck_assert_int_eq(parse_text(HDR "slot 1 generation 5 hits 2 depth 0 owner 12 ? flags 0x0\n", &s), 0);
+	ck_assert_str_eq(s.entries[0].owner_name, "?");
+	stackmap_snapshot_free(&s);
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		ck_assert_int_eq(parse_text(bad[i], &s), -EINVAL);
+		ck_assert_str_eq(err.msg,
+			"t:2: entry: expected \"slot S generation G hits H depth D owner O NAME flags 0xF\"");
+	}
+	ck_assert_int_eq(parse_text(HDR "slot 1 generation 5 hits 2 depth 0 owner 65536 test:tick flags 0x0\n", &s),
+			 -EINVAL);
+	ck_assert_str_eq(err.msg, "t:2: owner: 65536 is not an event id (0..65535)");
+	ck_assert_int_eq(parse_text(HDR "slot 1 generation 5 hits 2 depth 0 owner 9 test:tick flags 0x6\n", &s),
+			 -EINVAL);
+	ck_assert_str_eq(err.msg, "t:2: flags: 0x6 has unknown bits (known: 0x1)");
 }
 END_TEST
 
@@ -472,6 +555,7 @@ static Suite *snapshot_suite(void)
 	tcase_add_test(tc, wrong_crc_is_refused_naming_the_field);
 	tcase_add_test(tc, wrong_magic_and_version_are_refused);
 	tcase_add_test(tc, depth_above_max_is_refused);
+	tcase_add_test(tc, unknown_flag_bits_are_refused);
 	tcase_add_test(tc, huge_entry_count_and_trailing_bytes_are_refused);
 	tcase_add_test(tc, encode_refuses_bad_snapshots);
 	tcase_add_test(tc, fill_defines_exact_cookies);
@@ -481,6 +565,7 @@ static Suite *snapshot_suite(void)
 	tcase_add_test(tc, truncated_listing_names_the_line);
 	tcase_add_test(tc, listing_depth_above_max_is_refused);
 	tcase_add_test(tc, malformed_listings_are_refused);
+	tcase_add_test(tc, listing_owner_and_flags_are_read_and_checked);
 	tcase_add_test(tc, tracedat_snapshot_is_found);
 	tcase_add_test(tc, tracedat_problems_are_named);
 	tcase_add_test(tc, tracedat_without_snapshot_is_enoent);
