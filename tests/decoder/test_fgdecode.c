@@ -464,6 +464,224 @@ START_TEST(lost_events_before_a_hidden_definition_are_still_reported)
 }
 END_TEST
 
+/* ---- owners (events.h, "Which event a stack belongs to") ---- */
+
+static const struct mkt_format owner_formats[] = {
+	{ "test", fx_fmt_tick },
+	{ "test", fx_fmt_tock },
+	{ STACKMAP_SYSTEM, fx_fmt_stack_fallback },
+	{ STACKMAP_SYSTEM, fx_fmt_stack_define },
+	{ STACKMAP_SYSTEM, fx_fmt_stack_cookie },
+	{ NULL, NULL },
+};
+
+#define TOCK_LINE(cpu, time, n) \
+	"          worker-42    [00" #cpu "]     " time ": tock:                 n=" #n "\n"
+
+/* A plain event, a definition and a cookie, in context @ctx. */
+static void tock_in(int cpu, unsigned long long ts, int n, int ctx)
+{
+	fx_tock(&buf, n);
+	fx_set_flags(&buf, ctx);
+	mkt_add(mt, cpu, ts, buf.data, buf.len);
+}
+
+static void define_owned(int cpu, unsigned long long ts, sm_u64 ck,
+			 const sm_u64 *frames, sm_u32 depth, int owner,
+			 int flags)
+{
+	fx_define_owned(&buf, ck, depth, frames, depth, owner, flags);
+	mkt_add(mt, cpu, ts, buf.data, buf.len);
+}
+
+static void cookie_in(int cpu, unsigned long long ts, sm_u64 ck, int ctx)
+{
+	fx_cookie(&buf, ck);
+	fx_set_flags(&buf, ctx);
+	mkt_add(mt, cpu, ts, buf.data, buf.len);
+}
+
+/*
+ * sched_waking with sched_switch's stack after it (sched_switch filtered
+ * out of the recording): the stack is sched_switch's, never the waking's.
+ */
+START_TEST(cookie_of_another_owner_is_an_orphan_not_the_events_stack)
+{
+	sm_u64 ck = stackmap_cookie_make(7, 1);
+
+	define_owned(0, 1 * SEC - 10, ck, frames3, 3, FX_ID_TOCK, 0);
+	tick(0, 1 * SEC, 1);
+	cookie(0, 1 * SEC + 100, ck);
+	write_trace_with(owner_formats);
+	run("trace.dat");
+	ck_assert_int_eq(res.status, 0);
+	ck_assert_str_eq(res.out,
+		"cpus=2\n"
+		TICK_LINE(0, "1.000000", 1)
+		"          worker-42    [000]     1.000000: stack_cookie:         cookie=0x700000001\n"
+		"    <orphan stack of test:tock>\n"
+		STACK3);
+	ck_assert_str_eq(res.err,
+		"fgdecode: 3 events, 1 cookies, 1 resolved, 0 stale, 0 unknown, 1 orphan, 0 fallback stacks, 1 definitions (1 distinct stacks)\n");
+	run("--strict --no-summary trace.dat");
+	ck_assert_int_eq(res.status, 3);
+	ck_assert_str_eq(res.err,
+		"fgdecode: trace.dat: --strict: 0 stale, 0 unknown, 0 conflicting cookies, 0 corrupt records, 1 orphan stacks\n");
+	run("--json --no-summary trace.dat");
+	ck_assert_int_eq(res.status, 0);
+	ck_assert_str_eq(res.out,
+		"{\"time\":1.000000,\"ts\":1000000000,\"cpu\":0,\"pid\":42,\"comm\":\"worker\",\"event\":\"tick\",\"system\":\"test\",\"status\":\"none\"}\n"
+		"{\"time\":1.000000,\"ts\":1000000100,\"cpu\":0,\"pid\":42,\"comm\":\"worker\",\"event\":\"stack_cookie\",\"system\":\"stackmap\","
+		"\"orphan\":true,\"owner\":\"test:tock\","
+		"\"cookie\":\"0x700000001\",\"gen\":7,\"slot\":1,\"status\":\"resolved\",\"stack\":["
+		"{\"addr\":\"0xffffffff832528c8\",\"symbol\":\"__schedule\",\"offset\":1272,\"size\":2560},"
+		"{\"addr\":\"0xffffffff83252e2a\",\"symbol\":\"schedule\",\"offset\":90,\"size\":176},"
+		"{\"addr\":\"0xffffffff828cd41a\",\"symbol\":\"kthread\",\"offset\":218,\"size\":288}]}\n");
+	/* Charged to no event: its own root, and not in --merge or --top. */
+	run("--folded trace.dat");
+	ck_assert_str_eq(res.out,
+		"[orphan test:tock];kthread;schedule;__schedule 1\n");
+	run("--folded --merge --no-summary trace.dat");
+	ck_assert_str_eq(res.out, "");
+	run("--top 5 --no-summary trace.dat");
+	ck_assert_str_eq(res.out,
+		"fgdecode: top 0 of 0 distinct stacks over 0 events with a stack\n");
+}
+END_TEST
+
+/* An owner the trace has no format for is named by its id. */
+START_TEST(orphan_of_an_event_without_a_format_names_its_id)
+{
+	sm_u64 ck = stackmap_cookie_make(7, 1);
+
+	tick(0, 1 * SEC, 1);
+	fallback(0, 1 * SEC + 50, STACKMAP_FALLBACK_FULL, frames2, 2, 2);
+	fx_fallback_owned(&buf, STACKMAP_FALLBACK_PROBE, 2, frames2, 2, 4242, 0);
+	mkt_add(mt, 0, 1 * SEC + 100, buf.data, buf.len);
+	define_owned(0, 1 * SEC + 150, ck, frames3, 3, 4243, 0);
+	cookie(0, 1 * SEC + 200, ck);
+	write_trace_with(owner_formats);
+	run("--no-summary trace.dat");
+	ck_assert_int_eq(res.status, 0);
+	ck_assert_str_eq(res.out,
+		"cpus=2\n"
+		TICK_LINE(0, "1.000000", 1)
+		STACK2
+		"          worker-42    [000]     1.000000: stack_fallback:       reason=2 depth=2 owner=4242 flags=0x0\n"
+		"    <orphan stack of event id 4242>\n"
+		STACK2
+		"          worker-42    [000]     1.000000: stack_cookie:         cookie=0x700000001\n"
+		"    <orphan stack of event id 4243>\n"
+		STACK3);
+}
+END_TEST
+
+/*
+ * A hard IRQ came in between an event and its stack record: the IRQ's own
+ * event and stack, or only its stack (its event not recorded), come first.
+ */
+START_TEST(lookahead_passes_nested_interrupts_to_the_events_own_stack)
+{
+	sm_u64 task = stackmap_cookie_make(7, 1), irq = stackmap_cookie_make(7, 2);
+
+	define_owned(0, 1 * SEC - 20, task, frames3, 3, FX_ID_TICK, 0);
+	define_owned(0, 1 * SEC - 10, irq, frames2, 2, FX_ID_TOCK, 0);
+	/* IRQ's stack only: an orphan, the tick still gets its own. */
+	tick(0, 1 * SEC, 1);
+	cookie_in(0, 1 * SEC + 10, irq, FX_CTX_HARDIRQ);
+	cookie(0, 1 * SEC + 20, task);
+	/* The IRQ's event and its stack: each gets its own. */
+	tick(0, 2 * SEC, 2);
+	tock_in(0, 2 * SEC + 10, 3, FX_CTX_HARDIRQ);
+	cookie_in(0, 2 * SEC + 20, irq, FX_CTX_HARDIRQ);
+	cookie(0, 2 * SEC + 30, task);
+	/* A tock in task context does not take the IRQ's tock stack. */
+	tock_in(0, 3 * SEC, 4, 0);
+	cookie_in(0, 3 * SEC + 10, irq, FX_CTX_HARDIRQ);
+	write_trace_with(owner_formats);
+	run("trace.dat");
+	ck_assert_int_eq(res.status, 0);
+	ck_assert_str_eq(res.out,
+		"cpus=2\n"
+		TICK_LINE(0, "1.000000", 1)
+		STACK3
+		"          worker-42    [000]     1.000000: stack_cookie:         cookie=0x700000002\n"
+		"    <orphan stack of test:tock>\n"
+		STACK2
+		TICK_LINE(0, "2.000000", 2)
+		STACK3
+		TOCK_LINE(0, "2.000000", 3)
+		STACK2
+		TOCK_LINE(0, "3.000000", 4)
+		"          worker-42    [000]     3.000000: stack_cookie:         cookie=0x700000002\n"
+		"    <orphan stack of test:tock>\n"
+		STACK2);
+	ck_assert_str_eq(res.err,
+		"fgdecode: 11 events, 5 cookies, 5 resolved, 0 stale, 0 unknown, 2 orphan, 0 fallback stacks, 2 definitions (2 distinct stacks)\n");
+}
+END_TEST
+
+START_TEST(truncated_stack_is_marked_in_every_output)
+{
+	sm_u64 ck = stackmap_cookie_make(7, 1);
+
+	define_owned(0, 1 * SEC - 10, ck, frames3, 3, FX_ID_TICK,
+		     STACKMAP_FLAG_TRUNCATED);
+	tick(0, 1 * SEC, 1);
+	cookie(0, 1 * SEC + 100, ck);
+	write_trace_with(owner_formats);
+	run("trace.dat");
+	ck_assert_int_eq(res.status, 0);
+	ck_assert_str_eq(res.out,
+		"cpus=2\n"
+		TICK_LINE(0, "1.000000", 1)
+		STACK3
+		"    => ... [truncated]\n");
+	ck_assert_str_eq(res.err,
+		"fgdecode: 3 events, 1 cookies, 1 resolved, 0 stale, 0 unknown, 0 fallback stacks, 1 definitions (1 distinct stacks), 1 truncated\n");
+	run("--folded --no-summary trace.dat");
+	ck_assert_str_eq(res.out, "tick;[truncated];kthread;schedule;__schedule 1\n");
+	run("--json --no-summary trace.dat");
+	ck_assert_ptr_nonnull(strstr(res.out,
+		"\"status\":\"resolved\",\"truncated\":true,\"stack\":[{"));
+	run("--top 1 --no-summary trace.dat");
+	ck_assert_ptr_nonnull(strstr(res.out, STACK3 "    => ... [truncated]\n"));
+}
+END_TEST
+
+/* stackmap 0.1 formats name no owner: stacks attach as before, unverified. */
+START_TEST(trace_of_stackmap_0_1_attaches_stacks_unverified)
+{
+	static const struct mkt_format formats[] = {
+		{ "test", fx_fmt_tick },
+		{ STACKMAP_SYSTEM, fx_fmt_stack_fallback_01 },
+		{ STACKMAP_SYSTEM, fx_fmt_stack_define_01 },
+		{ STACKMAP_SYSTEM, fx_fmt_stack_cookie },
+		{ NULL, NULL },
+	};
+	sm_u64 ck = stackmap_cookie_make(7, 1);
+
+	fx_define_owned(&buf, ck, 3, frames3, 3, -1, 0);
+	mkt_add(mt, 0, 1 * SEC - 10, buf.data, buf.len);
+	tick(0, 1 * SEC, 1);
+	cookie(0, 1 * SEC + 100, ck);
+	tick(0, 2 * SEC, 2);
+	fx_fallback_owned(&buf, STACKMAP_FALLBACK_FULL, 2, frames2, 2, -1, 0);
+	mkt_add(mt, 0, 2 * SEC + 100, buf.data, buf.len);
+	write_trace_with(formats);
+	run("trace.dat");
+	ck_assert_int_eq(res.status, 0);
+	ck_assert_str_eq(res.out,
+		"cpus=2\n"
+		TICK_LINE(0, "1.000000", 1)
+		STACK3
+		TICK_LINE(0, "2.000000", 2)
+		STACK2);
+	ck_assert_str_eq(res.err,
+		"fgdecode: 5 events, 1 cookies, 1 resolved, 0 stale, 0 unknown, 1 fallback stacks, 1 definitions (1 distinct stacks), 2 unverified\n");
+}
+END_TEST
+
 /* ---- unresolved cookies ---- */
 
 START_TEST(stale_and_unknown_cookies_print_markers_never_a_stack)
@@ -1362,6 +1580,11 @@ static Suite *fgdecode_suite(void)
 	tcase_add_test(attach, fallback_stack_is_printed_under_its_event);
 	tcase_add_test(attach, lost_events_keep_a_cookie_off_the_previous_event);
 	tcase_add_test(attach, lost_events_before_a_hidden_definition_are_still_reported);
+	tcase_add_test(attach, cookie_of_another_owner_is_an_orphan_not_the_events_stack);
+	tcase_add_test(attach, orphan_of_an_event_without_a_format_names_its_id);
+	tcase_add_test(attach, lookahead_passes_nested_interrupts_to_the_events_own_stack);
+	tcase_add_test(attach, truncated_stack_is_marked_in_every_output);
+	tcase_add_test(attach, trace_of_stackmap_0_1_attaches_stacks_unverified);
 	suite_add_tcase(s, attach);
 
 	tcase_add_checked_fixture(unresolved, setup, teardown);
