@@ -19,8 +19,8 @@
 #   fail    the real record's exit code passed on, module restored
 #   flight  trace-cmd start -b 64 / stop / extract: extract through the front
 #           end stored the final map (= the guest's stack_map); fgdecode
-#           --strict resolves every cookie, some only from the snapshot
-#           (their definitions were overwritten in the ring buffer)
+#           --strict resolves every cookie (how many only from the snapshot
+#           is reported)
 # The front end runs as make install puts it (PREFIX/bin/trace-cmd, found on
 # Debian's default root PATH ahead of /usr/bin/trace-cmd): the guest gets
 # the files of a make install into $OUT/dest.
@@ -218,7 +218,9 @@ check_flight() {
 		fail flight "fgdecode --strict exit $rc: $(tail -n2 "$OUT/flight.summary")"
 	fi
 	((cookies > 0 && resolved == cookies)) || fail flight "$resolved of $cookies cookies resolved: $summary"
-	((snap > 0)) || fail flight "no cookie needed the snapshot (the 64 KiB buffer did not wrap?): $summary"
+	# How many needed the snapshot is only reported: the module redefines
+	# stacks in an overwriting buffer (6b23e83), so the definitions left in
+	# the buffer may cover every cookie.
 	say "flight: start/stop/extract: all $cookies cookies resolved, $snap from the snapshot extract stored (fgdecode --strict exit $rc, $orphans orphan)"
 }
 
