@@ -4,12 +4,35 @@
  * (include/stackmap/events.h) in `trace-cmd report` and any other
  * libtraceevent user.
  *
- *   stack_define    define cookie gen G slot S depth D
- *   stack_cookie    cookie gen G slot S
+ *   stack_define    define cookie gen G slot S depth D owner OWNER
+ *   stack_cookie    cookie gen G slot S owner OWNER
  *                   => SYMBOL+0xOFF/0xSIZE (ADDR)   one line per frame, or
- *                   => <stale cookie gen G slot S>  (or unknown/conflicting)
- *   stack_fallback  fallback reason NAME depth D
+ *                   => <stale cookie gen G slot S>  (or unknown/conflicting;
+ *                                                    no " owner OWNER" then)
+ *   stack_fallback  fallback reason NAME depth D owner OWNER
  *                   => SYMBOL+0xOFF/0xSIZE (ADDR) ...
+ *
+ * OWNER is the event the stack belongs to (events.h), "system:event" or
+ * "event id N"; a stackmap 0.1 trace names none (no " owner" part).  A
+ * truncated stack ends with "=> ... [truncated]".
+ *
+ * Owner check.  libtraceevent calls a plugin only for the events it
+ * handles, so the plugin also wraps the print handler of every other event
+ * (calling the one it replaces, or letting libtraceevent print the format)
+ * to remember, per CPU and per context level (task, soft IRQ, hard IRQ,
+ * NMI: the context bits of common_flags), the last event printed.  A
+ * stack record whose owner and context are not those of that event, or
+ * that follows lost events or another stack record already given to it,
+ * is an orphan (events.h): its line is followed by
+ *
+ *                   <orphan stack of OWNER>
+ *                   => frames as usual
+ *
+ * so it is never read as the stack of the event above it.  Events are
+ * wrapped when the plugin is loaded and, for formats parsed later (trace-cmd
+ * loads plugins first), when the first stackmap record is printed; a CPU
+ * on which no event was seen since then has nothing to check against and
+ * prints its stacks unchecked.
  *
  * A plugin sees the events in the order they are printed (time order), so it
  * resolves a cookie from the stack_define events printed before it first,
@@ -27,6 +50,9 @@
  *   defs=0     print each stack_define's stack under it
  *   snapshot=1 look for the snapshot at all
  *   file=PATH  read the snapshot from PATH (a trace.dat)
+ *   stack_map=PATH  also resolve cookies from a saved stack_map listing
+ *              (or "live": /sys/kernel/debug/stackmap/stack_map), after
+ *              the definitions and the snapshot, for its generation only
  *
  * Install: copy plugin_stackmap.so into ~/.local/lib/traceevent/plugins or
  * point TRACEEVENT_PLUGIN_DIR at its directory.
@@ -49,7 +75,10 @@
 #define PLUGIN_EXPORT	__attribute__((visibility("default")))
 #define PLUGIN_ALIAS	"stackmap"
 
-enum { OPT_ADDR, OPT_COMPACT, OPT_DEFS, OPT_SNAPSHOT, OPT_FILE, NR_OPTS };
+enum {
+	OPT_ADDR, OPT_COMPACT, OPT_DEFS, OPT_SNAPSHOT, OPT_FILE, OPT_STACK_MAP,
+	NR_OPTS
+};
 
 PLUGIN_EXPORT struct tep_plugin_option TEP_PLUGIN_OPTIONS[] = {
 	[OPT_ADDR] = {
@@ -72,6 +101,10 @@ PLUGIN_EXPORT struct tep_plugin_option TEP_PLUGIN_OPTIONS[] = {
 		.name = "file", .plugin_alias = PLUGIN_ALIAS, .value = "",
 		.description = "trace.dat to read the snapshot from (default: the file trace-cmd report reads)",
 	},
+	[OPT_STACK_MAP] = {
+		.name = "stack_map", .plugin_alias = PLUGIN_ALIAS, .value = "",
+		.description = "saved stack_map listing (or 'live') to resolve cookies from, after the trace's own",
+	},
 	[NR_OPTS] = { .name = NULL },
 };
 
@@ -80,16 +113,52 @@ PLUGIN_EXPORT struct tep_plugin_option TEP_PLUGIN_OPTIONS[] = {
 /* Snapshot loading state of a context. */
 enum snap_state { SNAP_UNTRIED = 0, SNAP_LOADED, SNAP_NONE };
 
+#define LIVE_STACK_MAP	"/sys/kernel/debug/stackmap/stack_map"
+/* Context levels: task, soft IRQ, hard IRQ, NMI. */
+#define NR_LEVELS	4
+
+/* The last event printed at one context level of one CPU. */
+struct seen {
+	int type;
+	bool valid;
+	bool taken;		/* a stack record was given to it */
+};
+
+/* What the plugin knows of one CPU. */
+struct cpu_state {
+	bool watched;		/* an event was seen since watching began */
+	struct seen level[NR_LEVELS];
+};
+
+struct stackmap_ctx;
+
+/* An event whose print handler the plugin wrapped: what it replaced. */
+struct wrap {
+	struct stackmap_ctx *ctx;
+	struct tep_event *event;
+	tep_event_handler_func handler;
+	void *context;
+};
+
 /*
- * One per tep handle the plugin is loaded into: the definitions seen so far
- * and the stacks of the snapshot (loaded on first need).
+ * One per tep handle the plugin is loaded into: the definitions seen so far,
+ * the stacks of the snapshot and of the stack_map option (loaded on first
+ * need), and what was seen on each CPU.
  */
 struct stackmap_ctx {
 	struct tep_handle *tep;
 	struct stacktab *tab;
 	struct stacktab *snap;
+	struct stacktab *listing;
 	enum snap_state snap_state;
+	enum snap_state listing_state;
 	int render_opts;	/* render_opts() of the cached texts; -1: none yet */
+	struct wrap **wraps;
+	int nr_wraps;
+	int wrapped_count;	/* tep_get_events_count() when last wrapped */
+	bool printing;		/* a stackmap record was printed already */
+	struct cpu_state *cpus;
+	int nr_cpus;
 	struct stackmap_ctx *next;
 };
 
@@ -244,18 +313,283 @@ static void load_snapshot(struct stackmap_ctx *ctx)
 	free(path);
 }
 
-/* Resolve @cookie: definitions first, then the snapshot (loaded on need). */
+/* Load the stack_map option's listing into ctx->listing, once. */
+static void load_listing(struct stackmap_ctx *ctx)
+{
+	const char *opt = TEP_PLUGIN_OPTIONS[OPT_STACK_MAP].value;
+	const char *path = opt && !strcmp(opt, "live") ? LIVE_STACK_MAP : opt;
+	struct stackmap_snapshot snap;
+	struct stackmap_snap_err err;
+	FILE *f;
+	int ret;
+
+	ctx->listing_state = SNAP_NONE;
+	if (!path || !*path)
+		return;
+	f = fopen(path, "r");
+	if (!f) {
+		fprintf(stderr, "plugin_stackmap: %s: %s\n", path, strerror(errno));
+		return;
+	}
+	ret = stackmap_snapshot_parse_listing(f, path, 8, &snap, &err);
+	fclose(f);
+	if (ret) {
+		fprintf(stderr, "plugin_stackmap: %s\n", err.msg);
+		return;
+	}
+	ctx->listing = stacktab_new();
+	if (!ctx->listing || stackmap_snapshot_fill(&snap, ctx->listing)) {
+		fprintf(stderr, "plugin_stackmap: %s: listing not usable (out of memory or a slot listed twice)\n",
+			path);
+		stacktab_free(ctx->listing);
+		ctx->listing = NULL;
+	} else {
+		ctx->listing_state = SNAP_LOADED;
+	}
+	stackmap_snapshot_free(&snap);
+}
+
+/*
+ * Resolve @cookie: definitions first, then the snapshot, then the
+ * stack_map option's listing (both loaded on need), each for exactly the
+ * same generation and slot.
+ */
 static enum stacktab_result resolve(struct stackmap_ctx *ctx, sm_u64 cookie,
 				    struct stacktab_stack *out)
 {
-	enum stacktab_result res;
+	enum stacktab_result res, lres;
 
 	res = stacktab_lookup(ctx->tab, cookie, out);
 	if (res == STACKTAB_FOUND || res == STACKTAB_CONFLICT)
 		return res;
 	if (ctx->snap_state == SNAP_UNTRIED)
 		load_snapshot(ctx);
-	return stackmap_snapshot_resolve(ctx->tab, ctx->snap, cookie, out);
+	res = stackmap_snapshot_resolve(ctx->tab, ctx->snap, cookie, out);
+	if (res == STACKTAB_FOUND || res == STACKTAB_CONFLICT)
+		return res;
+	if (ctx->listing_state == SNAP_UNTRIED)
+		load_listing(ctx);
+	if (!ctx->listing)
+		return res;
+	lres = stacktab_lookup(ctx->listing, cookie, out);
+	if (lres == STACKTAB_FOUND ||
+	    (lres == STACKTAB_STALE && res == STACKTAB_UNKNOWN))
+		return lres;
+	return res;
+}
+
+/* ---- which event a stack belongs to ---- */
+
+/* Context level of @ctx (STACKMAP_CONTEXT_FLAGS bits). */
+static int level_of(unsigned int ctx)
+{
+	if (ctx & 0x40)
+		return 3;
+	if (ctx & 0x08)
+		return 2;
+	return ctx & 0x10 ? 1 : 0;
+}
+
+/* The state of @cpu, NULL when out of memory. */
+static struct cpu_state *cpu_state(struct stackmap_ctx *ctx, int cpu)
+{
+	struct cpu_state *p;
+	int n;
+
+	if (cpu < 0)
+		return NULL;
+	if (cpu >= ctx->nr_cpus) {
+		n = cpu + 1 > 2 * ctx->nr_cpus ? cpu + 1 : 2 * ctx->nr_cpus;
+		p = realloc(ctx->cpus, n * sizeof(*p));
+		if (!p)
+			return NULL;
+		memset(p + ctx->nr_cpus, 0, (n - ctx->nr_cpus) * sizeof(*p));
+		ctx->cpus = p;
+		ctx->nr_cpus = n;
+	}
+	return &ctx->cpus[cpu];
+}
+
+/* Events were lost before @record: nothing before it can own a stack. */
+static void note_losses(struct cpu_state *c, const struct tep_record *record)
+{
+	if (record->missed_events) {
+		memset(c->level, 0, sizeof(c->level));
+		c->watched = true;
+	}
+}
+
+/* Remember a non-stackmap event printed on its CPU. */
+static void note_event(struct stackmap_ctx *ctx, struct tep_record *record,
+		       int type)
+{
+	struct cpu_state *c = cpu_state(ctx, record->cpu);
+	int level, l;
+
+	if (!c)
+		return;
+	note_losses(c, record);
+	level = level_of(tepstack_context(ctx->tep, record));
+	c->watched = true;
+	c->level[level].type = type;
+	c->level[level].valid = true;
+	c->level[level].taken = false;
+	/* Deeper contexts nested in the previous one have ended. */
+	for (l = level + 1; l < NR_LEVELS; l++)
+		c->level[l].valid = false;
+}
+
+/*
+ * Is the stack record @record, owned by @owner, an orphan?  It is not when
+ * the last event of its CPU at its context level is @owner's and has no
+ * stack yet (it then has this one), when @owner is not known, or when
+ * nothing was seen on the CPU to check against.
+ */
+static bool is_orphan(struct stackmap_ctx *ctx, struct tep_record *record,
+		      sm_u32 owner)
+{
+	struct cpu_state *c = cpu_state(ctx, record->cpu);
+	struct seen *e;
+
+	if (!c)
+		return false;
+	note_losses(c, record);
+	if (owner == STACKMAP_OWNER_NONE || !c->watched)
+		return false;
+	e = &c->level[level_of(tepstack_context(ctx->tep, record))];
+	if (!e->valid || e->taken || e->type != (int)owner)
+		return true;
+	e->taken = true;
+	return false;
+}
+
+/* A stack_define on its own: only losses before it matter. */
+static void note_define(struct stackmap_ctx *ctx, struct tep_record *record)
+{
+	struct cpu_state *c = cpu_state(ctx, record->cpu);
+
+	if (c)
+		note_losses(c, record);
+}
+
+/*
+ * The print handler of every other event: remember it, then print it as
+ * the handler it replaced would (or, without one, let libtraceevent print
+ * the event's format: a nonzero return asks for that).
+ */
+static int watch_handler(struct trace_seq *s, struct tep_record *record,
+			 struct tep_event *event, void *context)
+{
+	struct wrap *w = context;
+
+	note_event(w->ctx, record, event->id);
+	if (w->handler)
+		return w->handler(s, record, event, w->context);
+	return 1;
+}
+
+/*
+ * Wrap the print handler of every event but the stackmap ones that is not
+ * wrapped yet: on the first call while printing, and whenever formats were
+ * added.  @printing: called while printing; when events are newly wrapped
+ * then, what was printed before them is unknown, so no CPU is checked until
+ * its next event.
+ */
+static void wrap_events(struct stackmap_ctx *ctx, bool printing)
+{
+	int count = tep_get_events_count(ctx->tep), i, j, wrapped = 0;
+	struct tep_event **events;
+	struct wrap **grown, *w;
+
+	if (printing && ctx->printing && count == ctx->wrapped_count)
+		return;
+	ctx->printing |= printing;
+	ctx->wrapped_count = count;
+	events = tep_list_events(ctx->tep, TEP_EVENT_SORT_ID);
+	for (i = 0; events && events[i]; i++) {
+		if (tepstack_kind_of(events[i]) >= 0 ||
+		    events[i]->handler == watch_handler)
+			continue;
+		for (j = 0; j < ctx->nr_wraps; j++)
+			if (ctx->wraps[j]->event == events[i])
+				break;
+		if (j == ctx->nr_wraps) {
+			grown = realloc(ctx->wraps, (j + 1) * sizeof(*grown));
+			w = calloc(1, sizeof(*w));
+			if (grown)
+				ctx->wraps = grown;
+			if (!grown || !w) {
+				free(w);
+				return;
+			}
+			ctx->wraps[ctx->nr_wraps++] = w;
+		}
+		w = ctx->wraps[j];
+		w->ctx = ctx;
+		w->event = events[i];
+		w->handler = events[i]->handler;
+		w->context = events[i]->context;
+		events[i]->handler = watch_handler;
+		events[i]->context = w;
+		wrapped++;
+	}
+	if (printing && wrapped)
+		for (i = 0; i < ctx->nr_cpus; i++)
+			ctx->cpus[i].watched = false;
+}
+
+/* Give every wrapped event its own handler back. */
+static void unwrap_events(struct stackmap_ctx *ctx)
+{
+	struct wrap *w;
+	int i;
+
+	for (i = 0; i < ctx->nr_wraps; i++) {
+		w = ctx->wraps[i];
+		if (w->event->handler == watch_handler &&
+		    w->event->context == w) {
+			w->event->handler = w->handler;
+			w->event->context = w->context;
+		}
+		free(w);
+	}
+	free(ctx->wraps);
+	ctx->wraps = NULL;
+	ctx->nr_wraps = 0;
+}
+
+/* " owner NAME" for a known owner. */
+static void print_owner(struct trace_seq *s, struct tep_handle *tep,
+			sm_u32 owner)
+{
+	char name[80];
+
+	if (owner != STACKMAP_OWNER_NONE)
+		trace_seq_printf(s, " owner %s",
+				 tepstack_owner_name(tep, owner, name,
+						     sizeof(name)));
+}
+
+/* The header of an orphan's stack. */
+static void print_orphan(struct trace_seq *s, struct tep_handle *tep,
+			 sm_u32 owner)
+{
+	char name[80];
+
+	trace_seq_printf(s, "%s<orphan stack of %s>",
+			 OPT_SET(OPT_COMPACT) ? " " : "\n",
+			 tepstack_owner_name(tep, owner, name, sizeof(name)));
+}
+
+/* The last line of a truncated stack. */
+static void print_truncated(struct trace_seq *s, sm_u32 flags)
+{
+	if (!(flags & STACKMAP_FLAG_TRUNCATED))
+		return;
+	if (OPT_SET(OPT_COMPACT))
+		trace_seq_puts(s, " => ... [truncated]");
+	else
+		tepstack_print_truncated(s, "");
 }
 
 /* One frame, as tepstack_print_frame(), with or without "(ADDR)". */
@@ -320,15 +654,24 @@ static void print_found(struct trace_seq *s, struct tep_handle *tep,
 }
 
 static void print_cookie(struct trace_seq *s, struct tep_handle *tep,
-			 struct stackmap_ctx *ctx, sm_u64 cookie)
+			 struct stackmap_ctx *ctx, struct tep_record *record,
+			 sm_u64 cookie)
 {
 	struct stacktab_stack stack;
 	enum stacktab_result res;
 
 	res = resolve(ctx, cookie, &stack);
-	if (res == STACKTAB_FOUND)
+	if (res == STACKTAB_FOUND) {
+		print_owner(s, tep, stack.owner);
+		if (is_orphan(ctx, record, stack.owner))
+			print_orphan(s, tep, stack.owner);
 		print_found(s, tep, ctx, &stack);
-	else if (!OPT_SET(OPT_COMPACT))
+		print_truncated(s, stack.flags);
+		return;
+	}
+	/* No known owner: nothing to check, but losses still count. */
+	is_orphan(ctx, record, STACKMAP_OWNER_NONE);
+	if (!OPT_SET(OPT_COMPACT))
 		tepstack_print_marker(s, res, cookie, "");
 	else
 		trace_seq_printf(s, " => <%s cookie gen %u slot %u>",
@@ -344,20 +687,28 @@ static int stack_define_handler(struct trace_seq *s, struct tep_record *record,
 	struct tepstack_fields f;
 	struct tepstack_stack stack;
 	struct tepstack_err err;
+	sm_u32 owner, flags;
 	sm_u64 cookie;
 	int ret;
 
+	wrap_events(ctx, true);
+	note_define(ctx, record);
 	if (tepstack_fields_init(&f, event, &err) ||
 	    tepstack_read_cookie(&f, record, &cookie, &err) ||
+	    tepstack_read_owner(&f, record, &owner, &flags, &err) ||
 	    tepstack_read_stack(&f, record, &stack, &err))
 		return print_error(s, &err);
-	ret = stacktab_define(ctx->tab, cookie, stack.depth, stack.frames);
-	trace_seq_printf(s, "define cookie gen %u slot %u depth %u%s",
+	ret = stacktab_define_owned(ctx->tab, cookie, stack.depth,
+				    stack.frames, owner, flags);
+	trace_seq_printf(s, "define cookie gen %u slot %u depth %u",
 			 stackmap_cookie_generation(cookie),
-			 stackmap_cookie_slot(cookie), stack.depth,
-			 define_problem(ret));
-	if (OPT_SET(OPT_DEFS))
+			 stackmap_cookie_slot(cookie), stack.depth);
+	print_owner(s, event->tep, owner);
+	trace_seq_puts(s, define_problem(ret));
+	if (OPT_SET(OPT_DEFS)) {
 		print_stack(s, event->tep, stack.frames, stack.depth);
+		print_truncated(s, flags);
+	}
 	return 0;
 }
 
@@ -369,33 +720,40 @@ static int stack_cookie_handler(struct trace_seq *s, struct tep_record *record,
 	struct tepstack_err err;
 	sm_u64 cookie;
 
+	wrap_events(ctx, true);
 	if (tepstack_fields_init(&f, event, &err) ||
 	    tepstack_read_cookie(&f, record, &cookie, &err))
 		return print_error(s, &err);
 	trace_seq_printf(s, "cookie gen %u slot %u",
 			 stackmap_cookie_generation(cookie),
 			 stackmap_cookie_slot(cookie));
-	print_cookie(s, event->tep, ctx, cookie);
+	print_cookie(s, event->tep, ctx, record, cookie);
 	return 0;
 }
 
 static int stack_fallback_handler(struct trace_seq *s,
 				  struct tep_record *record,
-				  struct tep_event *event,
-				  void *context __attribute__((unused)))
+				  struct tep_event *event, void *context)
 {
+	struct stackmap_ctx *ctx = context;
 	struct tepstack_fields f;
 	struct tepstack_stack stack;
 	struct tepstack_err err;
-	sm_u32 reason;
+	sm_u32 reason, owner, flags;
 
+	wrap_events(ctx, true);
 	if (tepstack_fields_init(&f, event, &err) ||
 	    tepstack_read_reason(&f, record, &reason, &err) ||
+	    tepstack_read_owner(&f, record, &owner, &flags, &err) ||
 	    tepstack_read_stack(&f, record, &stack, &err))
 		return print_error(s, &err);
 	trace_seq_printf(s, "fallback reason %s depth %u",
 			 stackmap_fallback_name(reason), stack.depth);
+	print_owner(s, event->tep, owner);
+	if (is_orphan(ctx, record, owner))
+		print_orphan(s, event->tep, owner);
 	print_stack(s, event->tep, stack.frames, stack.depth);
+	print_truncated(s, flags);
 	return 0;
 }
 
@@ -451,6 +809,7 @@ PLUGIN_EXPORT int TEP_PLUGIN_LOADER(struct tep_handle *tep)
 		tep_register_event_handler(tep, -1, STACKMAP_SYSTEM,
 					   handlers[i].event, handlers[i].func,
 					   ctx);
+	wrap_events(ctx, false);
 	return 0;
 }
 
@@ -472,11 +831,14 @@ PLUGIN_EXPORT int TEP_PLUGIN_UNLOADER(struct tep_handle *tep)
 		tep_unregister_event_handler(tep, -1, STACKMAP_SYSTEM,
 					     handlers[i].event,
 					     handlers[i].func, ctx);
+	unwrap_events(ctx);
 	*pos = ctx->next;
 	if (!contexts)
 		tep_plugin_remove_options(TEP_PLUGIN_OPTIONS);
 	stacktab_free(ctx->tab);
 	stacktab_free(ctx->snap);
+	stacktab_free(ctx->listing);
+	free(ctx->cpus);
 	free(ctx);
 	return 0;
 }

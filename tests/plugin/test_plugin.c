@@ -8,6 +8,7 @@
 #include <dlfcn.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "stackmap/cookie.h"
 #include "stackmap/events.h"
@@ -76,7 +77,7 @@ static const char *info(struct fx_buf *b)
 START_TEST(define_prints_a_short_line)
 {
 	fx_define(&buf, stackmap_cookie_make(3233, 10356), 3, frames3, 3);
-	ck_assert_str_eq(info(&buf), "define cookie gen 3233 slot 10356 depth 3");
+	ck_assert_str_eq(info(&buf), "define cookie gen 3233 slot 10356 depth 3 owner test:tick");
 }
 END_TEST
 
@@ -86,7 +87,7 @@ START_TEST(cookie_after_its_define_prints_the_stack)
 	info(&buf);
 	fx_cookie(&buf, stackmap_cookie_make(3233, 10356));
 	ck_assert_str_eq(info(&buf),
-		"cookie gen 3233 slot 10356"
+		"cookie gen 3233 slot 10356 owner test:tick"
 		"\n=> __schedule+0x4f8/0xa00 (ffffffff832528c8)"
 		"\n=> schedule+0x5a/0xb0 (ffffffff83252e2a)"
 		"\n=> kthread+0xda/0x120 (ffffffff828cd41a)");
@@ -114,7 +115,7 @@ static struct tep_plugin_option *plugin_option(const char *name)
 START_TEST(repeated_cookie_prints_the_same_stack_and_follows_options)
 {
 	static const char with_addr[] =
-		"cookie gen 3233 slot 10356"
+		"cookie gen 3233 slot 10356 owner test:tick"
 		"\n=> __schedule+0x4f8/0xa00 (ffffffff832528c8)"
 		"\n=> schedule+0x5a/0xb0 (ffffffff83252e2a)"
 		"\n=> kthread+0xda/0x120 (ffffffff828cd41a)";
@@ -129,7 +130,7 @@ START_TEST(repeated_cookie_prints_the_same_stack_and_follows_options)
 		ck_assert_str_eq(info(&buf), with_addr);
 	addr->set = 0;
 	ck_assert_str_eq(info(&buf),
-		"cookie gen 3233 slot 10356"
+		"cookie gen 3233 slot 10356 owner test:tick"
 		"\n=> __schedule+0x4f8/0xa00"
 		"\n=> schedule+0x5a/0xb0"
 		"\n=> kthread+0xda/0x120");
@@ -167,7 +168,7 @@ START_TEST(conflicting_define_is_flagged_and_its_cookie_not_resolved)
 	info(&buf);
 	fx_define(&buf, stackmap_cookie_make(2, 7), 2, frames3, 2);
 	ck_assert_str_eq(info(&buf),
-		"define cookie gen 2 slot 7 depth 2 <redefined with another stack>");
+		"define cookie gen 2 slot 7 depth 2 owner test:tick <redefined with another stack>");
 	fx_cookie(&buf, stackmap_cookie_make(2, 7));
 	ck_assert_str_eq(info(&buf),
 		"cookie gen 2 slot 7\n=> <conflicting cookie gen 2 slot 7>");
@@ -178,7 +179,7 @@ START_TEST(invalid_cookie_define_is_flagged)
 {
 	fx_define(&buf, 5, 1, frames3, 1);
 	ck_assert_str_eq(info(&buf),
-		"define cookie gen 0 slot 5 depth 1 <invalid cookie>");
+		"define cookie gen 0 slot 5 depth 1 owner test:tick <invalid cookie>");
 }
 END_TEST
 
@@ -186,12 +187,12 @@ START_TEST(fallback_prints_reason_and_stack)
 {
 	fx_fallback(&buf, STACKMAP_FALLBACK_PROBE, 2, frames3, 2);
 	ck_assert_str_eq(info(&buf),
-		"fallback reason probe depth 2"
+		"fallback reason probe depth 2 owner test:tick"
 		"\n=> __schedule+0x4f8/0xa00 (ffffffff832528c8)"
 		"\n=> schedule+0x5a/0xb0 (ffffffff83252e2a)");
 	fx_fallback(&buf, 77, 1, frames3, 1);
 	ck_assert_str_eq(info(&buf),
-		"fallback reason invalid depth 1"
+		"fallback reason invalid depth 1 owner test:tick"
 		"\n=> __schedule+0x4f8/0xa00 (ffffffff832528c8)");
 }
 END_TEST
@@ -221,7 +222,7 @@ START_TEST(each_tep_handle_has_its_own_definitions)
 	ck_assert_str_eq(info_on(other, &buf),
 		"cookie gen 1 slot 1\n=> <unknown cookie gen 1 slot 1>");
 	ck_assert_str_eq(info(&buf),
-		"cookie gen 1 slot 1\n=> __schedule+0x4f8/0xa00 (ffffffff832528c8)");
+		"cookie gen 1 slot 1 owner test:tick\n=> __schedule+0x4f8/0xa00 (ffffffff832528c8)");
 	unload(other);
 	tep_free(other);
 }
@@ -255,6 +256,165 @@ START_TEST(handlers_registered_before_formats_are_parsed_apply)
 }
 END_TEST
 
+/* ---- owners ---- */
+
+/* Print @b's record on @cpu at @ts with context bits @ctx. */
+static const char *info_at(struct fx_buf *b, int cpu, unsigned long long ts,
+			   int ctx)
+{
+	struct tep_record rec;
+
+	fx_set_flags(b, ctx);
+	rec = fx_record(b, cpu, ts);
+	trace_seq_reset(&seq);
+	tep_print_event(tep, &seq, &rec, "%s", TEP_PRINT_INFO);
+	trace_seq_terminate(&seq);
+	return seq.buffer;
+}
+
+START_TEST(cookie_of_another_owner_is_printed_as_an_orphan)
+{
+	sm_u64 ck = stackmap_cookie_make(7, 1);
+
+	fx_define_owned(&buf, ck, 2, frames3, 2, FX_ID_TOCK, 0);
+	ck_assert_str_eq(info_at(&buf, 0, 1, 0),
+		"define cookie gen 7 slot 1 depth 2 owner test:tock");
+	/* The wrapped event still prints its own format. */
+	fx_tick(&buf, 5);
+	ck_assert_str_eq(info_at(&buf, 0, 2, 0), "n=5");
+	fx_cookie(&buf, ck);
+	ck_assert_str_eq(info_at(&buf, 0, 3, 0),
+		"cookie gen 7 slot 1 owner test:tock"
+		"\n<orphan stack of test:tock>"
+		"\n=> __schedule+0x4f8/0xa00 (ffffffff832528c8)"
+		"\n=> schedule+0x5a/0xb0 (ffffffff83252e2a)");
+	/* After a tock it is the tock's; a second one is an orphan again. */
+	fx_tock(&buf, 6);
+	ck_assert_str_eq(info_at(&buf, 0, 4, 0), "n=6");
+	fx_cookie(&buf, ck);
+	ck_assert_str_eq(info_at(&buf, 0, 5, 0),
+		"cookie gen 7 slot 1 owner test:tock"
+		"\n=> __schedule+0x4f8/0xa00 (ffffffff832528c8)"
+		"\n=> schedule+0x5a/0xb0 (ffffffff83252e2a)");
+	ck_assert_ptr_nonnull(strstr(info_at(&buf, 0, 6, 0),
+				     "\n<orphan stack of test:tock>\n"));
+	/* Another CPU's event does not own it. */
+	fx_tock(&buf, 7);
+	info_at(&buf, 1, 7, 0);
+	fx_cookie(&buf, ck);
+	ck_assert_ptr_nonnull(strstr(info_at(&buf, 0, 8, 0), "<orphan stack"));
+	/* A fallback is checked the same way; compact keeps one line. */
+	fx_fallback_owned(&buf, STACKMAP_FALLBACK_FULL, 1, frames3, 1,
+			  FX_ID_TOCK, 0);
+	plugin_option("compact")->set = 1;
+	ck_assert_str_eq(info_at(&buf, 0, 9, 0),
+		"fallback reason full depth 1 owner test:tock <orphan stack of test:tock>"
+		" => __schedule+0x4f8/0xa00 (ffffffff832528c8)");
+	plugin_option("compact")->set = 0;
+}
+END_TEST
+
+START_TEST(interrupt_stack_between_an_event_and_its_own_is_an_orphan)
+{
+	sm_u64 task = stackmap_cookie_make(7, 1), irq = stackmap_cookie_make(7, 2);
+
+	fx_define_owned(&buf, task, 1, frames3, 1, FX_ID_TICK, 0);
+	info_at(&buf, 0, 1, 0);
+	fx_define_owned(&buf, irq, 1, frames3 + 1, 1, FX_ID_TOCK, 0);
+	info_at(&buf, 0, 2, 0);
+	fx_tick(&buf, 1);
+	info_at(&buf, 0, 3, 0);
+	fx_cookie(&buf, irq);
+	ck_assert_str_eq(info_at(&buf, 0, 4, FX_CTX_HARDIRQ),
+		"cookie gen 7 slot 2 owner test:tock"
+		"\n<orphan stack of test:tock>"
+		"\n=> schedule+0x5a/0xb0 (ffffffff83252e2a)");
+	fx_cookie(&buf, task);
+	ck_assert_str_eq(info_at(&buf, 0, 5, 0),
+		"cookie gen 7 slot 1 owner test:tick"
+		"\n=> __schedule+0x4f8/0xa00 (ffffffff832528c8)");
+	/* With the IRQ's event: each gets its own. */
+	fx_tick(&buf, 2);
+	info_at(&buf, 0, 6, 0);
+	fx_tock(&buf, 3);
+	info_at(&buf, 0, 7, FX_CTX_HARDIRQ);
+	fx_cookie(&buf, irq);
+	ck_assert_ptr_null(strstr(info_at(&buf, 0, 8, FX_CTX_HARDIRQ), "orphan"));
+	fx_cookie(&buf, task);
+	ck_assert_ptr_null(strstr(info_at(&buf, 0, 9, 0), "orphan"));
+}
+END_TEST
+
+START_TEST(stack_after_lost_events_is_an_orphan)
+{
+	sm_u64 ck = stackmap_cookie_make(7, 1);
+	struct tep_record rec;
+
+	fx_define(&buf, ck, 1, frames3, 1);
+	info(&buf);
+	fx_tick(&buf, 1);
+	info(&buf);
+	fx_cookie(&buf, ck);
+	rec = fx_record(&buf, 0, 10);
+	rec.missed_events = 3;
+	trace_seq_reset(&seq);
+	tep_print_event(tep, &seq, &rec, "%s", TEP_PRINT_INFO);
+	trace_seq_terminate(&seq);
+	ck_assert_str_eq(seq.buffer,
+		"cookie gen 7 slot 1 owner test:tick"
+		"\n<orphan stack of test:tick>"
+		"\n=> __schedule+0x4f8/0xa00 (ffffffff832528c8)");
+}
+END_TEST
+
+START_TEST(truncated_stack_ends_with_a_marker)
+{
+	sm_u64 ck = stackmap_cookie_make(7, 1);
+
+	fx_define_owned(&buf, ck, 1, frames3, 1, FX_ID_TICK,
+			STACKMAP_FLAG_TRUNCATED);
+	info(&buf);
+	fx_cookie(&buf, ck);
+	ck_assert_str_eq(info(&buf),
+		"cookie gen 7 slot 1 owner test:tick"
+		"\n=> __schedule+0x4f8/0xa00 (ffffffff832528c8)"
+		"\n=> ... [truncated]");
+	plugin_option("compact")->set = 1;
+	ck_assert_str_eq(info(&buf),
+		"cookie gen 7 slot 1 owner test:tick"
+		" => __schedule+0x4f8/0xa00 (ffffffff832528c8)"
+		" => ... [truncated]");
+	plugin_option("compact")->set = 0;
+}
+END_TEST
+
+START_TEST(stack_map_option_resolves_its_own_generation_only)
+{
+	char path[] = "/tmp/test_plugin_map.XXXXXX";
+	int fd = mkstemp(path);
+	FILE *f = fdopen(fd, "w");
+
+	ck_assert_ptr_nonnull(f);
+	fprintf(f, "# generation 9 entries 1/16 frames 1/64 bytes 100\n"
+		   "slot 4 generation 9 hits 3 depth 1 owner 900 test:tick flags 0x0\n"
+		   " 0xffffffff83252e2a schedule+0x5a/0xb0\n");
+	fclose(f);
+	plugin_option("stack_map")->value = path;
+	fx_cookie(&buf, stackmap_cookie_make(9, 4));
+	ck_assert_str_eq(info(&buf),
+		"cookie gen 9 slot 4 owner test:tick"
+		"\n=> schedule+0x5a/0xb0 (ffffffff83252e2a)");
+	fx_cookie(&buf, stackmap_cookie_make(8, 4));
+	ck_assert_str_eq(info(&buf),
+		"cookie gen 8 slot 4\n=> <stale cookie gen 8 slot 4>");
+	fx_cookie(&buf, stackmap_cookie_make(9, 5));
+	ck_assert_str_eq(info(&buf),
+		"cookie gen 9 slot 5\n=> <unknown cookie gen 9 slot 5>");
+	plugin_option("stack_map")->value = "";
+	unlink(path);
+}
+END_TEST
+
 static Suite *plugin_suite(void)
 {
 	Suite *s = suite_create("plugin_stackmap");
@@ -273,6 +433,11 @@ static Suite *plugin_suite(void)
 	tcase_add_test(tc, each_tep_handle_has_its_own_definitions);
 	tcase_add_test(tc, unloader_restores_the_print_format);
 	tcase_add_test(tc, handlers_registered_before_formats_are_parsed_apply);
+	tcase_add_test(tc, cookie_of_another_owner_is_printed_as_an_orphan);
+	tcase_add_test(tc, interrupt_stack_between_an_event_and_its_own_is_an_orphan);
+	tcase_add_test(tc, stack_after_lost_events_is_an_orphan);
+	tcase_add_test(tc, truncated_stack_ends_with_a_marker);
+	tcase_add_test(tc, stack_map_option_resolves_its_own_generation_only);
 	suite_add_tcase(s, tc);
 	return s;
 }
