@@ -6,7 +6,8 @@
  * Input: byte 0 selects the trace (bit 0: long size 8 or 4, bit 1: big
  * endian) and the event (bits 2-3: stack_define, stack_fallback,
  * stack_cookie); the rest is the record payload, parsed against the event
- * format text the 6.1 kernel prints for the module's events.
+ * format text the 6.1 kernel prints for the module's events (stackmap 0.2:
+ * with owner and flags).
  */
 #include <stdint.h>
 #include <stdlib.h>
@@ -45,10 +46,18 @@ static void exercise(struct variant *v, int kind, struct tep_record *rec)
 	struct tepstack_stack stack;
 	struct tepstack_err err;
 	struct trace_seq s;
+	sm_u32 reason, owner, flags;
+	char name[80];
 	sm_u64 cookie;
-	sm_u32 reason;
 
 	trace_seq_init(&s);
+	trace_seq_printf(&s, "%x", tepstack_context(v->tep, rec));
+	if (kind != 2 && !tepstack_read_owner(f, rec, &owner, &flags, &err)) {
+		trace_seq_puts(&s, tepstack_owner_name(v->tep, owner, name,
+						       sizeof(name)));
+		if (flags & STACKMAP_FLAG_TRUNCATED)
+			tepstack_print_truncated(&s, "  ");
+	}
 	if (kind != 1 && !tepstack_read_cookie(f, rec, &cookie, &err))
 		trace_seq_printf(&s, "%llx", (unsigned long long)cookie);
 	if (kind == 1 && !tepstack_read_reason(f, rec, &reason, &err))
