@@ -83,6 +83,7 @@ void stackmap_consumer_refused(struct trace_event_file *file);
 void stackmap_consumer_accepted(struct trace_event_file *file);
 unsigned int stackmap_untracked_consumers(void);
 void stackmap_window_note(struct trace_buffer *buffer);
+void stackmap_window_init(void);
 void stackmap_window_exit(void);
 
 int stackmap_owner_register(u16 owner, const char *name);

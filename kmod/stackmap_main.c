@@ -114,6 +114,7 @@ static int __init stackmap_init(void)
 	int ret;
 
 	stackmap_events_init();
+	stackmap_window_init();
 	if (!stackmap_max_depth || stackmap_max_depth > STACKMAP_MAX_DEPTH) {
 		pr_err("stackmap: max_depth must be 1..%d\n", STACKMAP_MAX_DEPTH);
 		return -EINVAL;

@@ -281,6 +281,7 @@ void stackmap_stats_sum(struct stackmap_stats *sum)
 		sum->defines += READ_ONCE(s->defines);
 		sum->redefines += READ_ONCE(s->redefines);
 		sum->epochs += READ_ONCE(s->epochs);
+		sum->windows += READ_ONCE(s->windows);
 		sum->truncated += READ_ONCE(s->truncated);
 		sum->nested += READ_ONCE(s->nested);
 		sum->empty += READ_ONCE(s->empty);

@@ -68,9 +68,7 @@ static atomic_t stackmap_untracked = ATOMIC_INIT(0);
 
 static DEFINE_PER_CPU(unsigned int, stackmap_window_tick);
 static DEFINE_PER_CPU(struct trace_buffer *, stackmap_window_buffer);
-static void stackmap_window_fn(struct irq_work *work);
-static DEFINE_PER_CPU(struct irq_work, stackmap_window_work) =
-	IRQ_WORK_INIT_HARD(stackmap_window_fn);
+static DEFINE_PER_CPU(struct irq_work, stackmap_window_work);
 
 static struct stackmap_consumer *stackmap_consumer_find(const void *file)
 {
@@ -195,6 +193,21 @@ static void stackmap_window_fn(struct irq_work *work)
 		this_cpu_write(stackmap_horizon, horizon);
 		this_cpu_inc(stackmap_stats.windows);
 	}
+}
+
+/**
+ * stackmap_window_init() - set up the per-CPU irq_works
+ *
+ * Context: module init, before any probe can run.  Hard IRQ works: on
+ * PREEMPT_RT too they run in hard IRQ context, not in a thread.
+ */
+void stackmap_window_init(void)
+{
+	int cpu;
+
+	for_each_possible_cpu(cpu)
+		*per_cpu_ptr(&stackmap_window_work, cpu) =
+			IRQ_WORK_INIT_HARD(stackmap_window_fn);
 }
 
 /**

@@ -14,13 +14,14 @@ declare -A SUITES=(
 	[vm-harness]="tests/vm/selftest.sh"
 	[vm-e2e]="tests/vm/test_e2e.sh"
 	[vm-frontend]="tests/vm/test_frontend.sh"
+	[vm-modes]="tests/vm/test_modes.sh"
 	[decoder-badinput]="tests/decoder/test_badinput.sh"
 	[vm-module]="tests/vm/test_module.sh"
 	[vm-lifecycle]="tests/vm/test_lifecycle.sh"
 	[bench-quick]="tests/bench/run.sh --quick"
 	[fuzz-smoke]="make -C tests/fuzz run SECONDS=\${FUZZ_SECONDS:-15} && make -C tests/fuzz regress"
 )
-ORDER=(map-unit decoder-unit plugin-unit install vm-harness vm-e2e decoder-badinput vm-frontend vm-module vm-lifecycle bench-quick fuzz-smoke)
+ORDER=(map-unit decoder-unit plugin-unit install vm-harness vm-e2e decoder-badinput vm-frontend vm-modes vm-module vm-lifecycle bench-quick fuzz-smoke)
 
 main() {
 	local passed=0 failed=0 names=("$@") name start rc

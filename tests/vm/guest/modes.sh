@@ -1,0 +1,134 @@
+#!/bin/sh
+# Guest side of the recording-modes test (runs in the VM as /guest.sh, cwd
+# $SHARE).  Each phase records one way a kernel engineer records, with stock
+# trace-cmd only, and leaves $SHARE/<phase>/*.dat, the module's stats and a
+# stack_map listing for the host (tests/vm/test_modes.sh checks them):
+#   filtered    the owning event (sched_switch) filtered out by a -f that
+#               matches nothing, sched_waking/sched_wakeup recorded
+#   unrecorded  attached to sched_switch and sched_waking, only sched_waking
+#               recorded
+#   elsewhere   the owner recorded in an instance, the stackmap events in the
+#               top buffer
+#   concurrent  trace-cmd start in the top buffer, then trace-cmd record -B
+#               second while the first runs; both extracted
+#   flight      flight recorder: trace-cmd start -b 64 (overwrite), a busy
+#               workload, stop, extract; flight0 the same with
+#               redefine_pct=0 (the figure before re-definition)
+#   reset       a map reset in the middle of a recording
+#   truncated   max_depth=4: every stack is cut
+set -eu
+
+D=/sys/kernel/debug/stackmap
+
+step() {
+	echo "guest: $*"
+}
+
+# Context switches and wakeups: short-lived processes and pipes.
+workload() {
+	i=0
+	while [ $i -lt "$1" ]; do
+		ls -R /sys/kernel/tracing/events/sched >/dev/null
+		echo x | cat >/dev/null
+		i=$((i + 1))
+	done
+}
+
+{
+	echo 'workload() {'
+	echo '	i=0; while [ $i -lt "$1" ]; do ls -R /sys/kernel/tracing/events/sched >/dev/null; echo x | cat >/dev/null; i=$((i + 1)); done'
+	echo '}'
+} >/guest-lib.sh
+
+# begin PHASE [insmod args...]: a fresh module and an output directory.
+begin() {
+	phase=$1
+	shift
+	step "$phase"
+	mkdir -p "$SHARE/$phase"
+	insmod "$MODDIR/stackmap.ko" "$@"
+}
+
+# end: save what the host needs, put everything back.
+end() {
+	cat $D/stats >"$SHARE/$phase/stats.txt"
+	cat $D/stack_map >"$SHARE/$phase/stack_map.txt"
+	trace-cmd reset >/dev/null 2>&1
+	rmmod stackmap
+}
+
+record() {
+	trace-cmd record -q "$@" sh -c '. /guest-lib.sh; workload 20'
+}
+
+phase_filtered() {
+	begin filtered tracepoints=sched:sched_switch
+	record -o "$SHARE/filtered/trace.dat" -e stackmap -e sched:sched_switch -f 'prev_pid == 999999' \
+		-e sched:sched_waking -e sched:sched_wakeup
+	end
+}
+
+phase_unrecorded() {
+	begin unrecorded tracepoints=sched:sched_switch,sched:sched_waking
+	record -o "$SHARE/unrecorded/trace.dat" -e stackmap -e sched:sched_waking
+	end
+}
+
+phase_elsewhere() {
+	begin elsewhere tracepoints=sched:sched_switch
+	record -o "$SHARE/elsewhere/trace.dat" -e stackmap -B inst -e sched:sched_switch
+	end
+}
+
+phase_concurrent() {
+	begin concurrent tracepoints=sched:sched_switch
+	trace-cmd start -q -e stackmap -e sched:sched_switch
+	workload 10
+	record -o "$SHARE/concurrent/second.dat" -B second -e stackmap -e sched:sched_switch
+	workload 10
+	trace-cmd stop
+	trace-cmd extract -o "$SHARE/concurrent/first.dat"
+	end
+}
+
+phase_flight() {
+	begin flight tracepoints=sched:sched_switch
+	trace-cmd start -q -b 64 -e stackmap -e sched:sched_switch
+	workload 150
+	trace-cmd stop
+	trace-cmd extract -o "$SHARE/flight/trace.dat"
+	end
+}
+
+# The same without re-definition: what a flight recorder kept before.
+phase_flight0() {
+	begin flight0 tracepoints=sched:sched_switch redefine_pct=0
+	trace-cmd start -q -b 64 -e stackmap -e sched:sched_switch
+	workload 150
+	trace-cmd stop
+	trace-cmd extract -o "$SHARE/flight0/trace.dat"
+	end
+}
+
+phase_reset() {
+	begin reset tracepoints=sched:sched_switch
+	trace-cmd record -q -o "$SHARE/reset/trace.dat" -e stackmap -e sched:sched_switch \
+		sh -c ". /guest-lib.sh; workload 10; echo 0 >$D/stack_map; workload 10"
+	end
+}
+
+phase_truncated() {
+	begin truncated tracepoints=sched:sched_switch max_depth=4
+	record -o "$SHARE/truncated/trace.dat" -e stackmap -e sched:sched_switch
+	end
+}
+
+phase_filtered
+phase_unrecorded
+phase_elsewhere
+phase_concurrent
+phase_flight
+phase_flight0
+phase_reset
+phase_truncated
+step "done"

@@ -1,0 +1,174 @@
+#!/bin/bash
+# Every recording mode a kernel engineer uses, with stock trace-cmd on the
+# real kernel (guest/modes.sh records; this script checks on the host):
+# filtered owner, attached event not recorded, owner in another instance,
+# two concurrent recordings, a flight recorder (overwriting buffer, with and
+# without re-definition), a reset mid-recording, truncated stacks.
+#
+# What every mode asserts: no stack is shown under an event it was not
+# captured for (in --folded, each event's stacks end in the frame that
+# event's tracepoint sits in: __schedule for sched_switch, try_to_wake_up
+# for sched_waking; the others are orphans, named by their owner), and the
+# resolved/unknown/orphan counts of fgdecode's summary. Prints one line per
+# mode with the figures. Needs `make` (kmod/stackmap.ko, decoder/fgdecode).
+set -euo pipefail
+
+ROOT=$(cd "$(dirname "$0")/../.." && pwd)
+OUT=${OUT:-$ROOT/build/vm-modes}
+FGDECODE=$ROOT/decoder/fgdecode
+KVER_ARGS=()
+[[ -z ${KVER:-} ]] || KVER_ARGS=(--kver "$KVER")
+# Target for the flight recorder with stock trace-cmd (issue: >= 95 %).
+MIN_FLIGHT_RESOLVED_PCT=95
+
+fail() {
+	echo "test_modes: $1 failed: $2" >&2
+	exit 1
+}
+
+# count SUMMARY-FILE NAME: the number before NAME in fgdecode's summary.
+count() {
+	gawk -v name="$2" '{ for (i = 2; i <= NF; i++) { w = $i; sub(/,$/, "", w)
+		if (w == name && $(i - 1) ~ /^[0-9]+$/) { print $(i - 1); exit } } }
+		END { }' "$1" | { read -r n || n=0; echo "${n:-0}"; }
+}
+
+# decode MODE FILE: summary, folded and --cookies text of one trace.
+decode() {
+	local dir=$OUT/$1 base=${2%.dat}
+	"$FGDECODE" "$dir/$2" >/dev/null 2>"$dir/$base.summary" ||
+		fail "$1" "fgdecode $2 exited $? ($(head -n1 "$dir/$base.summary"))"
+	"$FGDECODE" --folded --no-summary "$dir/$2" >"$dir/$base.folded" ||
+		fail "$1" "fgdecode --folded $2 failed"
+	"$FGDECODE" --cookies --no-summary "$dir/$2" >"$dir/$base.txt" ||
+		fail "$1" "fgdecode --cookies $2 failed"
+}
+
+# owners_right MODE BASE: every folded stack ends where its event is traced;
+# an orphan (root "[orphan OWNER]", OWNER "event id N" when the trace has no
+# format for it) ends in one of the attached tracepoints' functions.
+owners_right() {
+	gawk '{ s = $0; sub(/ [0-9]+$/, "", s); n = split(s, f, ";"); root = f[1]; leaf = f[n]
+		if (root == "sched_switch" || root == "[orphan sched:sched_switch]")
+			ok = leaf == "__schedule"
+		else if (root == "sched_waking" || root == "[orphan sched:sched_waking]")
+			ok = leaf == "try_to_wake_up"
+		else
+			ok = root ~ /^\[orphan event id [0-9]+\]$/ && (leaf == "__schedule" || leaf == "try_to_wake_up")
+		if (!ok) { print "stack " s " under " root; bad++ } }
+		END { exit bad > 0 }' "$OUT/$1/$2.folded" | head -n 3 >"$OUT/$1/$2.wrong" || true
+	[[ ! -s $OUT/$1/$2.wrong ]] || fail "$1" "a stack under the wrong event: $(head -n1 "$OUT/$1/$2.wrong")"
+}
+
+# roots MODE BASE: the distinct root frames of the folded output (lines are
+# "root;...;leaf COUNT").
+roots() {
+	gawk '{ s = $0; sub(/ [0-9]+$/, "", s); split(s, f, ";"); r[f[1]] = 1 } END { for (k in r) print k }' "$OUT/$1/$2.folded" | sort | tr '\n' ' '
+}
+
+figures() {
+	local s=$OUT/$1/$2.summary
+	echo "$(count "$s" cookies) cookies, $(count "$s" resolved) resolved, $(count "$s" unknown) unknown, $(count "$s" orphan) orphan"
+}
+
+# Every cookie an orphan of sched_switch; nothing under the recorded events.
+check_all_orphans() {
+	local mode=$1 s=$OUT/$1/trace.summary cookies
+	decode "$mode" trace.dat
+	owners_right "$mode" trace
+	cookies=$(count "$s" cookies)
+	((cookies > 100)) || fail "$mode" "only $cookies cookies recorded"
+	(($(count "$s" orphan) == cookies)) || fail "$mode" "not every cookie is an orphan: $(figures "$mode" trace)"
+	[[ $(roots "$mode" trace) == "[orphan sched:sched_switch] " ]] ||
+		fail "$mode" "stacks under events: roots $(roots "$mode" trace)"
+	echo "test_modes: $mode: $(figures "$mode" trace); no stack under any recorded event"
+}
+
+check_unrecorded() {
+	local s=$OUT/unrecorded/trace.summary orphans
+	decode unrecorded trace.dat
+	owners_right unrecorded trace
+	orphans=$(count "$s" orphan)
+	((orphans > 100)) || fail unrecorded "only $orphans orphans (sched_switch cookies): $(figures unrecorded trace)"
+	(($(count "$s" unknown) == 0)) || fail unrecorded "unknown cookies: $(figures unrecorded trace)"
+	grep -q '^sched_waking;' "$OUT/unrecorded/trace.folded" || fail unrecorded "no sched_waking stacks"
+	echo "test_modes: unrecorded: $(figures unrecorded trace); sched_waking stacks end in try_to_wake_up, sched_switch's are orphans"
+}
+
+# inner_orphans MODE BASE: orphans that are the first record of their CPU
+# (of their buffer): the owning event fell on the other side of the moment
+# tracing was switched on (its probe runs just before the cookie's), or on
+# a page the buffer overwrote.  Prints how many orphans are NOT like that.
+inner_orphans() {
+	gawk '/\[[0-9]+\] +[0-9]+\.[0-9]+: / { match($0, /\[([0-9]+)\]/, m)
+			buf = $0 ~ /^[^ ]+: / ? $1 : ""
+			key = buf "/" m[1]; first = !(key in seen); seen[key] = 1; next }
+		/<orphan / { if (!first) n++ }
+		END { print n + 0 }' "$OUT/$1/$2.txt"
+}
+
+# All cookies resolved, none unknown, no orphan but at a CPU's first record.
+check_complete() {
+	local mode=$1 base=${2%.dat} s cookies orphans inner
+	decode "$mode" "$2"
+	owners_right "$mode" "$base"
+	s=$OUT/$mode/$base.summary
+	cookies=$(count "$s" cookies) orphans=$(count "$s" orphan)
+	inner=$(inner_orphans "$mode" "$base")
+	((cookies > 100)) || fail "$mode" "$2: only $cookies cookies"
+	(($(count "$s" resolved) == cookies && $(count "$s" unknown) == 0)) ||
+		fail "$mode" "$2: $(figures "$mode" "$base")"
+	((inner == 0)) || fail "$mode" "$2: $inner orphans inside the trace: $(figures "$mode" "$base")"
+	echo "test_modes: $mode: $2: $(figures "$mode" "$base") (orphans only at a CPU's first record)"
+}
+
+check_flight() {
+	local s=$OUT/flight/trace.summary s0=$OUT/flight0/trace.summary cookies resolved pct c0 r0
+	decode flight trace.dat
+	owners_right flight trace
+	decode flight0 trace.dat
+	cookies=$(count "$s" cookies) resolved=$(count "$s" resolved)
+	c0=$(count "$s0" cookies) r0=$(count "$s0" resolved)
+	((cookies > 300)) || fail flight "only $cookies cookies retained"
+	grep -q '^overrun: [1-9]' <(trace-cmd report --stat "$OUT/flight/trace.dat" 2>/dev/null) ||
+		fail flight "the buffer never overwrote: not a flight recorder test"
+	pct=$((resolved * 100 / cookies))
+	((pct >= MIN_FLIGHT_RESOLVED_PCT)) || fail flight "$resolved of $cookies cookies resolved (< $MIN_FLIGHT_RESOLVED_PCT %)"
+	echo "test_modes: flight: -b 64, overwritten: $resolved of $cookies retained cookies resolved ($pct %;" \
+		"$(gawk '$1 == "redefines" { print $2 }' "$OUT/flight/stats.txt") re-definitions);" \
+		"with redefine_pct=0: $r0 of $c0"
+}
+
+check_reset() {
+	local gens
+	check_complete reset trace.dat
+	gens=$(grep -o '<cookie 0x[0-9a-f]* gen [0-9]*' "$OUT/reset/trace.txt" | gawk '{ print $4 }' | sort -u | wc -l)
+	((gens >= 2)) || fail reset "cookies of $gens generation(s): the reset did not happen mid-recording"
+	echo "test_modes: reset: cookies of $gens generations, all resolved"
+}
+
+check_truncated() {
+	local s=$OUT/truncated/trace.summary cookies cut
+	decode truncated trace.dat
+	cookies=$(count "$s" cookies)
+	cut=$(grep -c '=> \.\.\. \[truncated\]' "$OUT/truncated/trace.txt" || true)
+	((cookies > 100 && cut == cookies)) || fail truncated "$cut of $cookies stacks marked truncated"
+	gawk '$1 == "slot" && $NF != "0x1" { bad++ } $1 == "slot" { n++ } END { exit !(n && !bad) }' \
+		"$OUT/truncated/stack_map.txt" || fail truncated "stack_map lists an uncut stack at max_depth=4"
+	echo "test_modes: truncated: $cut of $cookies stacks marked '=> ... [truncated]', every listed stack flagged"
+}
+
+rm -rf "$OUT"
+mkdir -p "$OUT"
+"$ROOT/tests/vm/run-vm.sh" --module "$ROOT/kmod/stackmap.ko" ${KVER_ARGS[@]+"${KVER_ARGS[@]}"} \
+	--guest-script "$ROOT/tests/vm/guest/modes.sh" --share "$OUT" --timeout 600 --hung-retries 2 ||
+	fail "guest run" "run-vm exited $? (see $OUT/console.log)"
+check_all_orphans filtered
+check_unrecorded
+check_all_orphans elsewhere
+check_complete concurrent first.dat
+check_complete concurrent second.dat
+check_flight
+check_reset
+check_truncated
+echo "test_modes: ok ($OUT)"
