@@ -127,6 +127,9 @@ static void usage(FILE *out)
 		"                  found under DIR\n"
 		"  --debuginfo     find the vmlinux and modules of the recorded kernel\n"
 		"                  release under /usr/lib/debug, /boot and /lib/modules\n"
+		"Definitions (after the trace's own and its map snapshot):\n"
+		"  --stack-map FILE|live  also resolve cookies from a saved stack_map\n"
+		"                  listing (live: the module's), for its generation only\n"
 		"Filters (repeatable ones accept comma-separated lists):\n"
 		"  --event NAME    only events NAME or SYSTEM:NAME (repeatable)\n"
 		"  --pid PID       only events of PID (repeatable)\n"
@@ -143,7 +146,7 @@ static void usage(FILE *out)
 		"  --count N       with --interval: stop after N intervals\n"
 		"Other:\n"
 		"  --strict        exit 3 if any cookie is stale, unknown or conflicting,\n"
-		"                  or any record is corrupt\n"
+		"                  any stack is an orphan or any record is corrupt\n"
 		"  --no-summary    do not print the summary line on stderr\n"
 		"  -h, --help      print this help and exit\n"
 		"  --version       print the version and exit\n");
@@ -503,7 +506,7 @@ enum {
 	OPT_SHOW_DEFINES = 256, OPT_NO_SUMMARY, OPT_VERSION, OPT_COOKIES,
 	OPT_STRICT, OPT_JSON, OPT_FOLDED, OPT_MERGE, OPT_TOP, OPT_EVENT,
 	OPT_PID, OPT_CPU, OPT_FROM, OPT_TO, OPT_VMLINUX, OPT_MODULES, OPT_DEBUGINFO,
-	OPT_MAP, OPT_KALLSYMS, OPT_INTERVAL, OPT_COUNT,
+	OPT_MAP, OPT_KALLSYMS, OPT_INTERVAL, OPT_COUNT, OPT_STACK_MAP,
 };
 
 static const struct option longopts[] = {
@@ -527,6 +530,7 @@ static const struct option longopts[] = {
 	{ "kallsyms", required_argument, NULL, OPT_KALLSYMS },
 	{ "interval", required_argument, NULL, OPT_INTERVAL },
 	{ "count", required_argument, NULL, OPT_COUNT },
+	{ "stack-map", required_argument, NULL, OPT_STACK_MAP },
 	{ "help", no_argument, NULL, 'h' },
 	{ "version", no_argument, NULL, OPT_VERSION },
 	{ NULL, 0, NULL, 0 },
@@ -651,6 +655,9 @@ static int parse_one(struct options *opt, int c, const char *arg)
 		return parse_interval(opt, arg);
 	case OPT_COUNT:
 		return parse_count(opt, arg);
+	case OPT_STACK_MAP:
+		opt->stack_map = arg;
+		return 0;
 	case 'h':
 		usage(stdout);
 		exit(0);
@@ -671,8 +678,8 @@ static int check_map_options(struct options *opt, int argc, char **argv)
 	}
 	opt->path = optind < argc ? argv[optind] : NULL;
 	if (filter_active(&opt->filter) || opt->cookies || opt->show_defines ||
-	    opt->strict || opt->merge) {
-		fprintf(stderr, "fgdecode: --map: --event, --pid, --cpu, --from, --to, --cookies, --show-defines, --strict and --merge apply to traces only\n");
+	    opt->strict || opt->merge || opt->stack_map) {
+		fprintf(stderr, "fgdecode: --map: --event, --pid, --cpu, --from, --to, --cookies, --show-defines, --strict, --merge and --stack-map apply to traces only\n");
 		return -1;
 	}
 	if (opt->count && !opt->interval) {
@@ -819,6 +826,40 @@ static int load_snapshot(struct fgdecode *fg)
 	return 0;
 }
 
+/*
+ * --stack-map: resolve cookies from a saved (or the live) stack_map listing
+ * too, after the trace's definitions and snapshot.  Unreadable or malformed:
+ * an error (the user asked for it).
+ *
+ * Return: 0; -1 after printing why.
+ */
+static int load_listing(struct fgdecode *fg)
+{
+	const char *path = fg->opt.stack_map;
+	struct stackmap_snapshot snap;
+	char err[MAPLIST_ERR_LEN];
+	sm_u32 announced;
+	int ret;
+
+	if (!path)
+		return 0;
+	if (!strcmp(path, "live"))
+		path = MAPLIST_LIVE_PATH;
+	ret = maplist_read(path, &snap, &announced, err);
+	if (ret) {
+		fprintf(stderr, "fgdecode: --stack-map: %s\n", err);
+		return -1;
+	}
+	ret = resolve_add_listing(&fg->res, &snap);
+	stackmap_snapshot_free(&snap);
+	if (ret == -ENOMEM)
+		fatal(fg->opt.path, "out of memory");
+	else if (ret)
+		fprintf(stderr, "fgdecode: --stack-map: %s: lists a slot twice with different stacks\n",
+			path);
+	return ret ? -1 : 0;
+}
+
 static int run_guarded(struct fgdecode *fg)
 {
 	char err[READER_ERR_LEN];
@@ -836,6 +877,8 @@ static int run_guarded(struct fgdecode *fg)
 		fatal(fg->opt.path, "out of memory");
 		goto out;
 	}
+	if (load_listing(fg))
+		goto out;
 	trace_seq_init(&fg->line);
 	trace_seq_init(&fg->after);
 	if (decode(fg)) {

@@ -121,6 +121,23 @@ matrix_symbols() {
 	run_case modules-dir-missing error "$TRACE" --modules "$TMP/no-modules"
 }
 
+# --stack-map LISTING: a listing that cannot be read or parsed is an error
+# naming it; one of another generation decodes (it resolves nothing).
+matrix_stack_map() {
+	run_case stack-map-missing error "$TRACE" --stack-map "$TMP/no-listing"
+	run_case stack-map-directory error "$TRACE" --stack-map "$TMP"
+	run_case stack-map-empty error "$TRACE" --stack-map "$TMP/empty"
+	run_case stack-map-random-bytes error "$TRACE" --stack-map "$TMP/random"
+	printf '# generation 5 entries 1/16 frames 0/64 bytes 100\nslot 1 generation 5 hits 2 depth 0\n' >"$TMP/listing-0.1"
+	run_case stack-map-of-stackmap-0.1 error "$TRACE" --stack-map "$TMP/listing-0.1"
+	printf '# generation 5 entries 1/16 frames 0/64 bytes 100\nslot 1 generation 5 hits 2 depth 0 owner 1 a:b flags 0x8\n' >"$TMP/listing-flags"
+	run_case stack-map-unknown-flags error "$TRACE" --stack-map "$TMP/listing-flags"
+	printf '# generation 5 entries 1/16 frames 1/64 bytes 100\nslot 1 generation 5 hits 2 depth 2 owner 1 a:b flags 0x0\n 0xffffffff81000000 x\n' >"$TMP/listing-cut"
+	run_case stack-map-cut-in-a-stack error "$TRACE" --stack-map "$TMP/listing-cut"
+	printf '# generation 4294967295 entries 1/16 frames 1/64 bytes 100\nslot 1 generation 4294967295 hits 2 depth 1 owner 65535 ? flags 0x1\n 0xffffffff81000000 x\n' >"$TMP/listing-other"
+	run_case stack-map-of-another-generation decode "$TRACE" --stack-map "$TMP/listing-other" --cookies
+}
+
 main() {
 	[[ -x $FG ]] || { echo "test_badinput: build tests/decoder first (make -C tests/decoder)"; exit 2; }
 	[[ -f $TRACE ]] || { echo "test_badinput: no real trace at $TRACE (run tests/vm/test_e2e.sh)"; exit 2; }
@@ -134,6 +151,7 @@ main() {
 	matrix_flipped v6 "$TMP/v6.dat"
 	matrix_page_header
 	matrix_symbols
+	matrix_stack_map
 	echo "badinput: $PASSED passed, $FAILED failed"
 	((FAILED == 0))
 }

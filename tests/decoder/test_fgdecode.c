@@ -1232,6 +1232,20 @@ static const char listing7[] =
 	" 0xffffffff832528c8 __schedule+0x4f8/0xa00\n"
 	" 0xffffffffc03e3cca p9_client_rpc+0x14a/0x430 [9pnet]\n";
 
+/* The same stacks under generation 9. */
+static const char listing7_other_gen[] =
+	"# generation 9 entries 1/16384 frames 3/262144 bytes 4096\n"
+	"slot 3 generation 9 hits 12 depth 3 owner 900 test:tick flags 0x0\n"
+	" 0xffffffff832528c8 __schedule+0x4f8/0xa00\n"
+	" 0xffffffff83252e2a schedule+0x5a/0xd0\n"
+	" 0xffffffff828cd41a kthread+0xda/0x100\n";
+
+/* Slot 3 of generation 7 owned by test:tock. */
+static const char listing7_tock[] =
+	"# generation 7 entries 1/16384 frames 1/262144 bytes 4096\n"
+	"slot 3 generation 7 hits 12 depth 1 owner 901 test:tock flags 0x0\n"
+	" 0xffffffff832528c8 __schedule+0x4f8/0xa00\n";
+
 /*
  * Write trace.dat in a shape trace-cmd 3.1.6 convert accepts (it fails on
  * mktrace files without a buffer instance): an empty instance is added.
@@ -1286,6 +1300,56 @@ START_TEST(snapshot_resolves_cookies_without_a_definition)
 	ck_assert(strstr(res.out, "<unknown cookie gen 7 slot 3>"));
 	ck_assert_str_eq(res.err,
 		"fgdecode: 9 events, 4 cookies, 1 resolved, 0 stale, 3 unknown, 0 fallback stacks, 1 definitions (1 distinct stacks)\n");
+}
+END_TEST
+
+/* --stack-map: one more source, after definitions and snapshot. */
+START_TEST(stack_map_option_resolves_its_generation_only)
+{
+	tick(0, 1 * SEC, 1);
+	cookie(0, 1 * SEC + 10, stackmap_cookie_make(7, 3));
+	tick(0, 2 * SEC, 2);
+	cookie(0, 2 * SEC + 10, stackmap_cookie_make(8, 4));
+	write_trace();
+	write_file("listing", listing7);
+	run("--stack-map listing trace.dat");
+	ck_assert_int_eq(res.status, 0);
+	ck_assert_str_eq(res.out,
+		"cpus=2\n"
+		TICK_LINE(0, "1.000000", 1)
+		STACK3
+		TICK_LINE(0, "2.000000", 2)
+		"    => <stale cookie gen 8 slot 4>\n");
+	ck_assert_str_eq(res.err,
+		"fgdecode: 4 events, 2 cookies, 1 resolved, 1 stale, 0 unknown, 0 fallback stacks, 0 definitions (0 distinct stacks), 1 from stack map\n");
+	/* A listing of another generation resolves nothing. */
+	write_file("listing", listing7_other_gen);
+	run("--stack-map listing trace.dat");
+	ck_assert_int_eq(res.status, 0);
+	ck_assert_str_eq(res.out,
+		"cpus=2\n"
+		TICK_LINE(0, "1.000000", 1)
+		"    => <stale cookie gen 7 slot 3>\n"
+		TICK_LINE(0, "2.000000", 2)
+		"    => <unknown cookie gen 8 slot 4>\n");
+	/* Its owner is checked like a definition's (test:tock has no format here). */
+	write_file("listing", listing7_tock);
+	run("--no-summary --stack-map listing trace.dat");
+	ck_assert_ptr_nonnull(strstr(res.out,
+		"stack_cookie:         cookie=0x700000003\n"
+		"    <orphan stack of event id 901>\n"));
+	/* Unreadable or malformed: one line, exit 1. */
+	run("--stack-map nonexistent trace.dat");
+	ck_assert_int_eq(res.status, 1);
+	ck_assert_str_eq(res.out, "");
+	ck_assert_str_eq(res.err,
+		"fgdecode: --stack-map: nonexistent: No such file or directory\n");
+	write_file("listing", "# generation 7 entries 1/16384 frames 0/262144 bytes 4096\n"
+		   "slot 3 generation 7 hits 12 depth 0\n");
+	run("--stack-map listing trace.dat");
+	ck_assert_int_eq(res.status, 1);
+	ck_assert_str_eq(res.err,
+		"fgdecode: --stack-map: listing:2: entry: expected \"slot S generation G hits H depth D owner O NAME flags 0xF\"\n");
 }
 END_TEST
 
@@ -1624,6 +1688,7 @@ static Suite *fgdecode_suite(void)
 	tcase_set_timeout(snapshot, 60);
 	tcase_add_test(snapshot, snapshot_resolves_cookies_without_a_definition);
 	tcase_add_test(snapshot, snapshot_never_resolves_another_generation);
+	tcase_add_test(snapshot, stack_map_option_resolves_its_generation_only);
 	tcase_add_test(snapshot, corrupt_snapshot_is_one_warning_and_decoding_goes_on);
 	suite_add_tcase(s, snapshot);
 
