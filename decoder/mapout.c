@@ -11,6 +11,7 @@
 #include "json.h"
 #include "mapout.h"
 #include "stackmap/cookie.h"
+#include "stackmap/tep_stack.h"
 
 static unsigned long long total_hits(const struct stackmap_snapshot *snap)
 {
@@ -22,6 +23,12 @@ static unsigned long long total_hits(const struct stackmap_snapshot *snap)
 	return total;
 }
 
+/* The listing's name of @e's owner ("?" when the module had none). */
+static const char *owner_of(const struct stackmap_snap_entry *e)
+{
+	return e->owner_name[0] ? e->owner_name : "?";
+}
+
 /* The "=> " lines of @e, each ending in a newline. */
 static void print_frames(FILE *out, const struct symbolizer *sz,
 			 const struct stackmap_snap_entry *e)
@@ -30,6 +37,8 @@ static void print_frames(FILE *out, const struct symbolizer *sz,
 
 	trace_seq_init(&s);
 	format_frames(&s, sz, e->ips, e->depth);
+	if (e->flags & STACKMAP_FLAG_TRUNCATED)
+		tepstack_print_truncated(&s, FORMAT_INDENT);
 	trace_seq_terminate(&s);
 	/* Each frame line starts with '\n': drop the first one. */
 	if (s.len)
@@ -47,10 +56,11 @@ static void print_text(FILE *out, const struct symbolizer *sz,
 		snap->generation, snap->nr, total_hits(snap));
 	for (i = 0; i < snap->nr; i++) {
 		e = &snap->entries[i];
-		fprintf(out, "hits %u cookie 0x%llx gen %u slot %u\n", e->hits,
+		fprintf(out, "hits %u cookie 0x%llx gen %u slot %u owner %s\n",
+			e->hits,
 			(unsigned long long)stackmap_cookie_make(snap->generation,
 								 e->slot),
-			snap->generation, e->slot);
+			snap->generation, e->slot, owner_of(e));
 		print_frames(out, sz, e);
 	}
 }
@@ -84,9 +94,10 @@ static int print_top(FILE *out, const struct symbolizer *sz,
 	fprintf(out, "fgdecode: top %zu of %u stacks over %llu hits, generation %u\n",
 		n, snap->nr, total, snap->generation);
 	for (i = 0; i < n; i++) {
-		fprintf(out, "#%zu %u hits %.2f%% gen %u slot %u\n", i + 1,
-			hot[i]->hits, total ? 100.0 * hot[i]->hits / total : 0.0,
-			snap->generation, hot[i]->slot);
+		fprintf(out, "#%zu %u hits %.2f%% gen %u slot %u owner %s\n",
+			i + 1, hot[i]->hits,
+			total ? 100.0 * hot[i]->hits / total : 0.0,
+			snap->generation, hot[i]->slot, owner_of(hot[i]));
 		print_frames(out, sz, hot[i]);
 	}
 	free(hot);
@@ -122,6 +133,8 @@ static int make_folds(const struct symbolizer *sz,
 		if (!e->hits)
 			continue;
 		trace_seq_init(&s);
+		if (e->flags & STACKMAP_FLAG_TRUNCATED)
+			trace_seq_puts(&s, "[truncated]");
 		for (j = e->depth; j-- > 0;)
 			folded_put_addr(&s, sz, e->ips[j], true);
 		trace_seq_terminate(&s);
@@ -173,11 +186,14 @@ static void print_json(FILE *out, const struct symbolizer *sz,
 	trace_seq_init(&s);
 	for (i = 0; i < snap->nr; i++) {
 		e = &snap->entries[i];
-		fprintf(out, "{\"gen\":%u,\"slot\":%u,\"cookie\":\"0x%llx\",\"hits\":%u,\"stack\":",
+		/* Owner names need no escaping (the listing parser checks them). */
+		fprintf(out, "{\"gen\":%u,\"slot\":%u,\"cookie\":\"0x%llx\",\"hits\":%u,\"owner\":\"%s\",\"owner_id\":%u,%s\"stack\":",
 			snap->generation, e->slot,
 			(unsigned long long)stackmap_cookie_make(snap->generation,
 								 e->slot),
-			e->hits);
+			e->hits, owner_of(e), e->owner,
+			e->flags & STACKMAP_FLAG_TRUNCATED ?
+			"\"truncated\":true," : "");
 		trace_seq_reset(&s);
 		json_put_frames(&s, sz, e->ips, e->depth);
 		trace_seq_terminate(&s);
@@ -229,9 +245,9 @@ int mapout_interval(FILE *out, const struct symbolizer *sz, unsigned long n,
 	if (top && nr > top)
 		nr = top;
 	for (i = 0; i < nr; i++) {
-		fprintf(out, "#%zu %.2f hits/s (%u hits) gen %u slot %u\n",
+		fprintf(out, "#%zu %.2f hits/s (%u hits) gen %u slot %u owner %s\n",
 			i + 1, ch[i].rate, ch[i].hits, cur->generation,
-			ch[i].entry->slot);
+			ch[i].entry->slot, owner_of(ch[i].entry));
 		print_frames(out, sz, ch[i].entry);
 	}
 	free(ch);

@@ -130,6 +130,19 @@ static int parse_header(struct listing *l, sm_u32 *generation,
 #define ENTRY_SHAPE \
 	"\"slot S generation G hits H depth D owner O NAME flags 0xF\""
 
+/* An owner name: "?" or letters, digits and "_-.:" (trace event names). */
+static bool name_ok(const char *p, int len)
+{
+	int i;
+
+	if (len == 1 && *p == '?')
+		return true;
+	for (i = 0; i < len; i++)
+		if (!isalnum((unsigned char)p[i]) && !strchr("_-.:", p[i]))
+			return false;
+	return true;
+}
+
 /*
  * Parse "slot S generation G hits H depth D owner O NAME flags 0xF" into
  * @e.  NAME is one word ("system:event", or "?" for an owner the module
@@ -168,6 +181,11 @@ static int parse_entry_line(struct listing *l, sm_u32 generation,
 	if (name_end - name_at >= STACKMAP_SNAPSHOT_NAME_LEN) {
 		set_err(err, "%s:%lu: owner name: longer than %d bytes",
 			l->name, l->line, STACKMAP_SNAPSHOT_NAME_LEN - 1);
+		return -EINVAL;
+	}
+	if (!name_ok(l->buf + name_at, name_end - name_at)) {
+		set_err(err, "%s:%lu: owner name: not \"system:event\" or \"?\"",
+			l->name, l->line);
 		return -EINVAL;
 	}
 	if (fl & ~(unsigned long long)STACKMAP_FLAGS_KNOWN) {

@@ -117,8 +117,9 @@ void stackmap_snapshot_free(struct stackmap_snapshot *snap);
  * "slot S generation G hits H depth D owner O NAME flags 0xF" and D lines
  * " 0xADDR ...".
  *
- * O is the owner's event id (0..65535), NAME its "system:event" (or "?"),
- * F the flags in hex; an unknown flag bit is refused.
+ * O is the owner's event id (0..65535), NAME its "system:event" (or "?";
+ * letters, digits and "_-.:" only), F the flags in hex; an unknown flag bit
+ * is refused.
  *
  * Return: 0; -EINVAL for malformed text, an entry of another generation or
  * unknown flag bits, -E2BIG for depth > STACKMAP_MAX_DEPTH, -EIO on a read

@@ -1404,9 +1404,9 @@ START_TEST(map_prints_each_stack_with_its_hits_cookie_and_frames)
 	ck_assert_int_eq(res.status, 0);
 	ck_assert_str_eq(res.out,
 		"# generation 7: 2 stacks, 17 hits\n"
-		"hits 12 cookie 0x700000003 gen 7 slot 3\n"
+		"hits 12 cookie 0x700000003 gen 7 slot 3 owner test:tick\n"
 		STACK3
-		"hits 5 cookie 0x700000004 gen 7 slot 4\n"
+		"hits 5 cookie 0x700000004 gen 7 slot 4 owner test:tick\n"
 		STACK2);
 	ck_assert_str_eq(res.err, "");
 }
@@ -1419,11 +1419,11 @@ START_TEST(map_without_kallsyms_prints_raw_addresses)
 	ck_assert_int_eq(res.status, 0);
 	ck_assert_str_eq(res.out,
 		"# generation 7: 2 stacks, 17 hits\n"
-		"hits 12 cookie 0x700000003 gen 7 slot 3\n"
+		"hits 12 cookie 0x700000003 gen 7 slot 3 owner test:tick\n"
 		"    => 0xffffffff832528c8\n"
 		"    => 0xffffffff83252e2a\n"
 		"    => 0xffffffff828cd41a\n"
-		"hits 5 cookie 0x700000004 gen 7 slot 4\n"
+		"hits 5 cookie 0x700000004 gen 7 slot 4 owner test:tick\n"
 		"    => 0xffffffff832528c8\n"
 		"    => 0xffffffffc03e3cca\n");
 }
@@ -1436,7 +1436,7 @@ START_TEST(map_top_folded_and_json_count_hits)
 	ck_assert_int_eq(res.status, 0);
 	ck_assert_str_eq(res.out,
 		"fgdecode: top 1 of 2 stacks over 17 hits, generation 7\n"
-		"#1 12 hits 70.59% gen 7 slot 3\n"
+		"#1 12 hits 70.59% gen 7 slot 3 owner test:tick\n"
 		STACK3);
 	run("--map --kallsyms kallsyms --folded listing");
 	ck_assert_int_eq(res.status, 0);
@@ -1446,11 +1446,11 @@ START_TEST(map_top_folded_and_json_count_hits)
 	run("--map --kallsyms kallsyms --json listing");
 	ck_assert_int_eq(res.status, 0);
 	ck_assert_str_eq(res.out,
-		"{\"gen\":7,\"slot\":3,\"cookie\":\"0x700000003\",\"hits\":12,\"stack\":["
+		"{\"gen\":7,\"slot\":3,\"cookie\":\"0x700000003\",\"hits\":12,\"owner\":\"test:tick\",\"owner_id\":900,\"stack\":["
 		"{\"addr\":\"0xffffffff832528c8\",\"symbol\":\"__schedule\",\"offset\":1272,\"size\":2560},"
 		"{\"addr\":\"0xffffffff83252e2a\",\"symbol\":\"schedule\",\"offset\":90,\"size\":176},"
 		"{\"addr\":\"0xffffffff828cd41a\",\"symbol\":\"kthread\",\"offset\":218,\"size\":288}]}\n"
-		"{\"gen\":7,\"slot\":4,\"cookie\":\"0x700000004\",\"hits\":5,\"stack\":["
+		"{\"gen\":7,\"slot\":4,\"cookie\":\"0x700000004\",\"hits\":5,\"owner\":\"test:tick\",\"owner_id\":900,\"stack\":["
 		"{\"addr\":\"0xffffffff832528c8\",\"symbol\":\"__schedule\",\"offset\":1272,\"size\":2560},"
 		"{\"addr\":\"0xffffffffc03e3cca\",\"symbol\":\"p9_client_rpc\",\"offset\":330,\"size\":1152,\"module\":\"9pnet\"}]}\n");
 }
@@ -1480,6 +1480,34 @@ static void expect_bad_listing(const char *text, const char *err)
 	ck_assert_str_eq(res.out, "");
 	ck_assert_str_eq(res.err, err);
 }
+
+START_TEST(map_names_owners_and_marks_truncated_stacks)
+{
+	write_file("listing",
+		"# generation 7 entries 1/16384 frames 1/262144 bytes 4096\n"
+		"slot 3 generation 7 hits 2 depth 1 owner 0 ? flags 0x1\n"
+		" 0xffffffff832528c8 __schedule+0x4f8/0xa00\n");
+	run("--map listing");
+	ck_assert_int_eq(res.status, 0);
+	ck_assert_str_eq(res.out,
+		"# generation 7: 1 stacks, 2 hits\n"
+		"hits 2 cookie 0x700000003 gen 7 slot 3 owner ?\n"
+		"    => 0xffffffff832528c8\n"
+		"    => ... [truncated]\n");
+	run("--map --folded listing");
+	ck_assert_str_eq(res.out, "[truncated];0xffffffff832528c8 2\n");
+	run("--map --json listing");
+	ck_assert_ptr_nonnull(strstr(res.out,
+		"\"owner\":\"?\",\"owner_id\":0,\"truncated\":true,\"stack\":["));
+	write_file("listing",
+		"# generation 7 entries 1/16384 frames 0/262144 bytes 4096\n"
+		"slot 3 generation 7 hits 2 depth 0 owner 5 a\"b flags 0x0\n");
+	run("--map listing");
+	ck_assert_int_eq(res.status, 1);
+	ck_assert_str_eq(res.err,
+		"fgdecode: listing:2: owner name: not \"system:event\" or \"?\"\n");
+}
+END_TEST
 
 START_TEST(map_bad_listings_are_one_line_naming_file_and_line)
 {
@@ -1605,12 +1633,12 @@ START_TEST(map_interval_prints_rates_of_changed_stacks_and_reports_resets)
 	ck_assert_int_eq(res.status, 0);
 	ck_assert_str_eq(res.err, "");
 	ck_assert_ptr_nonnull(strstr(res.out, ", generation 7, 1 stacks changed, 4 hits\n#1 "));
-	ck_assert_ptr_nonnull(strstr(res.out, " hits/s (4 hits) gen 7 slot 4\n"
+	ck_assert_ptr_nonnull(strstr(res.out, " hits/s (4 hits) gen 7 slot 4 owner test:tick\n"
 		"    => p9_client_rpc+0x14a/0x480 [9pnet] (ffffffffc03e3cca)\n"
 		"fgdecode: map reset: generation 7 -> 8 (hits counted from 0)\n"
 		"fgdecode: interval 2: "));
 	ck_assert_ptr_nonnull(strstr(res.out, ", generation 8, 1 stacks changed, 2 hits\n#1 "));
-	ck_assert_ptr_nonnull(strstr(res.out, " hits/s (2 hits) gen 8 slot 3\n"
+	ck_assert_ptr_nonnull(strstr(res.out, " hits/s (2 hits) gen 8 slot 3 owner test:tick\n"
 		"    => __schedule+0x4f8/0xa00 (ffffffff832528c8)\n"));
 	/* No negative count, whatever the reset did. */
 	ck_assert_ptr_null(strstr(res.out, "#1 -"));
@@ -1698,6 +1726,7 @@ static Suite *fgdecode_suite(void)
 	tcase_add_test(map, map_without_kallsyms_prints_raw_addresses);
 	tcase_add_test(map, map_top_folded_and_json_count_hits);
 	tcase_add_test(map, map_folded_sums_slots_that_fold_alike);
+	tcase_add_test(map, map_names_owners_and_marks_truncated_stacks);
 	tcase_add_test(map, map_bad_listings_are_one_line_naming_file_and_line);
 	tcase_add_test(map, map_listing_cut_at_an_entry_boundary_is_marked);
 	tcase_add_test(map, map_missing_listing_or_kallsyms_is_one_line_and_exit_1);
