@@ -170,6 +170,11 @@ passthrough unknown-command no-such-command
 snapshot_line() {
 	"$ROOT/plugin/stackmap-snapshot" show "$1" 2>/dev/null | head -n1
 }
+# "Nothing stored": the file is still the stub's copy of the input trace
+# (which may hold a snapshot of its own, as a front-end recording does).
+untouched() {
+	cmp -s "$1" "$TRACE"
+}
 WANT_SNAP=$(gawk 'NR == 1 { g = $3 } $1 == "slot" { n++; h += $6 } END { printf "generation %d entries %d hits %d", g, n, h }' "$LISTING")
 setup_module
 rm -f "$TMP/trace.dat"
@@ -187,7 +192,7 @@ expect "extract -oFILE: snapshot" "$WANT_SNAP" "$(snapshot_line "$TMP/attached.d
 rm -f "$TMP/failed.dat"
 STUB_RC=4 run_fe extract -o failed.dat >/dev/null 2>&1
 expect "failing extract: exit" 4 $?
-[[ -z $(snapshot_line "$TMP/failed.dat") ]] && ok || bad "failing extract: a snapshot was stored"
+untouched "$TMP/failed.dat" && ok || bad "failing extract: a snapshot was stored"
 echo garbage >"$TMP/mod/stack_map"
 run_fe extract -o bad.dat >/dev/null 2>"$TMP/stderr"
 expect "extract, unreadable listing: exit" 1 $?
@@ -197,7 +202,7 @@ rm -rf "$TMP/mod"
 run_fe extract -o nomod.dat >/dev/null 2>"$TMP/stderr"
 expect "extract without the module: exit" 0 $?
 expect "extract without the module: stderr" "" "$(cat "$TMP/stderr")"
-[[ -z $(snapshot_line "$TMP/nomod.dat") ]] && ok || bad "extract without the module: a snapshot was stored"
+untouched "$TMP/nomod.dat" && ok || bad "extract without the module: a snapshot was stored"
 
 # 11. Commands that write no trace.dat from a buffer (start, stop,
 # snapshot, ...) are passed through, module loaded or not: nothing stored.
@@ -207,7 +212,7 @@ for cmd in "start -b 64 -e stackmap -e sched:sched_switch" "stop" "snapshot -s" 
 	# shellcheck disable=SC2086
 	run_fe $cmd >/dev/null 2>&1
 	expect "$cmd: args" "$cmd" "$(paste -sd' ' "$TMP/log")"
-	[[ -z $(snapshot_line "$TMP/trace.dat") ]] && ok || bad "$cmd: a snapshot was stored"
+	untouched "$TMP/trace.dat" && ok || bad "$cmd: a snapshot was stored"
 done
 expect "pass-through: attaches nothing" "" "$(cat "$TMP/mod/tracepoints" "$TMP/mod/functions")"
 
