@@ -2,8 +2,9 @@
 # Guest side of the lifecycle test (runs in the VM as /guest.sh, cwd $SHARE).
 # Phases, each leaving its files in $SHARE/<phase>/ for the host:
 #   badinput   garbage and over-long writes to every control file fail with
-#              EINVAL (or ENOENT for unknown names) and change nothing; a map
-#              too large to allocate fails the load cleanly
+#              EINVAL (or ENOENT for unknown names) and change nothing, an
+#              attached event cannot be attached again under another
+#              spelling; a map too large to allocate fails the load cleanly
 #   reload     20 x (load, attach, work, reset, unload), 3 of them recording:
 #              generations strictly increase across resets and reloads;
 #              vmalloc and slab figures before and after
@@ -58,6 +59,12 @@ phase_badinput() {
 	expect_fail $D/tracepoints "nosuchsystem:nosuchevent"
 	expect_fail $D/tracepoints "stackmap:stack_cookie"
 	expect_fail $D/tracepoints "sched:sched_switch"
+	# One event, one attachment: no second probe under another spelling.
+	expect_fail $D/tracepoints "foo:sched_switch"
+	expect_fail $D/tracepoints "sched_switch"
+	expect_fail $D/tracepoints ":sched_switch"
+	expect_fail $D/tracepoints "sched:"
+	expect_fail $D/tracepoints "sched:sched_switch:x"
 	expect_fail $D/tracepoints "!sched:sched_wakeup"
 	expect_fail $D/functions "no_such_function_xyz"
 	expect_fail $D/functions "!no_such_function_xyz"
