@@ -505,7 +505,11 @@ static void wrap_events(struct stackmap_ctx *ctx, bool printing)
 		return;
 	ctx->printing |= printing;
 	ctx->wrapped_count = count;
-	events = tep_list_events(ctx->tep, TEP_EVENT_SORT_ID);
+	/*
+	 * A copy: tep_list_events() keeps the first list it made, which
+	 * misses the formats parsed later (libtraceevent 1.7.1).
+	 */
+	events = tep_list_events_copy(ctx->tep, TEP_EVENT_SORT_ID);
 	for (i = 0; events && events[i]; i++) {
 		if (tepstack_kind_of(events[i]) >= 0 ||
 		    events[i]->handler == watch_handler)
@@ -520,7 +524,7 @@ static void wrap_events(struct stackmap_ctx *ctx, bool printing)
 				ctx->wraps = grown;
 			if (!grown || !w) {
 				free(w);
-				return;
+				break;
 			}
 			ctx->wraps[ctx->nr_wraps++] = w;
 		}
@@ -533,6 +537,7 @@ static void wrap_events(struct stackmap_ctx *ctx, bool printing)
 		events[i]->context = w;
 		wrapped++;
 	}
+	free(events);
 	if (printing && wrapped)
 		for (i = 0; i < ctx->nr_cpus; i++)
 			ctx->cpus[i].watched = false;

@@ -415,6 +415,41 @@ START_TEST(stack_map_option_resolves_its_own_generation_only)
 }
 END_TEST
 
+/*
+ * trace-cmd loads plugins before it parses the formats: events are wrapped
+ * when the first stackmap record is printed (tep_list_events() would still
+ * return the empty list it made at load time).
+ */
+START_TEST(events_parsed_after_loading_are_watched_too)
+{
+	struct tep_handle *t = tep_alloc();
+	sm_u64 ck = stackmap_cookie_make(3, 4);
+	struct tep_record rec;
+
+	tep_set_long_size(t, 8);
+	ck_assert_int_eq(load(t), 0);
+	tep_list_events(t, TEP_EVENT_SORT_ID);
+	ck_assert_ptr_nonnull(fx_parse(t, fx_fmt_tick, "test"));
+	ck_assert_ptr_nonnull(fx_parse(t, fx_fmt_stack_define, STACKMAP_SYSTEM));
+	ck_assert_ptr_nonnull(fx_parse(t, fx_fmt_stack_cookie, STACKMAP_SYSTEM));
+	fx_define_owned(&buf, ck, 1, frames3, 1, FX_ID_TOCK, 0);
+	info_on(t, &buf);
+	fx_tick(&buf, 1);
+	ck_assert_str_eq(info_on(t, &buf), "n=1");
+	fx_cookie(&buf, ck);
+	rec = fx_record(&buf, 0, 1000);
+	trace_seq_reset(&seq);
+	tep_print_event(t, &seq, &rec, "%s", TEP_PRINT_INFO);
+	trace_seq_terminate(&seq);
+	ck_assert_str_eq(seq.buffer,
+		"cookie gen 3 slot 4 owner event id 901"
+		"\n<orphan stack of event id 901>"
+		"\n=> 0xffffffff832528c8");
+	unload(t);
+	tep_free(t);
+}
+END_TEST
+
 static Suite *plugin_suite(void)
 {
 	Suite *s = suite_create("plugin_stackmap");
@@ -438,6 +473,7 @@ static Suite *plugin_suite(void)
 	tcase_add_test(tc, stack_after_lost_events_is_an_orphan);
 	tcase_add_test(tc, truncated_stack_ends_with_a_marker);
 	tcase_add_test(tc, stack_map_option_resolves_its_own_generation_only);
+	tcase_add_test(tc, events_parsed_after_loading_are_watched_too);
 	suite_add_tcase(s, tc);
 	return s;
 }
