@@ -8,10 +8,12 @@
  * record of every stream (its "head") and hands records out in time order
  * over all streams (lowest timestamp first; on a tie the top buffer before
  * the instances, then the lowest CPU, as tracecmd_iterate_events_multi()
- * does).  Because it owns the heads, a caller can look at the next record of
- * one stream (reader_peek()) and consume it out of order (reader_take()):
- * that is how a stack_cookie or kernel_stack is attached to the event before
- * it on the same CPU of the same buffer.  Only the public libtracecmd API is
+ * does).  Because it owns the heads, a caller can look at the next records
+ * of one stream (reader_peek(), reader_peek_at(): up to READER_LOOKAHEAD
+ * ahead) and consume one out of order (reader_take_at()): that is how a
+ * stack_cookie or kernel_stack is attached to the event before it on the
+ * same CPU of the same buffer, past the records an interrupt nested in
+ * between.  Only the public libtracecmd API is
  * used.
  *
  * Besides the stackmap events (enum tepstack_kind), the reader recognises

@@ -9,6 +9,9 @@
 #     time) is counted, not failed; so is a cookie both leave unresolved,
 #     one calling it stale and the other unknown (the plugin also knows the
 #     slots of the map snapshot stored in the trace).
+#     Orphan stacks (their owner is not the event before them; both tools
+#     head them with "<orphan stack of OWNER>") belong to no event and are
+#     left out on both sides.
 # Usage: tests/plugin/check_report.sh TRACE.dat   (after make -C decoder and
 # make -C plugin).  Exit 0 when both hold, 1 otherwise, 2 on usage errors.
 set -euo pipefail
@@ -33,7 +36,7 @@ TRACEEVENT_PLUGIN_DIR=$ROOT/plugin trace-cmd report -i "$TRACE" >"$TMP/plugin" 2
 
 # 1. Event lines.
 STACKMAP_LINE=': stack_(cookie|define|fallback): '
-grep -v -E "^    (=> |<cookie )" "$TMP/fg" | grep -v -E "$STACKMAP_LINE" >"$TMP/fg.events" || true
+grep -v -E "^    (=> |<cookie |<orphan )" "$TMP/fg" | grep -v -E "$STACKMAP_LINE" >"$TMP/fg.events" || true
 grep -v -E "$STACKMAP_LINE" "$TMP/report" >"$TMP/report.events" || true
 if ! cmp -s "$TMP/fg.events" "$TMP/report.events"; then
 	diff "$TMP/report.events" "$TMP/fg.events" | head -n 20 >&2
@@ -53,8 +56,10 @@ FNR == 1 { cur = ""; delete last }
 # fgdecode output: event lines, then "    => " stack lines.
 FILENAME == ARGV[1] {
 	# the plugin cannot name modules (no libtraceevent API): compare without
-	if ($0 ~ /^    => /) { l = substr($0, 5); sub(/ \[[^]]+\] \(/, " (", l); fg[cur] = fg[cur] "\n" l; next }
+	if ($0 ~ /^    => /) { if (cur == "") next; l = substr($0, 5); sub(/ \[[^]]+\] \(/, " (", l); fg[cur] = fg[cur] "\n" l; next }
 	if ($0 ~ /^ {4}<cookie /) next
+	# an orphan: its frames belong to no event
+	if ($0 ~ /^ {4}<orphan /) { delete fg[cur]; cur = ""; next }
 	k = head($0)
 	if (k != "") cur = k
 	next
@@ -63,12 +68,20 @@ FILENAME == ARGV[1] {
 # last other event on its CPU (or its own, if none).
 {
 	if ($0 ~ /^=> /) { if (cur != "") pl[cur] = pl[cur] "\n" $0; next }
+	# an orphan: give the event back what the stack record line took
+	if ($0 ~ /^<orphan /) {
+		if (cur != "") delete pl[cur]
+		if (had_last) last[ocpu] = olast
+		cur = ""
+		next
+	}
 	if (match($0, /^CPU:([0-9]+) \[/, m)) { delete last[m[1] + 0]; next }
 	k = head($0)
 	if (k == "") next
 	if ($0 ~ /: stack_define: /) { cur = ""; next }
 	if ($0 ~ /: stack_(cookie|fallback): /) {
 		cur = (cpu in last) ? last[cpu] : k
+		had_last = cpu in last; olast = last[cpu]; ocpu = cpu
 		delete last[cpu]
 		pl[cur] = ""
 		next
