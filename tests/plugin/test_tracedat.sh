@@ -108,7 +108,7 @@ expect "compact: same line count as stock" "$(wc -l <"$TMP/r1")" "$(wc -l <"$TMP
 first=$(grep -m1 -A3 ': stack_cookie: ' "$TMP/full" | tail -n 3 | paste -sd' ')
 grep -m1 ': stack_cookie: ' "$TMP/compact" | grep -qF " $first" && ok || bad "compact line lacks [$first]"
 trace-cmd report -O stackmap:defs=1 -i "$T" 2>/dev/null >"$TMP/defs"
-ndefs=$(awk '/: stack_define: / { d += $NF } END { print d + 0 }' "$TMP/defs")
+ndefs=$(gawk '/: stack_define: / && match($0, / depth ([0-9]+)/, m) { d += m[1] } END { print d + 0 }' "$TMP/defs")
 expect "defs=1 prints each definition's frames" "$((nfull + ndefs))" "$(stacks "$TMP/defs")"
 
 echo "test_tracedat: $PASSES passed, $FAILS failed"
