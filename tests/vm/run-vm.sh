@@ -271,6 +271,18 @@ check_console() {
 	GUEST_CODE=$code
 }
 
+# One guest at a time on this machine: under TCG, two guests on 2 cores
+# starve each other's vCPUs until kernel-text patching livelocks (README).
+# Held until this script exits; STACKMAP_VM_LOCK names another lock file.
+take_vm_lock() {
+	local lock=${STACKMAP_VM_LOCK:-/tmp/stackmap-qemu.lock}
+	exec {VM_LOCK_FD}>>"$lock"
+	if ! flock -n "$VM_LOCK_FD"; then
+		echo "$PROG: waiting for another guest to finish ($lock)" >&2
+		flock "$VM_LOCK_FD"
+	fi
+}
+
 elapsed() {
 	awk -v a="$1" -v b="$2" 'BEGIN { printf "%.1f", b - a }'
 }
@@ -282,6 +294,8 @@ main() {
 	STEP=setup; setup_dirs
 	local t0=$EPOCHREALTIME t1 t2
 	build_initramfs
+	t1=$EPOCHREALTIME
+	STEP=lock; take_vm_lock
 	t1=$EPOCHREALTIME
 	STEP=qemu; run_qemu
 	t2=$EPOCHREALTIME
