@@ -1,0 +1,180 @@
+#!/bin/bash
+# Build a debug guest kernel from Debian's own 6.1 source (linux-source-6.1): defconfig + kvm_guest.config with
+# KASAN (inline), lockdep (PROVE_LOCKING, PROVE_RCU), DEBUG_ATOMIC_SLEEP, UBSAN and DEBUG_LIST, the tracing the
+# module needs, and virtio/9p built in, so tests/vm/run-vm.sh --bzimage boots it with no modules at all.
+#
+# Usage: tests/kernels/debug-kernel.sh [--print-dir]
+#   Builds into $STACKMAP_CACHE/debug-<source version>-<config hash> (default cache /var/cache/stackmap/kernels)
+#   unless that directory is complete already, then prints the directory on stdout (nothing else goes there).
+#   --print-dir only prints where the kernel is or would be, and exits 1 if it is not built.
+# The directory holds: bzImage, linux/ (the configured tree with Module.symvers, for `make -C DIR/linux M=...`),
+# config-check.txt (each requested option and what .config has), build.log, and .done once complete.
+# Takes about 25 minutes on 2 cores; runs under nice -n 19 so other guests on the machine keep their CPU.
+set -euo pipefail
+
+PROG=debug-kernel
+SRC_PKG=linux-source-6.1
+TARBALL=/usr/src/linux-source-6.1.tar.xz
+CACHE=${STACKMAP_CACHE:-/var/cache/stackmap/kernels}
+JOBS=${STACKMAP_KERNEL_JOBS:-2}
+DEPS=("$SRC_PKG" flex bison bc libssl-dev libelf-dev build-essential xz-utils)
+
+# The config fragment, applied with scripts/config after defconfig + kvm_guest.config. "NAME y" must be =y after
+# olddefconfig, "NAME n" must not be set; the cache key hashes this text, so editing it means a new kernel.
+FRAGMENT='
+KASAN y
+KASAN_GENERIC y
+KASAN_INLINE y
+PROVE_LOCKING y
+PROVE_RCU y
+DEBUG_ATOMIC_SLEEP y
+DEBUG_PREEMPT y
+PREEMPT_DYNAMIC y
+UBSAN y
+UBSAN_BOUNDS y
+UBSAN_SHIFT y
+DEBUG_LIST y
+FTRACE y
+FUNCTION_TRACER y
+DYNAMIC_FTRACE y
+KPROBES y
+TRACEPOINTS y
+EVENT_TRACING y
+STACKTRACE y
+FTRACE_SYSCALLS y
+DEBUG_FS y
+KALLSYMS y
+KALLSYMS_ALL y
+MODULES y
+MODULE_UNLOAD y
+MAGIC_SYSRQ y
+VIRTIO y
+VIRTIO_PCI y
+NET_9P y
+NET_9P_VIRTIO y
+9P_FS y
+DEVTMPFS y
+BLK_DEV_INITRD y
+SERIAL_8250_CONSOLE y
+X86_X2APIC y
+RANDOMIZE_BASE y
+DEBUG_INFO_NONE y
+DEBUG_INFO_DWARF5 n
+MODULE_SIG n
+MODVERSIONS n
+'
+
+log() { echo "$PROG: $*" >&2; }
+die() { log "$*"; exit 1; }
+
+fragment_lines() { sed '/^$/d' <<<"$FRAGMENT"; }
+
+install_missing() {
+	local p missing=()
+	for p in "${DEPS[@]}"; do
+		dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing+=("$p")
+	done
+	((${#missing[@]})) || return 0
+	((EUID == 0)) || die "missing ${missing[*]}; run as root (or install them) and retry"
+	log "installing ${missing[*]}"
+	apt-get update -q >&2
+	DEBIAN_FRONTEND=noninteractive apt-get install -y -q "${missing[@]}" >&2
+}
+
+# debug-<source package version>-<first 12 hex of sha256(fragment)>
+kernel_dir() {
+	local ver hash
+	ver=$(dpkg-query -W -f='${Version}' "$SRC_PKG" 2>/dev/null) || die "$SRC_PKG is not installed"
+	hash=$(fragment_lines | sha256sum | cut -c1-12)
+	echo "$CACHE/debug-$ver-$hash"
+}
+
+unpack() {
+	local dir=$1
+	rm -rf "$dir/linux"
+	mkdir -p "$dir/linux"
+	log "unpacking $TARBALL"
+	tar -xJf "$TARBALL" -C "$dir/linux" --strip-components=1
+}
+
+configure() {
+	local tree=$1 name val
+	local -a args=()
+	while read -r name val; do
+		case $val in
+		y) args+=(-e "$name") ;;
+		n) args+=(-d "$name") ;;
+		*) die "fragment: bad value '$val' for $name" ;;
+		esac
+	done < <(fragment_lines)
+	make -C "$tree" -s defconfig >&2
+	make -C "$tree" -s kvm_guest.config >&2
+	"$tree/scripts/config" --file "$tree/.config" "${args[@]}"
+	make -C "$tree" -s olddefconfig >&2
+}
+
+# olddefconfig silently drops an option whose dependencies are unmet: check every one.
+check_config() {
+	local tree=$1 out=$2 name val got bad=0
+	: >"$out"
+	while read -r name val; do
+		got=$(grep -E "^CONFIG_$name=" "$tree/.config" | cut -d= -f2 || true)
+		printf '%-22s want %s got %s\n' "$name" "$val" "${got:-unset}" >>"$out"
+		if [[ $val == y && $got != y ]] || [[ $val == n && -n $got && $got != n ]]; then
+			log "config: CONFIG_$name wanted $val, .config has ${got:-it unset}"
+			bad=1
+		fi
+	done < <(fragment_lines)
+	((!bad)) || die "config check failed (see $out)"
+	log "config check: all $(fragment_lines | wc -l) options as requested ($out)"
+}
+
+build() {
+	local tree=$1 dir=$2 t0=$SECONDS
+	log "building bzImage modules_prepare with -j$JOBS under nice (about 25 minutes on 2 cores; log $dir/build.log)"
+	nice -n 19 make -C "$tree" -j"$JOBS" bzImage modules_prepare >"$dir/build.log" 2>&1 ||
+		{ tail -n 30 "$dir/build.log" >&2; die "kernel build failed (see $dir/build.log)"; }
+	# modules_prepare writes no Module.symvers; the exported symbols of vmlinux are all an external module needs.
+	cp "$tree/vmlinux.symvers" "$tree/Module.symvers"
+	cp "$tree/arch/x86/boot/bzImage" "$dir/bzImage"
+	log "built in $(((SECONDS - t0) / 60)) min $(((SECONDS - t0) % 60)) s"
+}
+
+# Object files are not needed to build an external module; drop them when the disk runs short.
+maybe_prune() {
+	local tree=$1 avail
+	avail=$(df -P --block-size=1G "$tree" | awk 'NR == 2 { print $4 }')
+	((avail < 20)) || [[ ${STACKMAP_KERNEL_PRUNE:-0} == 1 ]] || return 0
+	log "pruning object files from the tree (${avail}G free)"
+	find "$tree" \( -path "$tree/scripts" -o -path "$tree/tools" \) -prune -o \
+		\( -name '*.o' -o -name '*.a' -o -name '.*.o.cmd' \) -type f -print0 | xargs -0 rm -f
+}
+
+main() {
+	local dir tree
+	install_missing
+	dir=$(kernel_dir)
+	if [[ ${1:-} == --print-dir ]]; then
+		echo "$dir"
+		[[ -e $dir/.done ]]
+		return
+	fi
+	mkdir -p "$dir"
+	exec {lock}>"$dir.lock"
+	flock -n "$lock" || { log "another build of $dir is running; waiting"; flock "$lock"; }
+	if [[ -e $dir/.done ]]; then
+		log "up to date: $dir"
+		echo "$dir"
+		return 0
+	fi
+	tree=$dir/linux
+	unpack "$dir"
+	configure "$tree"
+	check_config "$tree" "$dir/config-check.txt"
+	build "$tree" "$dir"
+	maybe_prune "$tree"
+	touch "$dir/.done"
+	echo "$dir"
+}
+
+main "$@"
