@@ -1,0 +1,253 @@
+#!/bin/bash
+# The kernels stackmap is built and tested against, by NAME:
+#   6.1      Debian's installed 6.1 (/boot, /lib/modules/KVER/build): nothing is fetched
+#   6.12     the newest linux-image-6.12.*+deb12-amd64 of bookworm-security
+#   6.12-rt  the same for -rt-amd64 (PREEMPT_RT)
+#   debug    tests/kernels/debug-kernel.sh's self-built bzImage (everything built in, no modules), if present
+# 6.12 and 6.12-rt are fetched with `apt-get download` and unpacked with `dpkg-deb -x` into one root per kernel
+# under $STACKMAP_CACHE (default /var/cache/stackmap/kernels), never installed: /boot, /lib/modules and the
+# "newest installed kernel" of the machine stay as they were.
+#
+# Usage: tests/kernels.sh prepare NAME...     fetch and unpack what is missing (idempotent), print what was chosen
+#        tests/kernels.sh kver NAME           the kernel release (uname -r of the guest)
+#        tests/kernels.sh kdir NAME           the directory to build modules against (make -C KDIR M=...)
+#        tests/kernels.sh config NAME         the kernel's .config
+#        tests/kernels.sh vm-args NAME        tests/vm/run-vm.sh arguments that boot it, one per line
+#        tests/kernels.sh module NAME [MAKE-ARGS]
+#                                             build stackmap.ko for it in build/kmod-NAME/ and print the .ko's path
+#        tests/kernels.sh names               the NAMEs known
+# kver/kdir/config/vm-args/module prepare NAME first if needed (quiet when it already is).
+#
+# Each prepared kernel is described by $STACKMAP_CACHE/NAME.env (KEY=VALUE lines: NAME, KVER, KDIR, CONFIG,
+# VM_ARGS, words without spaces): the one place the rest of the project learns how to build for and boot a
+# kernel, so another NAME only needs a prepare function that writes one. `--update` (before the command)
+# re-resolves the newest 6.12 instead of keeping the one already prepared.
+set -euo pipefail
+
+PROG=kernels
+ROOT=$(cd "$(dirname "$0")/.." && pwd)
+CACHE=${STACKMAP_CACHE:-/var/cache/stackmap/kernels}
+NAMES=(6.1 6.12 6.12-rt debug)
+UPDATE=0
+
+log() { echo "$PROG: $*" >&2; }
+die() { log "$*"; exit 1; }
+
+# get NAME KEY: a value of NAME.env.
+get() {
+	local f=$CACHE/$1.env k v
+	[[ -r $f ]] || return 1
+	while IFS='=' read -r k v; do
+		[[ $k == "$2" ]] && { echo "$v"; return 0; }
+	done <"$f"
+	return 1
+}
+
+# write_env NAME KEY=VALUE...: atomically, so a reader sees all of it or nothing.
+write_env() {
+	local name=$1 tmp
+	shift
+	mkdir -p "$CACHE"
+	tmp=$(mktemp "$CACHE/.$name.env.XXXXXX")
+	printf '%s\n' "NAME=$name" "$@" >"$tmp"
+	chmod 644 "$tmp"
+	mv -f "$tmp" "$CACHE/$name.env"
+}
+
+# The .env still describes files that exist.
+env_valid() {
+	local kdir config root
+	kdir=$(get "$1" KDIR) && config=$(get "$1" CONFIG) || return 1
+	[[ -f $kdir/Makefile && -r $config ]] || return 1
+	# An unpacked root (ROOT) must still have its modules.dep.
+	root=$(get "$1" ROOT) || return 0
+	[[ -s $root/lib/modules/$(get "$1" KVER)/modules.dep ]]
+}
+
+# --- 6.1: the installed Debian kernel ------------------------------------------------------------------------
+
+prepare_6.1() {
+	local kver
+	kver=$(find /boot -maxdepth 1 -name 'vmlinuz-6.1.*' -printf '%f\n' | sed 's/^vmlinuz-//' | sort -V | tail -n 1)
+	[[ -n $kver ]] || die "6.1: no /boot/vmlinuz-6.1.* installed (tests/install-deps.sh installs linux-image-amd64)"
+	[[ -f /lib/modules/$kver/build/Makefile ]] || die "6.1: no headers at /lib/modules/$kver/build (install linux-headers-$kver)"
+	write_env 6.1 "KVER=$kver" "KDIR=/lib/modules/$kver/build" "CONFIG=/boot/config-$kver" "VM_ARGS=--kver $kver"
+	log "6.1 = $kver (installed: /boot/vmlinuz-$kver, headers /lib/modules/$kver/build)"
+}
+
+# --- 6.12, 6.12-rt: bookworm-security packages, unpacked -------------------------------------------------------
+
+# A package apt can download (has a candidate version).
+available() {
+	apt-cache show --no-all-versions "$1" >/dev/null 2>&1
+}
+
+# packages ABI FLAVOUR: every package one kernel needs (ABI 6.12.117+deb12, FLAVOUR amd64 or rt-amd64).
+packages() {
+	local abi=$1 flavour=$2 common=common
+	[[ $flavour == rt-* ]] && common="common-rt"
+	echo "linux-image-$abi-$flavour linux-headers-$abi-$flavour linux-headers-$abi-$common linux-kbuild-$abi"
+}
+
+# newest FLAVOUR: the newest 6.12 ABI whose four packages are all downloadable.
+newest() {
+	local flavour=$1 abi p ok
+	for abi in $(apt-cache pkgnames linux-image-6.12. | grep -E "^linux-image-6\.12\.[0-9]+\+deb12-$flavour\$" |
+		sed -E "s/^linux-image-(.*)-$flavour\$/\1/" | sort -rV); do
+		ok=1
+		for p in $(packages "$abi" "$flavour"); do
+			available "$p" || { ok=0; break; }
+		done
+		((ok)) && { echo "$abi"; return 0; }
+	done
+	return 1
+}
+
+ensure_lists() {
+	# Not `| grep -q`: grep would leave early and apt-cache fail on the closed pipe (pipefail).
+	[[ -n $(apt-cache pkgnames linux-image-6.12.) ]] && return 0
+	((EUID == 0)) || die "no linux-image-6.12.* in the package lists; run apt-get update as root"
+	log "no linux-image-6.12.* in the package lists: apt-get update"
+	apt-get update -q >&2
+}
+
+# unpack DIR DEB...: dpkg-deb -x each into DIR (never installed).
+unpack() {
+	local dir=$1 deb
+	shift
+	for deb in "$@"; do
+		dpkg-deb -x "$deb" "$dir"
+	done
+}
+
+prepare_612() {
+	local name=$1 flavour=$2 abi kver dir debs=() pkgs p hdr common
+	if ((!UPDATE)) && env_valid "$name"; then
+		log "$name = $(get "$name" KVER) (already in $CACHE; --update looks for a newer one)"
+		return 0
+	fi
+	ensure_lists
+	abi=$(newest "$flavour") || die "$name: no linux-image-6.12.*+deb12-$flavour with headers and kbuild in the package lists"
+	kver=$abi-$flavour
+	dir=$CACHE/$kver
+	read -ra pkgs <<<"$(packages "$abi" "$flavour")"
+	hdr=$dir/usr/src/linux-headers-$kver
+	if [[ ! -e $dir/.done ]]; then
+		log "$name = $kver: downloading ${pkgs[*]}"
+		rm -rf "$dir" "$dir.tmp"
+		mkdir -p "$CACHE/debs" "$dir.tmp"
+		# apt downloads as _apt when that user may write there (else it warns and downloads as root).
+		chown _apt "$CACHE/debs" 2>/dev/null || true
+		(cd "$CACHE/debs" && apt-get download -q "${pkgs[@]}") >&2 ||
+			die "$name: apt-get download failed"
+		for p in "${pkgs[@]}"; do
+			debs+=("$(find "$CACHE/debs" -maxdepth 1 -name "${p}_*.deb" | sort -V | tail -n 1)")
+		done
+		unpack "$dir.tmp" "${debs[@]}"
+		# The flavour's Makefile includes the common tree by absolute path (/usr/src/...-common[-rt]/Makefile).
+		common=$(sed -n 's|^include /usr/src/\(linux-headers-[^/]*\)/Makefile$|\1|p' \
+			"$dir.tmp/usr/src/linux-headers-$kver/Makefile")
+		[[ -n $common && -d $dir.tmp/usr/src/$common ]] ||
+			die "$name: unexpected $hdr/Makefile: $(head -n 3 "$dir.tmp/usr/src/linux-headers-$kver/Makefile")"
+		sed -i "s|^include /usr/src/$common/Makefile\$|include $dir/usr/src/$common/Makefile|" \
+			"$dir.tmp/usr/src/linux-headers-$kver/Makefile"
+		# lib/modules/KVER/build points to /usr/src/... on the host; make it point into the root.
+		ln -sfn "../../../usr/src/linux-headers-$kver" "$dir.tmp/lib/modules/$kver/build"
+		mv "$dir.tmp" "$dir"
+		dpkg-deb -f "${debs[0]}" Version >"$dir/.done"
+		rm -f "${debs[@]}"
+	fi
+	# The package leaves modules.dep to depmod at install time: generate it in the root.
+	if [[ ! -s $dir/lib/modules/$kver/modules.dep ]]; then
+		depmod -b "$dir" "$kver" || die "$name: depmod -b $dir $kver failed"
+	fi
+	[[ -f $hdr/Makefile && -r $dir/boot/vmlinuz-$kver && -r $dir/boot/config-$kver ]] ||
+		die "$name: $dir is incomplete (remove it and run again)"
+	write_env "$name" "KVER=$kver" "ROOT=$dir" "KDIR=$hdr" "CONFIG=$dir/boot/config-$kver" \
+		"VM_ARGS=--kernel-root $dir --kver $kver"
+	log "$name = $kver (newest 6.12 $flavour in the package lists: version $(cat "$dir/.done"), unpacked in $dir)"
+}
+
+prepare_6.12() { prepare_612 6.12 amd64; }
+prepare_6.12-rt() { prepare_612 6.12-rt rt-amd64; }
+
+# --- debug: tests/kernels/debug-kernel.sh's build ----------------------------------------------------------
+
+prepare_debug() {
+	local script=$ROOT/tests/kernels/debug-kernel.sh dir
+	[[ -x $script ]] || die "debug: no $script"
+	dir=$("$script") || die "debug: $script failed"
+	write_env debug "KVER=$(cat "$dir/linux/include/config/kernel.release")" "KDIR=$dir/linux" \
+		"CONFIG=$dir/linux/.config" "VM_ARGS=--bzimage $dir/bzImage"
+	log "debug = $dir/bzImage"
+}
+
+# ---------------------------------------------------------------------------------------------------------------
+
+known() {
+	local n
+	for n in "${NAMES[@]}"; do [[ $n == "$1" ]] && return 0; done
+	die "unknown kernel '$1' (have: ${NAMES[*]})"
+}
+
+# prepare NAME: under a lock, so two runs do not unpack the same kernel at once.
+prepare() {
+	local name=$1 fd
+	known "$name"
+	mkdir -p "$CACHE"
+	exec {fd}>>"$CACHE/.lock"
+	flock "$fd"
+	"prepare_$name"
+	exec {fd}>&-
+}
+
+# Prepared already (and still valid): say nothing; otherwise prepare it.
+ensure() {
+	known "$1"
+	env_valid "$1" || prepare "$1"
+}
+
+# module NAME [MAKE-ARGS]: stackmap.ko for NAME in build/kmod-NAME/kmod, the same layout as kmod/ beside
+# include/ (the sources include ../include/stackmap/*.h), so every kernel's .ko coexists with kmod/'s own.
+module() {
+	local name=$1 kdir out
+	shift
+	ensure "$name"
+	kdir=$(get "$name" KDIR)
+	out=$ROOT/build/kmod-$name
+	mkdir -p "$out/kmod" "$out/include/stackmap"
+	# -p keeps the sources' times, so an unchanged tree is not rebuilt.
+	cp -p "$ROOT"/kmod/Kbuild "$ROOT"/kmod/*.[ch] "$out/kmod/"
+	rm -f "$out/kmod/stackmap.mod.c"
+	cp -p "$ROOT"/include/stackmap/*.h "$out/include/stackmap/"
+	log "building stackmap.ko for $name ($(get "$name" KVER)) in $out/kmod"
+	make -C "$kdir" M="$out/kmod" "$@" modules >&2 || die "$name: module build failed"
+	echo "$out/kmod/stackmap.ko"
+}
+
+main() {
+	local cmd name
+	if [[ ${1:-} == --update ]]; then UPDATE=1; shift; fi
+	cmd=${1:-}
+	(($#)) && shift
+	case $cmd in
+	prepare)
+		(($#)) || die "prepare needs a NAME (${NAMES[*]})"
+		for name in "$@"; do prepare "$name"; done ;;
+	kver | kdir | config)
+		ensure "${1:?NAME}"
+		get "$1" "${cmd^^}" ;;
+	vm-args)
+		ensure "${1:?NAME}"
+		get "$1" VM_ARGS | tr ' ' '\n' ;;
+	module)
+		module "${1:?NAME}" "${@:2}" ;;
+	names)
+		printf '%s\n' "${NAMES[@]}" ;;
+	*)
+		sed -n '2,/^set -euo/p' "$0" | sed '$d; s/^# \{0,1\}//' >&2
+		exit 2 ;;
+	esac
+}
+
+main "$@"
