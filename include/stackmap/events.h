@@ -107,7 +107,28 @@
  * values on every kernel since 2.6): a stack record and its owner agree on
  * them.
  */
-#define STACKMAP_CONTEXT_FLAGS		(0x40 | 0x08 | 0x10)
+#define STACKMAP_CONTEXT_NMI		0x40
+#define STACKMAP_CONTEXT_HARDIRQ	0x08
+#define STACKMAP_CONTEXT_SOFTIRQ	0x10
+#define STACKMAP_CONTEXT_FLAGS		(STACKMAP_CONTEXT_NMI | \
+					 STACKMAP_CONTEXT_HARDIRQ | \
+					 STACKMAP_CONTEXT_SOFTIRQ)
+
+/**
+ * stackmap_context_level() - how deeply a record's context nests
+ * @flags: the record's common_flags
+ *
+ * Return: 0 task, 1 soft IRQ, 2 hard IRQ, 3 NMI: a record of a deeper level
+ * than its neighbours interrupted them.
+ */
+static inline int stackmap_context_level(unsigned int flags)
+{
+	if (flags & STACKMAP_CONTEXT_NMI)
+		return 3;
+	if (flags & STACKMAP_CONTEXT_HARDIRQ)
+		return 2;
+	return flags & STACKMAP_CONTEXT_SOFTIRQ ? 1 : 0;
+}
 
 /* Hard upper bound of a stored stack's depth, in frames. */
 #define STACKMAP_MAX_DEPTH		64
