@@ -50,8 +50,9 @@ static void stackmap_check_contract(void)
 	SM_CHECK_FIELD(stack_fallback, depth, STACKMAP_FIELD_DEPTH, u32);
 	SM_CHECK_FIELD(stack_fallback, owner, STACKMAP_FIELD_OWNER, u16);
 	SM_CHECK_FIELD(stack_fallback, flags, STACKMAP_FIELD_FLAGS, u16);
-	BUILD_BUG_ON(STACKMAP_CONTEXT_FLAGS !=
-		     (TRACE_FLAG_NMI | TRACE_FLAG_HARDIRQ | TRACE_FLAG_SOFTIRQ));
+	BUILD_BUG_ON(STACKMAP_CONTEXT_NMI != TRACE_FLAG_NMI);
+	BUILD_BUG_ON(STACKMAP_CONTEXT_HARDIRQ != TRACE_FLAG_HARDIRQ);
+	BUILD_BUG_ON(STACKMAP_CONTEXT_SOFTIRQ != TRACE_FLAG_SOFTIRQ);
 }
 
 /** stackmap_define_event_is() - is @data stack_define's own event call? */
