@@ -1,24 +1,37 @@
 #!/bin/bash
-# Boot the installed Debian kernel under qemu (TCG) with a busybox initramfs, run a guest script there, and
-# return its exit code. See tests/vm/README.md.
+# Boot a Debian kernel under qemu (TCG) with a busybox initramfs, run a guest script there, and return its exit
+# code: the installed one by default, or one unpacked under a root (--kernel-root, tests/kernels.sh).
+# See tests/vm/README.md.
 set -euo pipefail
 
 PROG=run-vm
 MARKER=STACKMAP-GUEST-EXIT
 SETUP_MARKER=STACKMAP-GUEST-SETUP-FAILED
 HARNESS_FAIL=125
-SPLAT_RE='BUG:|Oops|WARNING: CPU|Kernel panic|Call Trace:|lockdep|soft lockup'
+# Kernel reports that fail a run: BUG: (KASAN, KCSAN, KFENCE, might_sleep, soft lockup ...), oopses, WARN()s, and
+# the checkers that print neither: lockdep's and RCU's own "WARNING: <what>" titles, UBSAN, hung tasks and RCU
+# stalls. The guest scripts print on the same console: they must not print these words.
+SPLAT_RE='BUG:|Oops|WARNING: CPU|Kernel panic|Call Trace:|lockdep|soft lockup|UBSAN:'
+SPLAT_RE+='|WARNING: (possible |inconsistent lock|suspicious RCU|lock held|held lock|bad (unlock|contention)|Nested lock)'
+SPLAT_RE+='|WARNING: (chain_key|.* still has locks held|.*-unsafe lock order)|INFO: (task .* blocked|.*detected'
+SPLAT_RE+=' (expedited )?stalls|.*self-detected stall|trying to register non-static)|list_(add|del) corruption'
 # Entry points of the virtio + 9p stack; their dependencies come from modules.dep.
 BASE_MODULES=(virtio_pci 9pnet_virtio 9p)
 TRACE_CMD=/usr/bin/trace-cmd
 
 MODULES=() EXTRAS=() GUEST_SCRIPT="" SHARE="" TIMEOUT=300 SMP=2 MEM=1G KVER="" VERBOSE=0 APPEND="" HUNG_RETRIES=1
+# --kernel-root DIR: DIR/boot/vmlinuz-KVER and DIR/lib/modules/KVER instead of /boot and /lib/modules.
+# KIMAGE and KMODDIR: the image booted and the directory of its modules.
+KROOT="" KIMAGE="" KMODDIR=""
+BZIMAGE=""
 WORK="" STEP=args REPORTED=0 GUEST_CODE=""
 
 usage() {
 	cat <<EOF
 usage: $0 [--module PATH.ko ...] --guest-script PATH [--share DIR] [--timeout SECONDS]
-          [--smp N] [--mem SIZE] [--kver KVER] [--extra FILE ...] [--append KERNEL-PARAMS] [--hung-retries N] [--verbose]
+          [--smp N] [--mem SIZE] [--kver KVER] [--kernel-root DIR] [--bzimage FILE] [--extra FILE ...]
+          [--append KERNEL-PARAMS]
+          [--hung-retries N] [--verbose]
 EOF
 	REPORTED=1
 	exit 2
@@ -59,12 +72,14 @@ parse_args() {
 		--smp) SMP=${2:?}; shift 2 ;;
 		--mem) MEM=${2:?}; shift 2 ;;
 		--kver) KVER=${2:?}; shift 2 ;;
+		--kernel-root) KROOT=${2:?--kernel-root needs a directory}; shift 2 ;;
 		--extra)
 			shift
 			while (($#)) && [[ $1 != --* ]]; do EXTRAS+=("$1"); shift; done ;;
 		--verbose) VERBOSE=1; shift ;;
 		--append) APPEND=${2:?--append needs kernel parameters}; shift 2 ;;
 		--hung-retries) HUNG_RETRIES=${2:?}; shift 2 ;;
+		--bzimage) BZIMAGE=${2:?--bzimage needs a file}; shift 2 ;;
 		-h | --help) usage ;;
 		*) echo "$PROG: unknown argument: $1" >&2; usage ;;
 		esac
@@ -81,14 +96,30 @@ check_inputs() {
 	done
 }
 
-# Newest /boot/vmlinuz-* (the host itself may run another kernel, so not uname -r).
+# --bzimage FILE: boot FILE itself, a kernel with virtio and 9p built in (tests/kernels/debug-kernel.sh), so no
+# base modules are loaded and neither modules.dep nor modules.builtin is read. KVER only names it in messages:
+# the release string the boot header points to (bytes 0x20e-0x20f: its offset - 0x200).
+use_bzimage() {
+	local off
+	[[ -r $BZIMAGE ]] || fail kver "--bzimage $BZIMAGE missing or unreadable"
+	[[ $(dd if="$BZIMAGE" bs=1 skip=514 count=4 status=none) == HdrS ]] || fail kver "$BZIMAGE is not a bzImage"
+	off=$(od -An -tu2 -j526 -N2 "$BZIMAGE" | tr -d ' ')
+	KVER=$(dd if="$BZIMAGE" bs=1 skip=$((off + 512)) count=64 status=none | tr '\0' '\n' | head -n1 | cut -d' ' -f1)
+	BASE_MODULES=()
+}
+
+# KVER: the newest ROOT/boot/vmlinuz-* (the host itself may run another kernel, so not uname -r); ROOT is /
+# unless --kernel-root. Its modules: ROOT/lib/modules/KVER.
 pick_kver() {
+	local boot=$KROOT/boot
+	[[ -z $BZIMAGE ]] || { use_bzimage; KIMAGE=$BZIMAGE; return 0; }
 	if [[ -z $KVER ]]; then
-		KVER=$(find /boot -maxdepth 1 -name 'vmlinuz-*' -printf '%f\n' | sed 's/^vmlinuz-//' | sort -V | tail -n 1)
+		KVER=$(find "$boot/" -maxdepth 1 -name 'vmlinuz-*' -printf '%f\n' | sed 's/^vmlinuz-//' | sort -V | tail -n 1)
 	fi
-	[[ -n $KVER ]] || fail kver "no /boot/vmlinuz-* installed"
-	[[ -r /boot/vmlinuz-$KVER ]] || fail kver "/boot/vmlinuz-$KVER missing or unreadable"
-	[[ -r /lib/modules/$KVER/modules.dep ]] || fail kver "/lib/modules/$KVER/modules.dep missing"
+	[[ -n $KVER ]] || fail kver "no $boot/vmlinuz-* installed"
+	KIMAGE=$boot/vmlinuz-$KVER KMODDIR=$KROOT/lib/modules/$KVER
+	[[ -r $KIMAGE ]] || fail kver "$KIMAGE missing or unreadable"
+	[[ -r $KMODDIR/modules.dep ]] || fail kver "$KMODDIR/modules.dep missing"
 }
 
 setup_dirs() {
@@ -98,24 +129,28 @@ setup_dirs() {
 	fi
 	mkdir -p "$SHARE"
 	SHARE=$(cd "$SHARE" && pwd)
-	echo "$PROG: kernel $KVER, share dir $SHARE" >&2
+	echo "$PROG: kernel $KVER ($KIMAGE), share dir $SHARE" >&2
 	rm -f "$SHARE/guest-status" "$SHARE/console.log"
 }
 
-# modules.dep path of a module name ("9p" -> kernel/fs/9p/9p.ko[.xz]).
+# Path of a module name in a modules.dep-like FILE ("9p" -> kernel/fs/9p/9p.ko[.xz]).
 modpath() {
-	local dep=/lib/modules/$KVER/modules.dep
 	awk -F: -v n="$1" '{ b = $1; sub(/.*\//, "", b); sub(/\.ko(\.(xz|zst|gz))?$/, "", b);
-		gsub(/-/, "_", b); if (b == n) { print $1; exit } }' "$dep"
+		gsub(/-/, "_", b); if (b == n) { print $1; exit } }' "$2"
 }
 
 # Load order for the base modules: each module's dependencies (modules.dep lists them deepest last, so reversed),
-# then the module itself, first occurrence wins.
+# then the module itself, first occurrence wins. A module built into the kernel (modules.builtin; 6.12 has
+# virtio_pci built in) is skipped: it is in no modules.dep line, nor are its built-in dependencies.
 module_order() {
-	local dep=/lib/modules/$KVER/modules.dep name path
-	for name in "${BASE_MODULES[@]}"; do
-		path=$(modpath "$name")
-		[[ -n $path ]] || { echo "$PROG: $name not in modules.dep" >&2; return 1; }
+	local dep=$KMODDIR/modules.dep builtin=$KMODDIR/modules.builtin name path
+	for name in ${BASE_MODULES[@]+"${BASE_MODULES[@]}"}; do
+		if [[ -r $builtin && -n $(modpath "$name" "$builtin") ]]; then
+			echo "$PROG: $name is built into $KVER" >&2
+			continue
+		fi
+		path=$(modpath "$name" "$dep")
+		[[ -n $path ]] || { echo "$PROG: $name not in $dep" >&2; return 1; }
 		grep -m1 "^$path:" "$dep" | cut -d: -f2 | tr ' ' '\n' | sed '/^$/d' | tac
 		echo "$path"
 	done | awk '!seen[$0]++'
@@ -123,7 +158,7 @@ module_order() {
 
 # Copy one kernel module into DIR as NAME.ko, decompressing on the host (busybox insmod wants plain ELF).
 copy_kmod() {
-	local src=/lib/modules/$KVER/$1 dir=$2 name
+	local src=$KMODDIR/$1 dir=$2 name
 	name=$(basename "$1" | sed -E 's/\.ko(\.(xz|zst|gz))?$//')
 	case $src in
 	*.ko) cp "$src" "$dir/$name.ko" ;;
@@ -219,7 +254,8 @@ boot_once() {
 	# the vCPU threads can be starved long enough for false reports at the default; real hangs still show.
 	local append="console=ttyS0 loglevel=5 panic=-1 oops=panic softlockup_panic=1 watchdog_thresh=30 $APPEND"
 	local -a cmd=(timeout -k 5 "$TIMEOUT" qemu-system-x86_64 -accel "tcg,thread=multi" -cpu max -m "$MEM"
-		-smp "$SMP" -nographic -no-reboot -nic none -kernel "/boot/vmlinuz-$KVER" -initrd "$WORK/initramfs.cpio"
+		-smp "$SMP" -nographic -no-reboot -nic none -kernel "$KIMAGE"
+		-initrd "$WORK/initramfs.cpio"
 		-append "$append" -virtfs "local,path=$SHARE,mount_tag=host0,security_model=none")
 	local rc=0
 	if ((VERBOSE)); then
