@@ -14,11 +14,13 @@
 #                 below)
 #   make uninstall  all of it; trace-cmd is the stock one again
 #
-# The module is built against the newest installed kernel image's headers
-# (KVER=... to choose another), never against `uname -r`.
+# The module is built for KVER=... if given, else for the running kernel if
+# its headers are installed, else for the newest installed kernel image
+# (kmod/kver.mk; `make` prints which and why). make check tests it on each
+# kernel of KERNELS (default "6.1 6.12 6.12-rt"; tests/kernels.sh).
 
-KVER ?= $(shell ls /boot/vmlinuz-* 2>/dev/null | sed 's|/boot/vmlinuz-||' | sort -V | tail -n1)
-export KVER
+include kmod/kver.mk
+export KVER KVER_WHY
 VERSION := $(shell sed -n 's/^\#define STACKMAP_VERSION\t*"\(.*\)"/\1/p' include/stackmap/version.h)
 
 # Install locations. The plugin goes where libtraceevent looks for plugins
@@ -45,7 +47,7 @@ is_front_end = [ "$$(sed -n 3p $(1) 2>/dev/null)" = "\# stackmap trace-cmd front
 OLD_FRONTENDDIR := $(PREFIX)/libexec/stackmap
 # Run dkms add/build/install when installing to the live system.
 DKMS ?= $(if $(DESTDIR),,$(shell command -v dkms))
-KMOD_SOURCES := $(filter-out %.mod.c,$(wildcard kmod/*.c)) $(wildcard kmod/*.h) kmod/Kbuild kmod/Makefile
+KMOD_SOURCES := $(filter-out %.mod.c,$(wildcard kmod/*.c)) $(wildcard kmod/*.h) kmod/Kbuild kmod/Makefile kmod/kver.mk
 
 all: module plugin decoder
 

@@ -35,7 +35,7 @@ expected_files() {
 	echo "usr/local/share/man/man1/stackmap-record.1"
 	echo "usr/local/share/man/man7/plugin_stackmap.7"
 	echo "usr/src/stackmap-$VERSION/dkms.conf"
-	for k in Kbuild Makefile "$ROOT"/kmod/*.[ch]; do
+	for k in Kbuild Makefile kver.mk "$ROOT"/kmod/*.[ch]; do
 		[[ $k == *.mod.c ]] || echo "usr/src/stackmap-$VERSION/kmod/$(basename "$k")"
 	done
 	for k in "$ROOT"/include/stackmap/*.h; do
