@@ -328,15 +328,16 @@ main() {
 	check_inputs
 	STEP=kver; pick_kver
 	STEP=setup; setup_dirs
-	local t0=$EPOCHREALTIME t1 t2
+	local t0=$EPOCHREALTIME t1 t2 t3
 	build_initramfs
 	t1=$EPOCHREALTIME
 	STEP=lock; take_vm_lock
-	t1=$EPOCHREALTIME
-	STEP=qemu; run_qemu
 	t2=$EPOCHREALTIME
+	STEP=qemu; run_qemu
+	t3=$EPOCHREALTIME
 	check_console
-	echo "$PROG: guest exit code $GUEST_CODE (initramfs $(elapsed "$t0" "$t1") s, qemu $(elapsed "$t1" "$t2") s)" >&2
+	echo "$PROG: guest exit code $GUEST_CODE (initramfs $(elapsed "$t0" "$t1") s, waited $(elapsed "$t1" "$t2") s" \
+		"for the lock, qemu $(elapsed "$t2" "$t3") s)" >&2
 	REPORTED=1
 	exit "$GUEST_CODE"
 }
