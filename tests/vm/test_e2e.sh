@@ -9,7 +9,10 @@
 set -euo pipefail
 
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
-OUT=${OUT:-$ROOT/build/vm-e2e}
+# The kernel (STACKMAP_KERNEL, default the one kmod/stackmap.ko was built for): KO, VM_ARGS, OUT, KERNEL_LABEL.
+# shellcheck source=tests/vm/kernel.sh
+. "$ROOT/tests/vm/kernel.sh"
+vm_kernel_setup test_e2e "${OUT:-$ROOT/build/vm-e2e}"
 
 fail() {
 	echo "test_e2e: $1 failed: $2" >&2
@@ -19,7 +22,7 @@ fail() {
 run_guest() {
 	rm -rf "$OUT"
 	mkdir -p "$OUT"
-	"$ROOT/tests/vm/run-vm.sh" --module "$ROOT/kmod/stackmap.ko" \
+	"$ROOT/tests/vm/run-vm.sh" --module "$KO" ${VM_ARGS[@]+"${VM_ARGS[@]}"} \
 		--guest-script "$ROOT/tests/vm/guest/e2e.sh" --share "$OUT" \
 		--timeout 300 || fail "guest run" "run-vm exited $? (see $OUT/console.log)"
 	[[ -s $OUT/trace.dat ]] || fail "guest run" "no trace.dat came back"
@@ -60,4 +63,4 @@ check_stack_map
 check_stats
 "$ROOT/tests/plugin/check_report.sh" "$OUT/trace.dat" ||
 	fail "trace-cmd report with the plugin" "its stacks differ from fgdecode's"
-echo "test_e2e: ok ($OUT)"
+echo "test_e2e: ok on kernel $KERNEL_LABEL ($OUT)"

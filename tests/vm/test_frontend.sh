@@ -29,7 +29,10 @@
 set -euo pipefail
 
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
-OUT=${OUT:-$ROOT/build/vm-frontend}
+# The kernel (STACKMAP_KERNEL, default the one kmod/stackmap.ko was built for): KO, VM_ARGS, OUT, KERNEL_LABEL.
+# shellcheck source=tests/vm/kernel.sh
+. "$ROOT/tests/vm/kernel.sh"
+vm_kernel_setup test_frontend "${OUT:-$ROOT/build/vm-frontend}"
 FE=$OUT/fe
 SNAP=$ROOT/plugin/stackmap-snapshot
 export TRACEEVENT_PLUGIN_DIR=$ROOT/plugin
@@ -71,7 +74,7 @@ run_guest() {
 	make -s -C "$ROOT" install DESTDIR="$OUT/dest" >/dev/null || fail "make install" "into $OUT/dest"
 	# Under its soname: /extra is the guest's LD_LIBRARY_PATH.
 	cp "$(readlink -f /usr/lib/x86_64-linux-gnu/libtracecmd.so.1)" "$OUT/libtracecmd.so.1"
-	"$ROOT/tests/vm/run-vm.sh" --module "$ROOT/kmod/stackmap.ko" --smp 1 \
+	"$ROOT/tests/vm/run-vm.sh" --module "$KO" ${VM_ARGS[@]+"${VM_ARGS[@]}"} --smp 1 \
 		--guest-script "$ROOT/tests/vm/guest/frontend.sh" --share "$OUT" \
 		--extra "$OUT/dest/usr/local/bin/trace-cmd" "$OUT/dest/usr/local/bin/stackmap-snapshot" "$OUT/sigdfl" \
 		"$OUT/libtracecmd.so.1" \
@@ -237,4 +240,4 @@ check_flight
 # The host-side plugin tests, on this run's recording instead of the sample.
 "$ROOT/tests/plugin/test_frontend_args.sh" "$FE/sched.dat" "$FE/sched.stack_map" || fail "front end (stub)" "see above"
 "$ROOT/tests/plugin/test_tracedat.sh" "$FE/sched.dat" "$FE/sched.stack_map" || fail "snapshot and plugin options" "see above"
-echo "test_frontend: ok ($OUT)"
+echo "test_frontend: ok on kernel $KERNEL_LABEL ($OUT)"

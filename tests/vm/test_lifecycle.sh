@@ -9,7 +9,10 @@
 set -euo pipefail
 
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
-OUT=${OUT:-$ROOT/build/vm-lifecycle}
+# The kernel (STACKMAP_KERNEL, default the one kmod/stackmap.ko was built for): KO, VM_ARGS, OUT, KERNEL_LABEL.
+# shellcheck source=tests/vm/kernel.sh
+. "$ROOT/tests/vm/kernel.sh"
+vm_kernel_setup test_lifecycle "${OUT:-$ROOT/build/vm-lifecycle}"
 # Growth allowed over 19 cycles; one leaked map would be 2.7 MB of vmalloc.
 MAX_VMALLOC_GROWTH_KB=512
 MAX_SLAB_GROWTH_KB=1024
@@ -46,15 +49,18 @@ check_reload() {
 	echo "test_lifecycle: reload: 40 generations strictly increasing; growth over 19 cycles (kB): $growth"
 }
 
-# Each function_entry stack starts at do_sys_openat2+0x5 (its ftrace call
-# site) and its next frame is the parent the event names.
+# Each function_entry stack starts at do_sys_openat2+0x5 (the return address
+# of its ftrace call site; +0x9 where X86_KERNEL_IBT puts an endbr64 first)
+# and its next frame is the parent the event names.
 check_functions() {
+	local at=0x5
+	! kernel_config_has X86_KERNEL_IBT || at=0x9
 	decode functions
-	gawk '
+	gawk -v at="$at" '
 	/function_entry:/ { parent = $NF; events++; getline; getline f0; getline f1
-		if (f0 !~ /=> do_sys_openat2\+0x5\/0x[0-9a-f]+ /) { print "first frame: " f0; bad++ }
+		if (index(f0, "=> do_sys_openat2+" at "/0x") != 5) { print "first frame: " f0; bad++ }
 		split(f1, p, /[ +]/); if (p[6] != parent) { print "parent " parent " vs " f1; bad++ } }
-	END { if (!events || bad) exit 1; printf "test_lifecycle: functions: %d function_entry stacks start at do_sys_openat2+0x5 under their parent\n", events }' \
+	END { if (!events || bad) exit 1; printf "test_lifecycle: functions: %d function_entry stacks start at do_sys_openat2+%s under their parent\n", events, at }' \
 		"$OUT/functions/decoded.txt" || fail functions "stacks do not start at the hooked function"
 }
 
@@ -72,11 +78,11 @@ check_instance() {
 
 rm -rf "$OUT"
 mkdir -p "$OUT"
-"$ROOT/tests/vm/run-vm.sh" --module "$ROOT/kmod/stackmap.ko" \
+"$ROOT/tests/vm/run-vm.sh" --module "$KO" ${VM_ARGS[@]+"${VM_ARGS[@]}"} \
 	--guest-script "$ROOT/tests/vm/guest/lifecycle.sh" --share "$OUT" --timeout 420 --smp 1 ||
 	fail "guest run" "run-vm exited $? (see $OUT/console.log)"
 check_badinput
 check_reload
 check_functions
 check_instance
-echo "test_lifecycle: ok ($OUT)"
+echo "test_lifecycle: ok on kernel $KERNEL_LABEL ($OUT)"

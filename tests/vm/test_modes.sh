@@ -14,10 +14,11 @@
 set -euo pipefail
 
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
-OUT=${OUT:-$ROOT/build/vm-modes}
+# The kernel (STACKMAP_KERNEL, default the one kmod/stackmap.ko was built for): KO, VM_ARGS, OUT, KERNEL_LABEL.
+# shellcheck source=tests/vm/kernel.sh
+. "$ROOT/tests/vm/kernel.sh"
+vm_kernel_setup test_modes "${OUT:-$ROOT/build/vm-modes}"
 FGDECODE=$ROOT/decoder/fgdecode
-KVER_ARGS=()
-[[ -z ${KVER:-} ]] || KVER_ARGS=(--kver "$KVER")
 # Target for the flight recorder with stock trace-cmd (issue: >= 95 %).
 MIN_FLIGHT_RESOLVED_PCT=95
 
@@ -137,6 +138,12 @@ check_flight() {
 	echo "test_modes: flight: -b 64, overwritten: $resolved of $cookies retained cookies resolved ($pct %;" \
 		"$(gawk '$1 == "redefines" { print $2 }' "$OUT/flight/stats.txt") re-definitions);" \
 		"with redefine_pct=0: $r0 of $c0"
+	# The listing saved after the recording is one more definition source.
+	"$FGDECODE" --stack-map "$OUT/flight0/stack_map.txt" "$OUT/flight0/trace.dat" >/dev/null \
+		2>"$OUT/flight0/listing.summary" || fail flight "fgdecode --stack-map exited $?"
+	(($(count "$OUT/flight0/listing.summary" resolved) == c0)) ||
+		fail flight "--stack-map: $(figures flight0 listing)"
+	echo "test_modes: flight: redefine_pct=0 with --stack-map (the saved stack_map): $(figures flight0 listing)"
 }
 
 check_reset() {
@@ -160,7 +167,7 @@ check_truncated() {
 
 rm -rf "$OUT"
 mkdir -p "$OUT"
-"$ROOT/tests/vm/run-vm.sh" --module "$ROOT/kmod/stackmap.ko" ${KVER_ARGS[@]+"${KVER_ARGS[@]}"} \
+"$ROOT/tests/vm/run-vm.sh" --module "$KO" ${VM_ARGS[@]+"${VM_ARGS[@]}"} \
 	--guest-script "$ROOT/tests/vm/guest/modes.sh" --share "$OUT" --timeout 600 --hung-retries 2 ||
 	fail "guest run" "run-vm exited $? (see $OUT/console.log)"
 check_all_orphans filtered
@@ -171,4 +178,4 @@ check_complete concurrent second.dat
 check_flight
 check_reset
 check_truncated
-echo "test_modes: ok ($OUT)"
+echo "test_modes: ok on kernel $KERNEL_LABEL ($OUT)"

@@ -11,7 +11,10 @@
 set -euo pipefail
 
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
-OUT=${OUT:-$ROOT/build/vm-module}
+# The kernel (STACKMAP_KERNEL, default the one kmod/stackmap.ko was built for): KO, VM_ARGS, OUT, KERNEL_LABEL.
+# shellcheck source=tests/vm/kernel.sh
+. "$ROOT/tests/vm/kernel.sh"
+vm_kernel_setup test_module "${OUT:-$ROOT/build/vm-module}"
 
 fail() {
 	echo "test_module: $1 failed: $2" >&2
@@ -95,11 +98,11 @@ check_nmi() {
 
 rm -rf "$OUT"
 mkdir -p "$OUT"
-"$ROOT/tests/vm/run-vm.sh" --module "$ROOT/kmod/stackmap.ko" \
+"$ROOT/tests/vm/run-vm.sh" --module "$KO" ${VM_ARGS[@]+"${VM_ARGS[@]}"} \
 	--guest-script "$ROOT/tests/vm/guest/module.sh" --share "$OUT" --timeout 300 --hung-retries 2 ||
 	fail "guest run" "run-vm exited $? (see $OUT/console.log)"
 check_stress
 check_full
 check_stale
 check_nmi
-echo "test_module: ok ($OUT)"
+echo "test_module: ok on kernel $KERNEL_LABEL ($OUT)"
