@@ -47,6 +47,23 @@ DEFINE_PER_CPU(u64, stackmap_horizon);
 /* Per nesting level: the cookie being emitted is defined right after it. */
 static DEFINE_PER_CPU(bool[SM_NESTING], stackmap_define_after);
 
+#ifdef STACKMAP_TEST_SLEEP_IN_PROBE
+/*
+ * TEST ONLY, never in a normal build (tests/vm/test_debug.sh passes
+ * KCFLAGS=-DSTACKMAP_TEST_SLEEP_IN_PROBE): the hot path claims it may sleep,
+ * with preemption disabled and often inside the scheduler.  A kernel with
+ * CONFIG_DEBUG_ATOMIC_SLEEP must report "BUG: sleeping function called from
+ * invalid context", and the harness must fail the run on it: the proof that
+ * the debug kernel and run-vm.sh catch what the module must never do.
+ * might_sleep() only checks; a real GFP_KERNEL allocation here could
+ * deadlock under the runqueue lock instead of reporting.
+ */
+#define stackmap_test_sleep_in_probe()	might_sleep()
+MODULE_INFO(stackmap_test, "sleep_in_probe");
+#else
+#define stackmap_test_sleep_in_probe()	do { } while (0)
+#endif
+
 /**
  * stackmap_new_epoch() - make every stack be defined again on next use
  * @define_now: also define the cookie being emitted on this CPU right after
@@ -234,6 +251,7 @@ void stackmap_record(const struct stackmap_skip *skip, u16 owner)
 	int level;
 
 	preempt_disable_notrace();
+	stackmap_test_sleep_in_probe();
 	level = this_cpu_inc_return(stackmap_nesting) - 1;
 	/* Pairs with the barrier() before the decrement below. */
 	barrier();
