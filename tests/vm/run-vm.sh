@@ -24,14 +24,16 @@ MODULES=() EXTRAS=() GUEST_SCRIPT="" SHARE="" TIMEOUT=300 SMP=2 MEM=1G KVER="" V
 # KIMAGE and KMODDIR: the image booted and the directory of its modules.
 KROOT="" KIMAGE="" KMODDIR=""
 BZIMAGE=""
+# --timeout-scale N (default $STACKMAP_VM_TIMEOUT_SCALE, else 1) multiplies --timeout: a debug kernel (KASAN,
+# lockdep) runs the same guest script about 13 times slower under TCG; its tests keep their own timeouts.
+TIMEOUT_SCALE=${STACKMAP_VM_TIMEOUT_SCALE:-1}
 WORK="" STEP=args REPORTED=0 GUEST_CODE=""
 
 usage() {
 	cat <<EOF
 usage: $0 [--module PATH.ko ...] --guest-script PATH [--share DIR] [--timeout SECONDS]
-          [--smp N] [--mem SIZE] [--kver KVER] [--kernel-root DIR] [--bzimage FILE] [--extra FILE ...]
-          [--append KERNEL-PARAMS]
-          [--hung-retries N] [--verbose]
+          [--smp N] [--mem SIZE] [--kver KVER] [--kernel-root DIR] [--bzimage FILE] [--timeout-scale N]
+          [--extra FILE ...] [--append KERNEL-PARAMS] [--hung-retries N] [--verbose]
 EOF
 	REPORTED=1
 	exit 2
@@ -80,12 +82,15 @@ parse_args() {
 		--append) APPEND=${2:?--append needs kernel parameters}; shift 2 ;;
 		--hung-retries) HUNG_RETRIES=${2:?}; shift 2 ;;
 		--bzimage) BZIMAGE=${2:?--bzimage needs a file}; shift 2 ;;
+		--timeout-scale) TIMEOUT_SCALE=${2:?}; shift 2 ;;
 		-h | --help) usage ;;
 		*) echo "$PROG: unknown argument: $1" >&2; usage ;;
 		esac
 	done
 	[[ -n $GUEST_SCRIPT ]] || usage
 	[[ $TIMEOUT =~ ^[0-9]+$ ]] || fail args "--timeout must be a number of seconds"
+	[[ $TIMEOUT_SCALE =~ ^[1-9][0-9]*$ ]] || fail args "--timeout-scale must be a positive integer"
+	TIMEOUT=$((TIMEOUT * TIMEOUT_SCALE))
 }
 
 check_inputs() {
