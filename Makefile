@@ -4,7 +4,9 @@
 #                 and fgdecode (decoder/)
 #   make demo     install what is missing, build, record a real workload in a
 #                 qemu guest running the Debian kernel, print decoded stacks
-#   make check    install what is missing, build, run every test suite
+#   make check    install what is missing, build, run every test suite;
+#                 the module's build and the qemu suites once per kernel of
+#                 KERNELS (default "6.1 6.12 6.12-rt"; make check KERNELS=6.12)
 #   make bench    run the benchmarks (tests/bench/RESULTS.md); bench-quick
 #                 runs them at tiny sizes, as make check does
 #   make fuzz     run every fuzz harness for FUZZ_SECONDS (default 60) each

@@ -2,11 +2,14 @@
 # Install what stackmap needs to build and test, on Debian bookworm, as root:
 # `apt-get update` once, then `apt-get install -y` only the missing packages.
 # Usage: tests/install-deps.sh [--check]   (--check only lists what is missing)
+# The 6.12 and 6.12-rt kernels make check also tests on are not installed: tests/kernels.sh downloads and
+# unpacks them into a cache (the kmod-build suites), with apt-get download, dpkg-deb and depmod.
 set -euo pipefail
 
 PACKAGES=(
 	build-essential pkg-config gawk dkms time
 	linux-image-amd64 linux-headers-amd64 kmod
+	dwarves	# pahole: 6.12's kbuild (tests/kernels.sh) generates BTF for modules with it
 	trace-cmd libtracecmd-dev libtraceevent-dev libtracefs-dev
 	libdw-dev libelf-dev elfutils
 	check

@@ -1,10 +1,22 @@
 #!/bin/bash
-# Run every test suite of stackmap, each as one step, and end with the line
-# "N passed, N failed". Exit status: 0 only if every suite passed.
+# Run every test suite of stackmap, each as one step, and end with a table of
+# every suite's result and time and the line "suites: N passed, N failed".
+# Exit status: 0 only if every suite passed.
 # Usage: tests/run-tests.sh [SUITE ...]   (default: all, in the order below)
+#
+# The module is built (kmod-build, with W=1 and no warning allowed) and the
+# VM suites run once per kernel of KERNELS (default "6.1 6.12 6.12-rt", names
+# of tests/kernels.sh), as SUITE@KERNEL: vm-e2e@6.12 runs tests/vm/test_e2e.sh
+# with STACKMAP_KERNEL=6.12. A per-kernel SUITE without @KERNEL means it on
+# every kernel of KERNELS. The other suites run once, on the default kernel.
 set -uo pipefail
 
 cd "$(dirname "$0")/.." || exit 2
+
+read -ra KERNELS <<<"${KERNELS:-6.1 6.12 6.12-rt}"
+# Recordings the decoder's bad-input test and the fuzz seeds are made from:
+# vm-e2e's on the first kernel.
+E2E_TRACE=build/vm-e2e-${KERNELS[0]}/trace.dat
 
 declare -A SUITES=(
 	[map-unit]="make -C tests/kmod check"
@@ -12,37 +24,73 @@ declare -A SUITES=(
 	[plugin-unit]="make -C tests/plugin check"
 	[install]="tests/test_install.sh"
 	[vm-harness]="tests/vm/selftest.sh"
+	[decoder-badinput]="tests/decoder/test_badinput.sh $E2E_TRACE"
+	[bench-quick]="tests/bench/run.sh --quick"
+	[fuzz-smoke]="make -C tests/fuzz run SECONDS=\${FUZZ_SECONDS:-15} TRACE=\$PWD/$E2E_TRACE && make -C tests/fuzz regress TRACE=\$PWD/$E2E_TRACE"
+)
+# Suites run once per kernel (the kernel's name is in STACKMAP_KERNEL).
+declare -A PER_KERNEL=(
+	[kmod-build]="tests/kmod-build.sh"
 	[vm-e2e]="tests/vm/test_e2e.sh"
 	[vm-frontend]="tests/vm/test_frontend.sh"
 	[vm-modes]="tests/vm/test_modes.sh"
-	[decoder-badinput]="tests/decoder/test_badinput.sh"
 	[vm-module]="tests/vm/test_module.sh"
 	[vm-lifecycle]="tests/vm/test_lifecycle.sh"
-	[bench-quick]="tests/bench/run.sh --quick"
-	[fuzz-smoke]="make -C tests/fuzz run SECONDS=\${FUZZ_SECONDS:-15} && make -C tests/fuzz regress"
 )
-ORDER=(map-unit decoder-unit plugin-unit install vm-harness vm-e2e decoder-badinput vm-frontend vm-modes vm-module vm-lifecycle bench-quick fuzz-smoke)
+ORDER=(map-unit decoder-unit plugin-unit install kmod-build vm-harness vm-e2e decoder-badinput vm-frontend vm-modes
+	vm-module vm-lifecycle bench-quick fuzz-smoke)
+
+# expand NAME: the suite names NAME stands for (NAME@KERNEL for each kernel of a per-kernel suite).
+expand() {
+	local name=$1 k
+	if [[ -n ${PER_KERNEL[$name]:-} ]]; then
+		for k in "${KERNELS[@]}"; do echo "$name@$k"; done
+	elif [[ -n ${SUITES[$name]:-} || ($name == *@* && -n ${PER_KERNEL[${name%@*}]:-}) ]]; then
+		echo "$name"
+	else
+		echo "run-tests: unknown suite $name (have: ${ORDER[*]}; per kernel: NAME@KERNEL)" >&2
+		return 1
+	fi
+}
+
+# suite_command NAME: the shell command of one expanded suite.
+suite_command() {
+	local name=$1
+	if [[ $name == *@* ]]; then
+		echo "STACKMAP_KERNEL=${name#*@} ${PER_KERNEL[${name%@*}]}"
+	else
+		echo "${SUITES[$name]}"
+	fi
+}
 
 main() {
-	local passed=0 failed=0 names=("$@") name start rc
+	local passed=0 failed=0 names=("$@") expanded=() out name cmd start rc secs table=() total=$SECONDS
 	((${#names[@]})) || names=("${ORDER[@]}")
 	for name in "${names[@]}"; do
-		if [[ -z ${SUITES[$name]:-} ]]; then
-			echo "run-tests: unknown suite $name (have: ${ORDER[*]})" >&2
-			return 2
-		fi
-		echo "=== suite $name: ${SUITES[$name]}"
+		out=$(expand "$name") || return 2
+		mapfile -t -O "${#expanded[@]}" expanded <<<"$out"
+	done
+	echo "=== kernels: ${KERNELS[*]}"
+	for name in "${expanded[@]}"; do
+		cmd=$(suite_command "$name")
+		echo "=== suite $name: $cmd"
 		start=$SECONDS
-		bash -c "${SUITES[$name]}"
+		bash -c "$cmd"
 		rc=$?
+		secs=$((SECONDS - start))
 		if ((rc == 0)); then
 			passed=$((passed + 1))
-			echo "=== suite $name: PASS ($((SECONDS - start)) s)"
+			echo "=== suite $name: PASS ($secs s)"
+			table+=("$(printf '%-24s PASS %6d s' "$name" "$secs")")
 		else
 			failed=$((failed + 1))
-			echo "=== suite $name: FAIL (exit $rc, $((SECONDS - start)) s)"
+			echo "=== suite $name: FAIL (exit $rc, $secs s)"
+			table+=("$(printf '%-24s FAIL %6d s  (exit %d)' "$name" "$secs" "$rc")")
 		fi
 	done
+	echo "=== times"
+	printf '%s\n' "${table[@]}"
+	echo "total $((SECONDS - total)) s"
 	echo "suites: $passed passed, $failed failed"
 	((failed == 0))
 }
