@@ -1,7 +1,7 @@
 # stackmap: deduplicated kernel stack traces for ftrace.
 #
-#   make          build the module (kmod/), the trace-cmd plugin (plugin/)
-#                 and fgdecode (decoder/)
+#   make          build the module (kmod/), the trace-cmd plugin (plugin/),
+#                 the record tools (record/) and fgdecode (decoder/)
 #   make demo     install what is missing, build, record a real workload in a
 #                 qemu guest running the Debian kernel, print decoded stacks
 #   make check    install what is missing, build, run every test suite;
@@ -33,7 +33,7 @@ BINDIR ?= $(PREFIX)/bin
 MANDIR ?= $(PREFIX)/share/man
 PLUGINDIR ?= $(shell pkg-config --variable=libdir libtraceevent)/traceevent/plugins
 DKMSDIR ?= /usr/src/stackmap-$(VERSION)
-# The trace-cmd front end (plugin/trace-cmd) and its stackmap-snapshot.  In
+# The trace-cmd front end (record/trace-cmd) and its stackmap-snapshot.  In
 # BINDIR it is "trace-cmd" for everyone: /usr/local/bin comes before
 # /usr/bin on the default PATH, and it hands every command it does not
 # handle to the next trace-cmd on PATH.  A directory off PATH (for example
@@ -42,7 +42,7 @@ DKMSDIR ?= /usr/src/stackmap-$(VERSION)
 # the real /usr/bin/trace-cmd) and uninstall removes only a front end.
 FRONTENDDIR ?= $(BINDIR)
 FE := $(DESTDIR)$(FRONTENDDIR)/trace-cmd
-# The front end's third line (plugin/trace-cmd: is_front_end).
+# The front end's third line (record/trace-cmd: is_front_end).
 is_front_end = [ "$$(sed -n 3p $(1) 2>/dev/null)" = "\# stackmap trace-cmd front end" ]
 # Where make install put the front end before it was installed as trace-cmd
 # (uninstall removes what is left there).
@@ -51,13 +51,16 @@ OLD_FRONTENDDIR := $(PREFIX)/libexec/stackmap
 DKMS ?= $(if $(DESTDIR),,$(shell command -v dkms))
 KMOD_SOURCES := $(filter-out %.mod.c,$(wildcard kmod/*.c)) $(wildcard kmod/*.h) kmod/Kbuild kmod/Makefile kmod/kver.mk
 
-all: module plugin decoder
+all: module plugin record decoder
 
 module:
 	$(MAKE) -C kmod
 
 plugin:
 	$(MAKE) -C plugin
+
+record:
+	$(MAKE) -C record
 
 decoder:
 	$(MAKE) -C decoder
@@ -88,7 +91,7 @@ demo: deps
 	$(MAKE) all
 	tests/vm/demo.sh
 
-install: decoder plugin
+install: decoder plugin record
 	install -D -m 0755 decoder/fgdecode $(DESTDIR)$(BINDIR)/fgdecode
 	install -D -m 0644 plugin/plugin_stackmap.so $(DESTDIR)$(PLUGINDIR)/plugin_stackmap.so
 	install -D -m 0644 man/fgdecode.1 $(DESTDIR)$(MANDIR)/man1/fgdecode.1
@@ -97,8 +100,8 @@ install: decoder plugin
 		echo "make install: $(FE) is not the stackmap front end (the real trace-cmd?); not replacing it: use another PREFIX or FRONTENDDIR" >&2; \
 		exit 1; \
 	fi
-	install -D -m 0755 plugin/trace-cmd $(FE)
-	install -D -m 0755 plugin/stackmap-snapshot $(DESTDIR)$(FRONTENDDIR)/stackmap-snapshot
+	install -D -m 0755 record/trace-cmd $(FE)
+	install -D -m 0755 record/stackmap-snapshot $(DESTDIR)$(FRONTENDDIR)/stackmap-snapshot
 	install -D -m 0644 man/stackmap-record.1 $(DESTDIR)$(MANDIR)/man1/stackmap-record.1
 	install -D -m 0644 man/plugin_stackmap.7 $(DESTDIR)$(MANDIR)/man7/plugin_stackmap.7
 	install -d $(DESTDIR)$(DKMSDIR)/kmod $(DESTDIR)$(DKMSDIR)/include/stackmap
@@ -123,7 +126,9 @@ uninstall:
 
 clean:
 	-$(MAKE) -C kmod clean
+	-$(MAKE) -C lib clean
 	-$(MAKE) -C plugin clean
+	-$(MAKE) -C record clean
 	-$(MAKE) -C decoder clean
 	-$(MAKE) -C tests/kmod clean
 	-$(MAKE) -C tests/decoder clean
@@ -132,4 +137,4 @@ clean:
 	-$(MAKE) -C tests/bench clean
 	rm -rf build
 
-.PHONY: all module plugin decoder deps check fuzz bench bench-quick demo install uninstall clean
+.PHONY: all module plugin record decoder deps check fuzz bench bench-quick demo install uninstall clean

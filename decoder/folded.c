@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "folded.h"
-#include "stackmap/tep_stack.h"
+#include "tep_stack.h"
 
 static const char *const marker_frame[SSET_NR_STATUS] = {
 	[SSET_STALE] = "[stale cookie]",

@@ -20,7 +20,7 @@
 
 #include <event-parse.h>
 
-#include "stackmap/snapshot.h"
+#include "snapshot.h"
 
 /* The running module's listing, read when --map names no file. */
 #define MAPLIST_LIVE_PATH	"/sys/kernel/debug/stackmap/stack_map"

@@ -11,7 +11,7 @@
 #include "json.h"
 #include "mapout.h"
 #include "stackmap/cookie.h"
-#include "stackmap/tep_stack.h"
+#include "tep_stack.h"
 
 static unsigned long long total_hits(const struct stackmap_snapshot *snap)
 {

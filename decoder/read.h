@@ -25,7 +25,7 @@
 
 #include <trace-cmd.h>
 
-#include "stackmap/tep_stack.h"
+#include "tep_stack.h"
 
 #define READER_ERR_LEN	256
 

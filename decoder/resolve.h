@@ -27,9 +27,9 @@
 #include <stddef.h>
 
 #include "read.h"
-#include "stackmap/snapshot.h"
-#include "stackmap/stacktab.h"
-#include "stackmap/tep_stack.h"
+#include "snapshot.h"
+#include "stacktab.h"
+#include "tep_stack.h"
 
 /* Counters for the summary line.  "corrupt" records are not in the others. */
 struct resolve_stats {

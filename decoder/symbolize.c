@@ -3,7 +3,7 @@
  * fgdecode, stage 3: addresses to symbols (see symbolize.h).
  */
 #include "symbolize.h"
-#include "stackmap/tep_stack.h"
+#include "tep_stack.h"
 
 /*
  * The kallsyms frame of @addr: name and offset as libtraceevent finds them;

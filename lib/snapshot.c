@@ -20,7 +20,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "cookie.h"
+#include "stackmap/cookie.h"
 #include "snapshot.h"
 
 static void set_err(struct stackmap_snap_err *err, const char *fmt, ...)

@@ -5,7 +5,7 @@
  * cookies name even when definition events were lost.
  *
  * The payload is stored in a trace.dat v7 option of id STACKMAP_SNAPSHOT_OPTION
- * (written by plugin/stackmap-snapshot through libtracecmd's own option
+ * (written by record/stackmap-snapshot through libtracecmd's own option
  * writer).  All payload integers are little-endian, whatever the byte order
  * of the trace.dat around it.
  *
@@ -41,9 +41,9 @@
 #include <stddef.h>
 #include <stdio.h>
 
-#include "events.h"
+#include "stackmap/events.h"
 #include "stacktab.h"
-#include "types.h"
+#include "stackmap/types.h"
 
 #define STACKMAP_SNAPSHOT_MAGIC		"STKMAPS\0"
 #define STACKMAP_SNAPSHOT_MAGIC_LEN	8

@@ -12,8 +12,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cookie.h"
-#include "events.h"
+#include "stackmap/cookie.h"
+#include "stackmap/events.h"
 #include "stacktab.h"
 
 #define OATAB_MIN_CAP	64

@@ -24,7 +24,7 @@
 
 #include <stddef.h>
 
-#include "types.h"
+#include "stackmap/types.h"
 
 struct stacktab;
 

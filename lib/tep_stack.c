@@ -7,7 +7,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "cookie.h"
+#include "stackmap/cookie.h"
 #include "tep_stack.h"
 
 static const char *const kind_names[TEPSTACK_NR_KINDS] = {

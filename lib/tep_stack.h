@@ -39,9 +39,9 @@
 #include <event-parse.h>
 #include <trace-seq.h>
 
-#include "events.h"
+#include "stackmap/events.h"
 #include "stacktab.h"
-#include "types.h"
+#include "stackmap/types.h"
 
 /* Which stackmap event a struct tepstack_fields describes. */
 enum tepstack_kind {

@@ -68,9 +68,9 @@
 
 #include "stackmap/cookie.h"
 #include "stackmap/events.h"
-#include "stackmap/snapshot.h"
-#include "stackmap/stacktab.h"
-#include "stackmap/tep_stack.h"
+#include "snapshot.h"
+#include "stacktab.h"
+#include "tep_stack.h"
 
 #define PLUGIN_EXPORT	__attribute__((visibility("default")))
 #define PLUGIN_ALIAS	"stackmap"

@@ -74,7 +74,7 @@ check_front_end_on_path() {
 	local path="" d cmd rc
 	for d in ${ROOT_PATH//:/ }; do path+="$DEST$d:"; done
 	path+=$ROOT_PATH
-	cmp -s "$ROOT/plugin/trace-cmd" "$DEST/usr/local/bin/trace-cmd" || fail "front end" "installed trace-cmd is not plugin/trace-cmd"
+	cmp -s "$ROOT/record/trace-cmd" "$DEST/usr/local/bin/trace-cmd" || fail "front end" "installed trace-cmd is not record/trace-cmd"
 	[[ $(PATH=$path command -v trace-cmd) == "$DEST/usr/local/bin/trace-cmd" ]] ||
 		fail "front end" "trace-cmd on root's PATH is $(PATH=$path command -v trace-cmd)"
 	for cmd in "list -O" "list -o" "no-such-command"; do
@@ -95,7 +95,7 @@ check_front_end_on_path() {
 check_uninstall() {
 	# A front end left by an older make install, in PREFIX/libexec/stackmap.
 	mkdir -p "$DEST/usr/local/libexec/stackmap"
-	cp "$ROOT/plugin/trace-cmd" "$ROOT/plugin/stackmap-snapshot" "$DEST/usr/local/libexec/stackmap/"
+	cp "$ROOT/record/trace-cmd" "$ROOT/record/stackmap-snapshot" "$DEST/usr/local/libexec/stackmap/"
 	make -s -C "$ROOT" uninstall DESTDIR="$DEST" >/dev/null
 	local left
 	left=$(cd "$DEST" && find . -type f | head -n5)

@@ -20,7 +20,7 @@
 #ifndef FGDECODE
 #define FGDECODE "fgdecode_san"
 #endif
-/* plugin/stackmap-snapshot, rebuilt here: stores a listing in a trace.dat. */
+/* record/stackmap-snapshot, rebuilt here: stores a listing in a trace.dat. */
 #define SNAPSHOT_TOOL "stackmap-snapshot"
 
 #define SEC	1000000000ULL

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * libFuzzer harness: the map snapshot payload stored in trace.dat
- * (include/stackmap/snapshot.c, stackmap_snapshot_decode()).
+ * (lib/snapshot.c, stackmap_snapshot_decode()).
  *
  * Input: byte 0 bit 0 set means "repair the header's CRC first", so the
  * fuzzer gets past the checksum into the entries; the rest is the payload.
@@ -11,9 +11,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "stackmap/snapshot.h"
+#include "snapshot.h"
 
-#define SNAPSHOT_HEADER_SIZE	32	/* see include/stackmap/snapshot.h */
+#define SNAPSHOT_HEADER_SIZE	32	/* see lib/snapshot.h */
 #define CRC_OFFSET	28
 
 static void repair_crc(unsigned char *p, size_t len)

@@ -1,14 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * libFuzzer harness: the module's stack_map listing as read from a saved
- * file (include/stackmap/snapshot.c, stackmap_snapshot_parse_listing()).
+ * file (lib/snapshot.c, stackmap_snapshot_parse_listing()).
  * A listing that parses must survive an encode/decode round trip.
  */
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "stackmap/snapshot.h"
+#include "snapshot.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * libFuzzer harness: stackmap event records, as fgdecode and the plugin read
- * them (include/stackmap/tep_stack.c), from arbitrary bytes.
+ * them (lib/tep_stack.c), from arbitrary bytes.
  *
  * Input: byte 0 selects the trace (bit 0: long size 8 or 4, bit 1: big
  * endian) and the event (bits 2-3: stack_define, stack_fallback,
@@ -15,7 +15,7 @@
 
 #include <event-parse.h>
 
-#include "stackmap/tep_stack.h"
+#include "tep_stack.h"
 #include "tep_fixture.h"
 
 struct variant {

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Tests of include/stackmap/snapshot.c: the payload format (round trip,
+ * Tests of lib/snapshot.c: the payload format (round trip,
  * truncation at every length, crc, magic, version, depth, counts, owner and
  * flags), the
  * stack_map listing parser (an excerpt of a real listing, stack_map.sample,
@@ -15,7 +15,7 @@
 #include <unistd.h>
 
 #include "stackmap/cookie.h"
-#include "stackmap/snapshot.h"
+#include "snapshot.h"
 
 /* The first three stacks of a listing recorded on the Debian 6.1 guest. */
 #ifndef SAMPLE_LISTING

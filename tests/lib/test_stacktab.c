@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Unit tests of include/stackmap/stacktab.c: the cookie -> stack table.
+ * Unit tests of lib/stacktab.c: the cookie -> stack table.
  */
 #include <check.h>
 #include <errno.h>
@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "stackmap/cookie.h"
-#include "stackmap/stacktab.h"
+#include "stacktab.h"
 
 static struct stacktab *tab;
 

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Unit tests of include/stackmap/tep_stack.c: reading the stackmap events out
+ * Unit tests of lib/tep_stack.c: reading the stackmap events out
  * of records parsed with the kernel's own format text, and printing stacks.
  */
 #include <check.h>
@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "stackmap/cookie.h"
-#include "stackmap/tep_stack.h"
+#include "tep_stack.h"
 #include "tep_fixture.h"
 
 static struct tep_handle *tep;

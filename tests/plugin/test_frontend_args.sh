@@ -1,5 +1,5 @@
 #!/bin/bash
-# Host test of the front end (plugin/trace-cmd) against a stub "real"
+# Host test of the front end (record/trace-cmd) against a stub "real"
 # trace-cmd and a stub module directory: the arguments it hands on, what it
 # attaches while the stub records, what it detaches afterwards, the snapshot
 # it stores after record -O stackmap and after extract, its refusals,
@@ -12,7 +12,7 @@
 set -uo pipefail
 
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
-FE=$ROOT/plugin/trace-cmd
+FE=$ROOT/record/trace-cmd
 TRACE=${1:-$ROOT/tests/vm/sample/trace.dat}
 LISTING=${2:-$ROOT/tests/vm/sample/stack_map.txt}
 TMP=$(mktemp -d)
@@ -67,7 +67,7 @@ expect "args" "record -e sched:sched_switch -o out.dat -e stackmap sleep 1" "$(p
 expect "attached while recording" "sched:sched_switch" "$(cat "$TMP/log.attached")"
 expect "writes: attach, detach" $'sched:sched_switch\n!sched:sched_switch' "$(cat "$TMP/mod/tracepoints")"
 expect "snapshot" "$(gawk 'NR == 1 { g = $3 } $1 == "slot" { n++; h += $6 } END { printf "generation %d entries %d hits %d", g, n, h }' "$LISTING")" \
-	"$("$ROOT/plugin/stackmap-snapshot" show "$TMP/out.dat" | head -n1)"
+	"$("$ROOT/record/stackmap-snapshot" show "$TMP/out.dat" | head -n1)"
 
 # 2. -p function -l FUNC: not passed on, attached to functions; no command.
 setup_module
@@ -115,7 +115,7 @@ run_fe record -O stackmap -B inst -e sched:sched_switch -o inst.dat true >/dev/n
 expect "-B exit" 0 $?
 expect "-B args" "record -B inst -e sched:sched_switch -o inst.dat -e stackmap true" "$(paste -sd' ' "$TMP/log")"
 expect "-B writes: attach, detach" $'sched:sched_switch\n!sched:sched_switch' "$(cat "$TMP/mod/tracepoints")"
-"$ROOT/plugin/stackmap-snapshot" show "$TMP/inst.dat" >/dev/null 2>&1 && ok || bad "-B: no snapshot stored"
+"$ROOT/record/stackmap-snapshot" show "$TMP/inst.dat" >/dev/null 2>&1 && ok || bad "-B: no snapshot stored"
 setup_module
 run_fe record -O stackmap -e sched:sched_switch -Binst -e irq -t true >/dev/null 2>&1
 expect "top-level stacks, -B without: args" "record -e sched:sched_switch -e stackmap -Binst -e irq -t true" "$(paste -sd' ' "$TMP/log")"
@@ -150,14 +150,14 @@ expect "dangling -o: args" "record -e sched:sched_switch -e stackmap -o" "$(past
 passthrough() {
 	local name=$1
 	shift
-	(cd "$TMP" && PATH=$ROOT/plugin:$PATH trace-cmd "$@" >"$TMP/fe.out" 2>"$TMP/fe.err"; echo $? >"$TMP/fe.rc")
+	(cd "$TMP" && PATH=$ROOT/record:$PATH trace-cmd "$@" >"$TMP/fe.out" 2>"$TMP/fe.err"; echo $? >"$TMP/fe.rc")
 	(cd "$TMP" && /usr/bin/trace-cmd "$@" >"$TMP/real.out" 2>"$TMP/real.err"; echo $? >"$TMP/real.rc")
 	cmp -s "$TMP/fe.out" "$TMP/real.out" && cmp -s "$TMP/fe.err" "$TMP/real.err" &&
 		cmp -s "$TMP/fe.rc" "$TMP/real.rc" && ok ||
 		bad "pass-through $name: output or exit code differs (rc $(cat "$TMP/fe.rc") vs $(cat "$TMP/real.rc"))"
 	echo "test_frontend_args: pass-through $name: exit $(cat "$TMP/real.rc"), $(wc -l <"$TMP/real.out") lines, identical"
 }
-[[ $(cd "$TMP" && PATH=$ROOT/plugin:$PATH command -v trace-cmd) == "$FE" ]] && ok || bad "front end not first on PATH"
+[[ $(cd "$TMP" && PATH=$ROOT/record:$PATH command -v trace-cmd) == "$FE" ]] && ok || bad "front end not first on PATH"
 passthrough report report -i "$TRACE"
 passthrough list list -O
 passthrough dump dump --options -i "$TRACE"
@@ -168,7 +168,7 @@ passthrough unknown-command no-such-command
 # extract with the same arguments, then the module's map stored in the file
 # it wrote, -o FILE or trace.dat.
 snapshot_line() {
-	"$ROOT/plugin/stackmap-snapshot" show "$1" 2>/dev/null | head -n1
+	"$ROOT/record/stackmap-snapshot" show "$1" 2>/dev/null | head -n1
 }
 # "Nothing stored": the file is still the stub's copy of the input trace
 # (which may hold a snapshot of its own, as a front-end recording does).
@@ -223,7 +223,7 @@ expect "pass-through: attaches nothing" "" "$(cat "$TMP/mod/tracepoints" "$TMP/m
 mkdir -p "$TMP/link" "$TMP/inst" "$TMP/real-bin"
 ln -sf "$FE" "$TMP/link/trace-cmd"
 install -m 0755 "$FE" "$TMP/inst/trace-cmd"
-install -m 0755 "$ROOT/plugin/stackmap-snapshot" "$TMP/inst/stackmap-snapshot"
+install -m 0755 "$ROOT/record/stackmap-snapshot" "$TMP/inst/stackmap-snapshot"
 install -m 0755 "$TMP/real" "$TMP/real-bin/trace-cmd"
 run_path() { # PATH-PREFIX ARGS...
 	local dirs=$1

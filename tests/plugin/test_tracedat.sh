@@ -18,7 +18,7 @@ set -uo pipefail
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 SRC=${1:-$ROOT/tests/vm/sample/trace.dat}
 LISTING=${2:-$ROOT/tests/vm/sample/stack_map.txt}
-SNAP=$ROOT/plugin/stackmap-snapshot
+SNAP=$ROOT/record/stackmap-snapshot
 TMP=$(mktemp -d)
 trap 'rm -rf "$TMP"' EXIT
 FAILS=0 PASSES=0

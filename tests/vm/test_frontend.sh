@@ -1,5 +1,5 @@
 #!/bin/bash
-# The record front end (plugin/trace-cmd) on the real kernel: recordings made
+# The record front end (record/trace-cmd) on the real kernel: recordings made
 # through it in a qemu guest with the stock trace-cmd (tests/vm/guest/
 # frontend.sh), checked on the host:
 #   noload  refused with a clear message, exit 1
@@ -24,7 +24,7 @@
 # The front end runs as make install puts it (PREFIX/bin/trace-cmd, found on
 # Debian's default root PATH ahead of /usr/bin/trace-cmd): the guest gets
 # the files of a make install into $OUT/dest.
-# Needs `make` to have built kmod/stackmap.ko, decoder/fgdecode and plugin/.
+# Needs `make` to have built kmod/stackmap.ko, decoder/fgdecode, plugin/ and record/.
 # REUSE=1 checks the files of the previous guest run again without booting.
 set -euo pipefail
 
@@ -34,7 +34,7 @@ ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 . "$ROOT/tests/vm/kernel.sh"
 vm_kernel_setup test_frontend "${OUT:-$ROOT/build/vm-frontend}"
 FE=$OUT/fe
-SNAP=$ROOT/plugin/stackmap-snapshot
+SNAP=$ROOT/record/stackmap-snapshot
 export TRACEEVENT_PLUGIN_DIR=$ROOT/plugin
 
 fail() {
