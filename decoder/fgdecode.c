@@ -32,6 +32,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "commands.h"
 #include "debuginfo.h"
 #include "filter.h"
 #include "dwsym.h"
@@ -46,8 +47,8 @@
 #include "resolve.h"
 #include "stackset.h"
 #include "top.h"
+#include "stackmap/version.h"
 
-#define FGDECODE_VERSION	"0.2.0"
 /* Per-record warnings printed before the rest are only counted. */
 #define MAX_WARNINGS		20
 
@@ -101,11 +102,12 @@ struct fgdecode {
 	bool nomem;
 };
 
-static void usage(FILE *out)
+static void report_usage(FILE *out)
 {
 	fprintf(out,
 		"usage: fgdecode [options] trace.dat\n"
-		"       fgdecode --map [options] [LISTING]\n"
+		"       fgdecode report [options] trace.dat\n"
+		"       fgdecode map [options] [LISTING]   (fgdecode map --help)\n"
 		"\n"
 		"Print the events of trace.dat in time order, like trace-cmd report, with the\n"
 		"stack each stackmap stack_cookie or stack_fallback event, or ftrace kernel_stack\n"
@@ -136,18 +138,36 @@ static void usage(FILE *out)
 		"  --cpu CPU       only events on CPU (repeatable)\n"
 		"  --from SEC      only events at or after SEC (seconds, as printed)\n"
 		"  --to SEC        only events at or before SEC\n"
-		"Map (--map: the module's stack_map, live or LISTING, a saved copy):\n"
-		"  --map           print the map's stacks with their hit counts\n"
-		"                  (text, --top N, --folded or --json)\n"
-		"  --kallsyms FILE symbols from FILE, a saved /proc/kallsyms (default:\n"
-		"                  /proc/kallsyms for the live map, none for a LISTING)\n"
-		"  --interval SEC  read the map every SEC seconds and print the hits per\n"
-		"                  second of the stacks that changed (text or --top N)\n"
-		"  --count N       with --interval: stop after N intervals\n"
 		"Other:\n"
 		"  --strict        exit 3 if any cookie is stale, unknown or conflicting,\n"
 		"                  any stack is an orphan or any record is corrupt\n"
 		"  --no-summary    do not print the summary line on stderr\n"
+		"  -h, --help      print this help and exit\n"
+		"  --version       print the version and exit\n");
+}
+
+static void map_usage(FILE *out)
+{
+	fprintf(out,
+		"usage: fgdecode map [options] [LISTING]\n"
+		"       fgdecode --map [options] [LISTING]\n"
+		"\n"
+		"Print the stacks of the module's stack_map (live, or LISTING, a saved copy)\n"
+		"with their hit counts, as a stack profile.\n"
+		"\n"
+		"Output (default: text):\n"
+		"  --json          one JSON object per stack per line\n"
+		"  --folded        folded stacks (flame graphs) weighted by hits\n"
+		"  --top N         the N stacks with the most hits\n"
+		"Symbols:\n"
+		"  --kallsyms FILE symbols from FILE, a saved /proc/kallsyms (default:\n"
+		"                  /proc/kallsyms for the live map, none for a LISTING)\n"
+		"  --vmlinux FILE, --modules DIR  DWARF symbols, as for fgdecode report\n"
+		"Over time:\n"
+		"  --interval SEC  read the map every SEC seconds and print the hits per\n"
+		"                  second of the stacks that changed (text or --top N)\n"
+		"  --count N       with --interval: stop after N intervals\n"
+		"Other:\n"
 		"  -h, --help      print this help and exit\n"
 		"  --version       print the version and exit\n");
 }
@@ -506,10 +526,11 @@ enum {
 	OPT_SHOW_DEFINES = 256, OPT_NO_SUMMARY, OPT_VERSION, OPT_COOKIES,
 	OPT_STRICT, OPT_JSON, OPT_FOLDED, OPT_MERGE, OPT_TOP, OPT_EVENT,
 	OPT_PID, OPT_CPU, OPT_FROM, OPT_TO, OPT_VMLINUX, OPT_MODULES, OPT_DEBUGINFO,
-	OPT_MAP, OPT_KALLSYMS, OPT_INTERVAL, OPT_COUNT, OPT_STACK_MAP,
+	OPT_KALLSYMS, OPT_INTERVAL, OPT_COUNT, OPT_STACK_MAP,
 };
 
-static const struct option longopts[] = {
+/* fgdecode report: the trace decoder's options. */
+static const struct option report_longopts[] = {
 	{ "cookies", no_argument, NULL, OPT_COOKIES },
 	{ "show-defines", no_argument, NULL, OPT_SHOW_DEFINES },
 	{ "no-summary", no_argument, NULL, OPT_NO_SUMMARY },
@@ -526,11 +547,26 @@ static const struct option longopts[] = {
 	{ "vmlinux", required_argument, NULL, OPT_VMLINUX },
 	{ "modules", required_argument, NULL, OPT_MODULES },
 	{ "debuginfo", no_argument, NULL, OPT_DEBUGINFO },
-	{ "map", no_argument, NULL, OPT_MAP },
+	{ "stack-map", required_argument, NULL, OPT_STACK_MAP },
+	{ "help", no_argument, NULL, 'h' },
+	{ "version", no_argument, NULL, OPT_VERSION },
+	{ NULL, 0, NULL, 0 },
+};
+
+/*
+ * fgdecode map: the map profiler's options (--no-summary is accepted, as
+ * it always was, and changes nothing: map prints no summary).
+ */
+static const struct option map_longopts[] = {
+	{ "no-summary", no_argument, NULL, OPT_NO_SUMMARY },
+	{ "json", no_argument, NULL, OPT_JSON },
+	{ "folded", no_argument, NULL, OPT_FOLDED },
+	{ "top", required_argument, NULL, OPT_TOP },
+	{ "vmlinux", required_argument, NULL, OPT_VMLINUX },
+	{ "modules", required_argument, NULL, OPT_MODULES },
 	{ "kallsyms", required_argument, NULL, OPT_KALLSYMS },
 	{ "interval", required_argument, NULL, OPT_INTERVAL },
 	{ "count", required_argument, NULL, OPT_COUNT },
-	{ "stack-map", required_argument, NULL, OPT_STACK_MAP },
 	{ "help", no_argument, NULL, 'h' },
 	{ "version", no_argument, NULL, OPT_VERSION },
 	{ NULL, 0, NULL, 0 },
@@ -645,9 +681,6 @@ static int parse_one(struct options *opt, int c, const char *arg)
 	case OPT_DEBUGINFO:
 		opt->debuginfo = true;
 		return 0;
-	case OPT_MAP:
-		opt->map = true;
-		return 0;
 	case OPT_KALLSYMS:
 		opt->kallsyms = arg;
 		return 0;
@@ -659,41 +692,19 @@ static int parse_one(struct options *opt, int c, const char *arg)
 		opt->stack_map = arg;
 		return 0;
 	case 'h':
-		usage(stdout);
+		(opt->map ? map_usage : report_usage)(stdout);
 		exit(0);
 	case OPT_VERSION:
-		printf("fgdecode %s\n", FGDECODE_VERSION);
+		printf("fgdecode %s\n", STACKMAP_VERSION);
 		exit(0);
 	}
-	usage(stderr);
+	(opt->map ? map_usage : report_usage)(stderr);
 	return -1;
 }
 
-/* With --map: at most one LISTING, and only the options that apply. */
-static int check_map_options(struct options *opt, int argc, char **argv)
-{
-	if (optind < argc - 1) {
-		fprintf(stderr, "fgdecode: --map: expected at most one listing file\n");
-		return -1;
-	}
-	opt->path = optind < argc ? argv[optind] : NULL;
-	if (filter_active(&opt->filter) || opt->cookies || opt->show_defines ||
-	    opt->strict || opt->merge || opt->stack_map) {
-		fprintf(stderr, "fgdecode: --map: --event, --pid, --cpu, --from, --to, --cookies, --show-defines, --strict, --merge and --stack-map apply to traces only\n");
-		return -1;
-	}
-	if (opt->count && !opt->interval) {
-		fprintf(stderr, "fgdecode: --count needs --interval\n");
-		return -1;
-	}
-	if (opt->interval && (opt->mode == OUT_JSON || opt->mode == OUT_FOLDED)) {
-		fprintf(stderr, "fgdecode: --interval prints text (or --top N), not --json or --folded\n");
-		return -1;
-	}
-	return 0;
-}
-
-static int parse_options(struct options *opt, int argc, char **argv)
+/* Parse @longopts; -1 on a usage error (printed). */
+static int parse_options(struct options *opt, int argc, char **argv,
+			 const struct option *longopts)
 {
 	int c;
 
@@ -705,18 +716,42 @@ static int parse_options(struct options *opt, int argc, char **argv)
 		fprintf(stderr, "fgdecode: --merge needs --folded\n");
 		return -1;
 	}
-	if (opt->map)
-		return check_map_options(opt, argc, argv);
-	if (opt->kallsyms || opt->interval || opt->count) {
-		fprintf(stderr, "fgdecode: --kallsyms, --interval and --count need --map\n");
+	return 0;
+}
+
+/* fgdecode report: exactly one trace.dat. */
+static int parse_report_options(struct options *opt, int argc, char **argv)
+{
+	if (parse_options(opt, argc, argv, report_longopts))
 		return -1;
-	}
 	if (optind != argc - 1) {
 		fprintf(stderr, "fgdecode: expected one trace.dat file\n");
-		usage(stderr);
+		report_usage(stderr);
 		return -1;
 	}
 	opt->path = argv[optind];
+	return 0;
+}
+
+/* fgdecode map: at most one LISTING; --count and --interval go together. */
+static int parse_map_options(struct options *opt, int argc, char **argv)
+{
+	opt->map = true;
+	if (parse_options(opt, argc, argv, map_longopts))
+		return -1;
+	if (optind < argc - 1) {
+		fprintf(stderr, "fgdecode: --map: expected at most one listing file\n");
+		return -1;
+	}
+	opt->path = optind < argc ? argv[optind] : NULL;
+	if (opt->count && !opt->interval) {
+		fprintf(stderr, "fgdecode: --count needs --interval\n");
+		return -1;
+	}
+	if (opt->interval && (opt->mode == OUT_JSON || opt->mode == OUT_FOLDED)) {
+		fprintf(stderr, "fgdecode: --interval prints text (or --top N), not --json or --folded\n");
+		return -1;
+	}
 	return 0;
 }
 
@@ -1079,7 +1114,10 @@ static int run_map(struct fgdecode *fg)
 	return ret;
 }
 
-int main(int argc, char **argv)
+/* Run @cmd on a fresh struct fgdecode with the options @parse reads. */
+static int run_command(int argc, char **argv,
+		       int (*parse)(struct options *, int, char **),
+		       int (*cmd)(struct fgdecode *))
 {
 	struct fgdecode *fg = calloc(1, sizeof(*fg));
 	int ret;
@@ -1088,12 +1126,22 @@ int main(int argc, char **argv)
 		fprintf(stderr, "fgdecode: out of memory\n");
 		return EXIT_ERROR;
 	}
-	if (parse_options(&fg->opt, argc, argv))
-		ret = EXIT_USAGE;
-	else if (fg->opt.map)
-		ret = run_map(fg);
-	else
-		ret = run(fg);
+	ret = parse(&fg->opt, argc, argv) ? EXIT_USAGE : cmd(fg);
 	free(fg);
 	return ret;
+}
+
+int fgdecode_report(int argc, char **argv)
+{
+	return run_command(argc, argv, parse_report_options, run);
+}
+
+int fgdecode_map(int argc, char **argv)
+{
+	return run_command(argc, argv, parse_map_options, run_map);
+}
+
+void fgdecode_usage(const char *command, FILE *out)
+{
+	(command && !strcmp(command, "map") ? map_usage : report_usage)(out);
 }

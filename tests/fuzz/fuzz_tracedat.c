@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * libFuzzer harness: a whole trace.dat through fgdecode's own code paths
- * (decoder/fgdecode.c compiled with main renamed): open with libtracecmd,
+ * (fgdecode_report() from decoder/'s libfgdecode.a): open with libtracecmd,
  * read every buffer, resolve cookies, symbolize from the stored kallsyms,
  * format.  The input is written to a file because libtracecmd reads files.
  */
@@ -11,7 +11,7 @@
 #include <string.h>
 #include <unistd.h>
 
-int fgdecode_main(int argc, char **argv);
+#include "commands.h"
 
 /*
  * Leaks that are not fgdecode's: libtracecmd 3.1.6 loses memory on its own
@@ -49,7 +49,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		abort();
 	fclose(f);
 	optind = 1;
-	fgdecode_main(4, args);
+	fgdecode_report(4, args);
 	unlink(path);
 	return 0;
 }

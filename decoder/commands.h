@@ -1,0 +1,25 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * fgdecode's commands (decoder/fgdecode.c), each a whole program with its
+ * own options and help: main.c picks one from the command line, the tests
+ * and fuzzers call them directly.
+ *
+ *   fgdecode [report] [options] trace.dat   the trace decoder
+ *   fgdecode map [options] [LISTING]         the map profiler (--map: alias)
+ *
+ * Each takes argv as main() does (argv[0] the program or command name, read
+ * with getopt_long(), so set optind = 1 before a second call) and returns
+ * the exit status: 0, EXIT_ERROR 1, EXIT_USAGE 2 or EXIT_STRICT 3.
+ */
+#ifndef FGDECODE_COMMANDS_H
+#define FGDECODE_COMMANDS_H
+
+#include <stdio.h>
+
+int fgdecode_report(int argc, char **argv);
+int fgdecode_map(int argc, char **argv);
+
+/* Print the help of @command ("report", "map"; NULL: report) to @out. */
+void fgdecode_usage(const char *command, FILE *out);
+
+#endif /* FGDECODE_COMMANDS_H */

@@ -1,0 +1,80 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * fgdecode's command line: `fgdecode [COMMAND] [options] ARGS`, in the manner
+ * of bpftool's cmds[] and cmd_select().  The first word picks the command;
+ * without one it is report, so `fgdecode trace.dat` works as it always did.
+ * The old spelling `fgdecode --map ...` stays an alias of `fgdecode map ...`.
+ * A trace file literally named like a command is read with `fgdecode report
+ * NAME`.  A new command (diff: two traces or listings) is one more entry in
+ * cmds[] and its function in commands.h.
+ */
+#include <stdbool.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "commands.h"
+
+struct cmd {
+	const char *name;
+	int (*run)(int argc, char **argv);
+};
+
+static int do_help(int argc, char **argv);
+
+static const struct cmd cmds[] = {
+	{ "report", fgdecode_report },
+	{ "map", fgdecode_map },
+	{ "help", do_help },
+	{ NULL, NULL },
+};
+
+/* fgdecode help [COMMAND] */
+static int do_help(int argc, char **argv)
+{
+	fgdecode_usage(argc > 1 ? argv[1] : NULL, stdout);
+	return 0;
+}
+
+static const struct cmd *find_cmd(const char *name)
+{
+	const struct cmd *c;
+
+	for (c = cmds; c->name; c++)
+		if (!strcmp(c->name, name))
+			return c;
+	return NULL;
+}
+
+/*
+ * The alias: drop "--map" from the options (before any "--") and say so.
+ * Return: true when it was there.
+ */
+static bool take_map_alias(int *argc, char **argv)
+{
+	int i;
+
+	for (i = 1; i < *argc && strcmp(argv[i], "--"); i++) {
+		if (strcmp(argv[i], "--map"))
+			continue;
+		memmove(&argv[i], &argv[i + 1], (*argc - i) * sizeof(*argv));
+		(*argc)--;
+		return true;
+	}
+	return false;
+}
+
+int main(int argc, char **argv)
+{
+	const struct cmd *c = argc > 1 ? find_cmd(argv[1]) : NULL;
+	static char name[32];
+
+	if (c) {
+		/* getopt_long() names the command in its messages. */
+		snprintf(name, sizeof(name), "fgdecode %s", c->name);
+		argv[1] = name;
+		return c->run(argc - 1, argv + 1);
+	}
+	if (take_map_alias(&argc, argv))
+		return fgdecode_map(argc, argv);
+	return fgdecode_report(argc, argv);
+}
