@@ -12,6 +12,7 @@
 
 #include "fault.h"
 #include "read.h"
+#include "tracecmd_private.h"
 
 /* Can @path be opened as a regular file?  Sets @err when not. */
 static int check_file(const char *path, char *err)
@@ -151,13 +152,6 @@ static void close_buffers(struct reader *r)
 	r->nr_buffers = 0;
 	r->nr_streams = 0;
 }
-
-/*
- * Exported by libtracecmd (lib/trace-cmd/trace-input.c of trace-cmd 3.1.6)
- * but missing from its public header.
- */
-unsigned long tracecmd_get_in_file_version(struct tracecmd_input *handle);
-const char *tracecmd_get_uname(struct tracecmd_input *handle);
 
 /**
  * reader_uname() - the uname the recording machine reported

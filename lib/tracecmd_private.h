@@ -1,11 +1,15 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * The libtracecmd writer calls stackmap-snapshot uses.  libtracecmd.so.1
- * (trace-cmd 3.1.6, libtracecmd 1.3.1) exports them but declares them only
- * in its private header, lib/trace-cmd/include/private/trace-cmd-private.h;
- * these prototypes are copied from that header of trace-cmd-v3.1.6
- * (lib/trace-cmd/trace-output.c implements them).  trace-cmd record uses the
- * same sequence to add options after a recording (tracecmd/trace-record.c:
+ * The libtracecmd calls of trace-cmd 3.1.6 (libtracecmd 1.3.1) that
+ * libtracecmd.so.1 exports but declares only in its private header,
+ * lib/trace-cmd/include/private/trace-cmd-private.h: the one place in this
+ * tree that declares them.  The prototypes are copied from that header of
+ * trace-cmd-v3.1.6.
+ *
+ * The reader calls (lib/trace-cmd/trace-input.c) are fgdecode's
+ * (decoder/read.c).  The writer calls (lib/trace-cmd/trace-output.c) are
+ * record/stackmap-snapshot's: trace-cmd record uses the same sequence to add
+ * options after a recording (tracecmd/trace-record.c:
  * tracecmd_get_output_handle_fd, tracecmd_add_option,
  * tracecmd_append_options, tracecmd_output_close).
  */
@@ -14,8 +18,19 @@
 
 #include <trace-cmd.h>
 
+struct tracecmd_input;
 struct tracecmd_output;
 struct tracecmd_option;
+
+/* ---- reading (trace-input.c) ---- */
+
+/* File version of the input (6 or 7). */
+unsigned long tracecmd_get_in_file_version(struct tracecmd_input *handle);
+
+/* The trace's UNAME option, or NULL. */
+const char *tracecmd_get_uname(struct tracecmd_input *handle);
+
+/* ---- writing (trace-output.c) ---- */
 
 /* Output handle appending to an existing trace.dat open O_RDWR; NULL on error. */
 struct tracecmd_output *tracecmd_get_output_handle_fd(int fd);
