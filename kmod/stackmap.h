@@ -100,6 +100,10 @@ void stackmap_detach_all_functions(void);
 void stackmap_function_exit(void);
 void stackmap_show_functions(struct seq_file *m);
 
+int stackmap_attached_names(char *buf, size_t size);
+int stackmap_function_names(char *buf, size_t size);
+void stackmap_params_init(void);
+
 int stackmap_debugfs_init(void);
 void stackmap_debugfs_exit(void);
 

@@ -286,6 +286,28 @@ void stackmap_detach_all(void)
 	mutex_unlock(&stackmap_attach_lock);
 }
 
+/**
+ * stackmap_attached_names() - the attached events, comma-separated
+ * @buf: receives "a,b\n" (just "\n" when none), NUL-terminated
+ * @size: its size
+ *
+ * Context: process.
+ * Return: the length written, at most @size - 1 (a list that does not fit
+ * is cut).
+ */
+int stackmap_attached_names(char *buf, size_t size)
+{
+	struct stackmap_attached *a;
+	int len = 0;
+
+	mutex_lock(&stackmap_attach_lock);
+	list_for_each_entry(a, &stackmap_attached_list, list)
+		len += scnprintf(buf + len, size - len, "%s%s", len ? "," : "",
+				 a->name);
+	mutex_unlock(&stackmap_attach_lock);
+	return len + scnprintf(buf + len, size - len, "\n");
+}
+
 /** stackmap_show_attached() - one "system:event" line per attached point. */
 void stackmap_show_attached(struct seq_file *m)
 {

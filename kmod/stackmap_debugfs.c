@@ -7,6 +7,7 @@
  */
 #include <linux/debugfs.h>
 #include <linux/fs.h>
+#include <linux/security.h>
 #include <linux/seq_file.h>
 #include <linux/string.h>
 #include <linux/uaccess.h>
@@ -263,21 +264,32 @@ static const struct file_operations stackmap_control_fops = {
 /**
  * stackmap_debugfs_init() - create /sys/kernel/debug/stackmap and its files
  *
+ * Under lockdown (LOCKDOWN_DEBUGFS: lockdown=integrity, Secure Boot)
+ * debugfs refuses to open any file that has a write bit, so the files are
+ * then made read-only: they list the map, the counters and the attachments,
+ * and the module parameters (stackmap_params.c) take the writes.
+ *
  * Return: 0, or -ENODEV when debugfs is not available.
  */
 int stackmap_debugfs_init(void)
 {
+	umode_t rw = 0600;
+
 	stackmap_dir = debugfs_create_dir("stackmap", NULL);
 	if (IS_ERR(stackmap_dir))
 		return -ENODEV;
-	debugfs_create_file("stack_map", 0600, stackmap_dir, NULL,
+	if (security_locked_down(LOCKDOWN_DEBUGFS)) {
+		rw = 0400;
+		pr_info("stackmap: debugfs is locked down: files read-only, control through /sys/module/stackmap/parameters\n");
+	}
+	debugfs_create_file("stack_map", rw, stackmap_dir, NULL,
 			    &stackmap_map_fops);
 	debugfs_create_file("stats", 0400, stackmap_dir, NULL,
 			    &stackmap_stats_fops);
-	debugfs_create_file("tracepoints", 0600, stackmap_dir,
+	debugfs_create_file("tracepoints", rw, stackmap_dir,
 			    (void *)&stackmap_tracepoints_control,
 			    &stackmap_control_fops);
-	debugfs_create_file("functions", 0600, stackmap_dir,
+	debugfs_create_file("functions", rw, stackmap_dir,
 			    (void *)&stackmap_functions_control,
 			    &stackmap_control_fops);
 	return 0;

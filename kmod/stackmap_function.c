@@ -206,6 +206,27 @@ void stackmap_function_exit(void)
 	ftrace_free_filter(&stackmap_ops);
 }
 
+/**
+ * stackmap_function_names() - the attached globs, comma-separated
+ * @buf: receives "a,b\n" (just "\n" when none), NUL-terminated
+ * @size: its size
+ *
+ * Context: process.
+ * Return: the length written, at most @size - 1.
+ */
+int stackmap_function_names(char *buf, size_t size)
+{
+	struct stackmap_glob *g;
+	int len = 0;
+
+	mutex_lock(&stackmap_function_lock);
+	list_for_each_entry(g, &stackmap_globs, list)
+		len += scnprintf(buf + len, size - len, "%s%s", len ? "," : "",
+				 g->glob);
+	mutex_unlock(&stackmap_function_lock);
+	return len + scnprintf(buf + len, size - len, "\n");
+}
+
 /** stackmap_show_functions() - one glob per line. */
 void stackmap_show_functions(struct seq_file *m)
 {

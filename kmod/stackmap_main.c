@@ -30,9 +30,6 @@ unsigned int stackmap_max_depth = STACKMAP_MAX_DEPTH;
 module_param_named(max_depth, stackmap_max_depth, uint, 0444);
 MODULE_PARM_DESC(max_depth, "Frames kept per stack, 1..64 (default 64)");
 
-static char *tracepoints;
-module_param(tracepoints, charp, 0444);
-MODULE_PARM_DESC(tracepoints, "Comma-separated tracepoints to attach at load, as system:event");
 
 struct sm_map stackmap_map;
 DEFINE_MUTEX(stackmap_lock);
@@ -91,24 +88,6 @@ int stackmap_reset(void)
 	return 0;
 }
 
-static void stackmap_attach_param(void)
-{
-	char *list, *cur, *name;
-
-	if (!tracepoints)
-		return;
-	list = kstrdup(tracepoints, GFP_KERNEL);
-	if (!list)
-		return;
-	cur = list;
-	while ((name = strsep(&cur, ",")) != NULL) {
-		name = strim(name);
-		if (*name && stackmap_attach_tracepoint(name))
-			pr_warn("stackmap: cannot attach tracepoint %s\n", name);
-	}
-	kfree(list);
-}
-
 static int __init stackmap_init(void)
 {
 	int ret;
@@ -128,12 +107,10 @@ static int __init stackmap_init(void)
 	}
 	stackmap_owner_register(stackmap_function_owner(),
 				STACKMAP_SYSTEM ":" STACKMAP_EVENT_FUNCTION);
-	ret = stackmap_debugfs_init();
-	if (ret) {
-		sm_map_destroy(&stackmap_map);
-		return ret;
-	}
-	stackmap_attach_param();
+	/* Without debugfs the module parameters still control it. */
+	if (stackmap_debugfs_init())
+		pr_warn("stackmap: no debugfs: no stack_map listing; control through /sys/module/stackmap/parameters\n");
+	stackmap_params_init();
 	pr_info("stackmap: %u entries, %u frames, %zu bytes, generation %u\n",
 		max_entries, max_frames, sm_map_bytes(&stackmap_map),
 		stackmap_map.generation);

@@ -9,6 +9,7 @@
 #              generations strictly increase across resets and reloads;
 #              vmalloc and slab figures before and after
 #   functions  stacks at the entry of do_sys_openat2 start in that function
+#   params     the same control through /sys/module/stackmap/parameters
 #   instance   a recording into a trace-cmd instance (-B) while the top-level
 #              buffer is on: every cookie in it is defined in it
 # The harness fails the run on any BUG/WARNING/Oops on the console.
@@ -120,6 +121,35 @@ phase_functions() {
 	rmmod stackmap
 }
 
+# Control through module parameters (what works under lockdown, where
+# debugfs refuses writable files): attach, list, detach, reset, bad input.
+phase_params() {
+	P=/sys/module/stackmap/parameters
+	step "params: control through $P"
+	insmod "$MODDIR/stackmap.ko" tracepoints=sched:sched_switch,nosuch:event
+	[ "$(cat $P/tracepoints)" = sched:sched_switch ] || die "load-time tracepoints: $(cat $P/tracepoints)"
+	echo sched:sched_waking >$P/tracepoints
+	[ "$(cat $P/tracepoints)" = sched:sched_switch,sched:sched_waking ] || die "attach: $(cat $P/tracepoints)"
+	[ "$(cat $D/tracepoints | tr '\n' ,)" = sched:sched_switch,sched:sched_waking, ] || die "debugfs disagrees"
+	echo '!sched:sched_switch' >$P/tracepoints
+	[ "$(cat $P/tracepoints)" = sched:sched_waking ] || die "detach: $(cat $P/tracepoints)"
+	expect_fail $P/tracepoints "sched:sched_waking"
+	expect_fail $P/tracepoints "foo:sched_switch"
+	expect_fail $P/tracepoints "!sched:sched_switch"
+	echo do_sys_openat2 >$P/functions
+	[ "$(cat $P/functions)" = do_sys_openat2 ] || die "functions: $(cat $P/functions)"
+	expect_fail $P/functions "no_such_function_xyz"
+	echo '!do_sys_openat2' >$P/functions
+	[ -z "$(cat $P/functions)" ] || die "functions not detached: $(cat $P/functions)"
+	workload 3
+	gen=$(awk '$1 == "generation" { print $2 }' $D/stats)
+	echo 1 >$P/reset
+	[ "$(awk '$1 == "generation" { print $2 }' $D/stats)" -gt "$gen" ] || die "reset through $P/reset"
+	expect_fail $P/reset 0
+	rmmod stackmap
+	echo ok >"$SHARE/params.result"
+}
+
 phase_instance() {
 	mkdir -p "$SHARE/instance"
 	step "instance: trace-cmd record -B with the top-level buffer on"
@@ -139,5 +169,6 @@ phase_instance() {
 phase_badinput
 phase_reload
 phase_functions
+phase_params
 phase_instance
 step "done"

@@ -1,0 +1,159 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Control through module parameters, /sys/module/stackmap/parameters/: the
+ * operations of the debugfs control files, for kernels where debugfs
+ * refuses every file with a write bit (lockdown=integrity, as Debian runs
+ * under Secure Boot: debugfs_locked_down()) or is off.
+ *
+ *   tracepoints  writing "system:event[,...]" attaches, "!system:event"
+ *                detaches; reading lists what is attached, comma-separated
+ *   functions    the same for ftrace function globs
+ *   reset        writing 1 resets the map (as "echo 0 > stack_map")
+ *
+ * Given at load (insmod stackmap.ko tracepoints=sched:sched_switch), the
+ * names are kept and attached once the map exists; a name that cannot be
+ * attached then is reported in the kernel log and does not fail the load.
+ * Later writes fail with the first attach or detach error.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/kernel.h>
+#include <linux/module.h>
+#include <linux/moduleparam.h>
+#include <linux/slab.h>
+#include <linux/string.h>
+
+#include "stackmap.h"
+
+#define SM_PARAM_MAX	1024
+
+/**
+ * struct stackmap_param - one list parameter and its operations
+ * @attach: attach one name
+ * @detach: detach one name
+ * @names: write the attached names, comma-separated, into a buffer
+ * @at_load: what was given at load, applied by stackmap_params_init()
+ */
+struct stackmap_param {
+	int (*attach)(const char *name);
+	int (*detach)(const char *name);
+	int (*names)(char *buf, size_t size);
+	char *at_load;
+};
+
+static bool stackmap_params_ready;
+
+/* Apply "name,!name,..." to @p; return the first error. */
+static int stackmap_param_apply(const struct stackmap_param *p,
+				const char *val, bool log)
+{
+	char *list, *cur, *name;
+	int ret = 0, err;
+
+	list = kstrdup(val, GFP_KERNEL);
+	if (!list)
+		return -ENOMEM;
+	cur = list;
+	while ((name = strsep(&cur, ",")) != NULL) {
+		name = strim(name);
+		if (!*name)
+			continue;
+		err = *name == '!' ? p->detach(name + 1) : p->attach(name);
+		if (err && log)
+			pr_warn("cannot %s %s: %d\n",
+				*name == '!' ? "detach" : "attach", name, err);
+		if (err && !ret)
+			ret = err;
+	}
+	kfree(list);
+	return ret;
+}
+
+static int stackmap_param_set(const char *val, const struct kernel_param *kp)
+{
+	struct stackmap_param *p = kp->arg;
+
+	if (strlen(val) >= SM_PARAM_MAX)
+		return -EINVAL;
+	if (READ_ONCE(stackmap_params_ready))
+		return stackmap_param_apply(p, val, false);
+	/* At load, before the map exists: keep it for stackmap_params_init(). */
+	kfree(p->at_load);
+	p->at_load = kstrdup(val, GFP_KERNEL);
+	return p->at_load ? 0 : -ENOMEM;
+}
+
+static int stackmap_param_get(char *buf, const struct kernel_param *kp)
+{
+	const struct stackmap_param *p = kp->arg;
+
+	if (!READ_ONCE(stackmap_params_ready))
+		return sysfs_emit(buf, "\n");
+	return p->names(buf, PAGE_SIZE);
+}
+
+static const struct kernel_param_ops stackmap_list_ops = {
+	.set = stackmap_param_set,
+	.get = stackmap_param_get,
+};
+
+static struct stackmap_param stackmap_tracepoints_param = {
+	.attach = stackmap_attach_tracepoint,
+	.detach = stackmap_detach_tracepoint,
+	.names = stackmap_attached_names,
+};
+module_param_cb(tracepoints, &stackmap_list_ops, &stackmap_tracepoints_param,
+		0600);
+MODULE_PARM_DESC(tracepoints,
+		 "Tracepoints to attach, as system:event[,...]; writing !system:event detaches");
+
+static struct stackmap_param stackmap_functions_param = {
+	.attach = stackmap_attach_function,
+	.detach = stackmap_detach_function,
+	.names = stackmap_function_names,
+};
+module_param_cb(functions, &stackmap_list_ops, &stackmap_functions_param,
+		0600);
+MODULE_PARM_DESC(functions,
+		 "Functions (ftrace globs) whose entry records stacks, comma-separated; !glob detaches");
+
+static int stackmap_reset_set(const char *val, const struct kernel_param *kp)
+{
+	bool reset;
+
+	if (kstrtobool(val, &reset) || !reset)
+		return -EINVAL;
+	if (!READ_ONCE(stackmap_params_ready))
+		return 0;	/* at load the map is new anyway */
+	return stackmap_reset();
+}
+
+static const struct kernel_param_ops stackmap_reset_ops = {
+	.set = stackmap_reset_set,
+};
+module_param_cb(reset, &stackmap_reset_ops, NULL, 0200);
+MODULE_PARM_DESC(reset, "Writing 1 resets the map (a new generation)");
+
+/**
+ * stackmap_params_init() - attach what was given at load; accept writes
+ *
+ * Context: module init, once the map and the attach code are ready.
+ */
+void stackmap_params_init(void)
+{
+	struct stackmap_param *lists[] = {
+		&stackmap_tracepoints_param, &stackmap_functions_param,
+	};
+	unsigned int i;
+
+	/* The parameters' files exist already: keep writers out meanwhile. */
+	kernel_param_lock(THIS_MODULE);
+	for (i = 0; i < ARRAY_SIZE(lists); i++) {
+		if (lists[i]->at_load)
+			stackmap_param_apply(lists[i], lists[i]->at_load, true);
+		kfree(lists[i]->at_load);
+		lists[i]->at_load = NULL;
+	}
+	WRITE_ONCE(stackmap_params_ready, true);
+	kernel_param_unlock(THIS_MODULE);
+}
