@@ -1,0 +1,88 @@
+#!/bin/sh
+# Guest side of the debug-kernel test (runs in the VM as /guest.sh, cwd $SHARE), on the KASAN + lockdep + UBSAN
+# kernel of tests/kernels/debug-kernel.sh. Runs the phases named in /extra/phases, each leaving its files in
+# $SHARE/<phase>/:
+#   record      the module on sched:sched_switch, `trace-cmd record -e stackmap -e sched:sched_switch sleep 1`
+#   idle_reset  the function arch_cpu_idle (an idle function: RCU is not watching there) and sched:sched_switch
+#               attached, the map reset every 50 ms for 20 s while the top-level buffer records; the race a
+#               review found (a callback outside RCU escaped the grace period of a reset) warned at
+#               stackmap_trace.h:19 in stackmap_ftrace_func and in __module_address
+# The checks are the kernel's own: any report on the console fails the run (run-vm.sh). This script's output goes
+# to that console too, so it never prints the words the harness looks for.
+set -eu
+
+D=/sys/kernel/debug/stackmap
+T=/sys/kernel/tracing
+
+step() {
+	echo "guest: $*"
+}
+
+die() {
+	echo "guest: FAIL: $*"
+	exit 1
+}
+
+stat_of() {
+	awk -v k="$1" '$1 == k { print $2 }' $D/stats
+}
+
+# stat_of_file KEY FILE: a counter of a saved stats file.
+stat_of_file() {
+	awk -v k="$1" '$1 == k { print $2 }' "$2"
+}
+
+phase_record() {
+	mkdir -p "$SHARE/record"
+	step "record: sched:sched_switch, trace-cmd record sleep 1"
+	insmod "$MODDIR/stackmap.ko"
+	echo sched:sched_switch >>$D/tracepoints
+	trace-cmd record -q -e stackmap -e sched:sched_switch -o "$SHARE/record/trace.dat" sleep 1 \
+		>"$SHARE/record/record.log" 2>&1 || die "trace-cmd record exited $?"
+	cat $D/stats >"$SHARE/record/stats.txt"
+	[ "$(stat_of lookups)" -gt 0 ] || die "no stack recorded"
+	rmmod stackmap
+	step "record: $(stat_of_file lookups "$SHARE/record/stats.txt") stacks"
+}
+
+phase_idle_reset() {
+	mkdir -p "$SHARE/idle_reset"
+	step "idle_reset: arch_cpu_idle + sched:sched_switch, reset every 50 ms for 20 s while recording"
+	insmod "$MODDIR/stackmap.ko"
+	echo arch_cpu_idle >$D/functions
+	echo sched:sched_switch >>$D/tracepoints
+	gen0=$(stat_of generation)
+	echo 0 >$T/tracing_on
+	echo 4096 >$T/buffer_size_kb
+	echo >$T/trace
+	echo 1 >$T/events/stackmap/enable
+	echo 1 >$T/events/sched/sched_switch/enable
+	echo 1 >$T/tracing_on
+	resets=0
+	end=$(($(date +%s) + 20))
+	while [ "$(date +%s)" -lt $end ]; do
+		echo 0 >$D/stack_map
+		resets=$((resets + 1))
+		usleep 50000
+	done
+	echo 0 >$T/tracing_on
+	echo 0 >$T/events/sched/sched_switch/enable
+	echo 0 >$T/events/stackmap/enable
+	cat $D/stats >"$SHARE/idle_reset/stats.txt"
+	cat $D/functions >"$SHARE/idle_reset/functions.txt"
+	grep -c 'function_entry:' $T/trace >"$SHARE/idle_reset/function_entries.txt" || true
+	grep -c 'stack_cookie:' $T/trace >"$SHARE/idle_reset/cookies.txt" || true
+	echo "$resets" >"$SHARE/idle_reset/resets.txt"
+	gen1=$(stat_of generation)
+	[ $((gen1 - gen0)) -ge "$resets" ] || die "generation moved $((gen1 - gen0)) for $resets resets"
+	[ "$(stat_of lookups)" -gt 0 ] || die "no stack recorded"
+	rmmod stackmap
+	echo >$T/trace
+	step "idle_reset: $resets resets, generation $gen0 -> $gen1, $(stat_of_file lookups "$SHARE/idle_reset/stats.txt") lookups"
+}
+
+read -r phases </extra/phases
+for phase in $phases; do
+	"phase_$phase"
+done
+step "all phases done"
