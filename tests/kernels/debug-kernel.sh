@@ -132,7 +132,7 @@ check_config() {
 build() {
 	local tree=$1 dir=$2 t0=$SECONDS
 	log "building bzImage modules_prepare with -j$JOBS under nice (about 25 minutes on 2 cores; log $dir/build.log)"
-	nice -n 19 make -C "$tree" -j"$JOBS" bzImage modules_prepare >"$dir/build.log" 2>&1 ||
+	nice -n 19 make -C "$tree" -j"$JOBS" bzImage modules_prepare >>"$dir/build.log" 2>&1 ||
 		{ tail -n 30 "$dir/build.log" >&2; die "kernel build failed (see $dir/build.log)"; }
 	# modules_prepare writes no Module.symvers; the exported symbols of vmlinux are all an external module needs.
 	cp "$tree/vmlinux.symvers" "$tree/Module.symvers"
@@ -168,9 +168,15 @@ main() {
 		return 0
 	fi
 	tree=$dir/linux
-	unpack "$dir"
-	configure "$tree"
-	check_config "$tree" "$dir/config-check.txt"
+	# An interrupted build resumes where make stopped (.configured: unpacked, configured and checked).
+	if [[ ! -e $dir/.configured ]]; then
+		unpack "$dir"
+		configure "$tree"
+		check_config "$tree" "$dir/config-check.txt"
+		touch "$dir/.configured"
+	else
+		log "resuming the build in $tree"
+	fi
 	build "$tree" "$dir"
 	maybe_prune "$tree"
 	touch "$dir/.done"
