@@ -31,16 +31,6 @@ struct vote {
 	sm_u64 base;
 };
 
-int dw_fail(char *err, size_t len, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(err, len, fmt, ap);
-	va_end(ap);
-	return -1;
-}
-
 /* "foo-bar.ko" and "foo_bar" both become "foo_bar" in @out. */
 static void normalize(const char *name, char *out, size_t len)
 {
@@ -189,7 +179,7 @@ static size_t collect_votes(const struct kallsyms *ks, const struct dwmod *m,
 
 /* Majority per section; -1 with @err when a section has none. */
 static int count_votes(struct dwmod *m, const struct vote *v, size_t n,
-		       char *err, size_t len)
+		       struct sm_err *err)
 {
 	size_t i = 0, j, run, best, total;
 	sm_u64 base;
@@ -206,8 +196,7 @@ static int count_votes(struct dwmod *m, const struct vote *v, size_t n,
 			}
 		}
 		if (best * 2 <= total)
-			return dw_fail(err, len,
-				    "%s: does not match the recorded module %s: only %zu of %zu symbols of section %zu at one offset",
+			return sm_err_set(err, "%s: does not match the recorded module %s: only %zu of %zu symbols of section %zu at one offset",
 				    m->path, m->name, best, total, v[i].shndx);
 		if (v[i].shndx < m->nr_sections)
 			m->base[v[i].shndx] = base;
@@ -240,7 +229,7 @@ static void alloc_range(Elf *elf, struct dwmod *m)
 }
 
 static int place_elf(const struct kallsyms *ks, struct dwmod *m, Elf *elf,
-		     char *err, size_t len)
+		     struct sm_err *err)
 {
 	struct msym *syms;
 	struct vote *votes;
@@ -248,20 +237,20 @@ static int place_elf(const struct kallsyms *ks, struct dwmod *m, Elf *elf,
 	int ret;
 
 	if (elf_getshdrnum(elf, &m->nr_sections))
-		return dw_fail(err, len, "%s: no section headers", m->path);
+		return sm_err_set(err, "%s: no section headers", m->path);
 	m->base = malloc((m->nr_sections + 1) * sizeof(*m->base));
 	syms = read_syms(elf, &nsyms);
 	votes = malloc((ks->nr + 1) * sizeof(*votes));
 	if (!m->base || !syms || !votes) {
 		free(syms);
 		free(votes);
-		return dw_fail(err, len, "%s: no symbol table, or out of memory",
+		return sm_err_set(err, "%s: no symbol table, or out of memory",
 			    m->path);
 	}
 	for (i = 0; i < m->nr_sections; i++)
 		m->base[i] = DWMOD_UNPLACED;
 	n = collect_votes(ks, m, syms, nsyms, votes);
-	ret = count_votes(m, votes, n, err, len);
+	ret = count_votes(m, votes, n, err);
 	if (!ret)
 		alloc_range(elf, m);
 	free(syms);
@@ -269,8 +258,7 @@ static int place_elf(const struct kallsyms *ks, struct dwmod *m, Elf *elf,
 	return ret;
 }
 
-static int place(const struct kallsyms *ks, struct dwmod *m, char *err,
-		 size_t len)
+static int place(const struct kallsyms *ks, struct dwmod *m, struct sm_err *err)
 {
 	GElf_Ehdr eh;
 	Elf *elf;
@@ -278,13 +266,13 @@ static int place(const struct kallsyms *ks, struct dwmod *m, char *err,
 
 	fd = open(m->path, O_RDONLY);
 	if (fd < 0)
-		return dw_fail(err, len, "%s: %s", m->path, strerror(errno));
+		return sm_err_set(err, "%s: %s", m->path, strerror(errno));
 	elf = elf_begin(fd, ELF_C_READ, NULL);
 	if (!elf || !gelf_getehdr(elf, &eh) || eh.e_type != ET_REL)
-		ret = dw_fail(err, len, "%s: not a kernel module (ELF ET_REL)",
+		ret = sm_err_set(err, "%s: not a kernel module (ELF ET_REL)",
 			   m->path);
 	else
-		ret = place_elf(ks, m, elf, err, len);
+		ret = place_elf(ks, m, elf, err);
 	if (elf)
 		elf_end(elf);
 	close(fd);
@@ -318,23 +306,23 @@ static int give_up(struct dwmod **mods, size_t *nr)
 }
 
 int dwmod_find(const char *dir, const struct kallsyms *ks,
-	       struct dwmod **mods, size_t *nr, char *err, size_t len)
+	       struct dwmod **mods, size_t *nr, struct sm_err *err)
 {
 	size_t i;
 
 	elf_version(EV_CURRENT);
 	if (list_modules(ks, mods, nr)) {
-		dw_fail(err, len, "%s", strerror(ENOMEM));
+		sm_err_set(err, "%s", strerror(ENOMEM));
 		return give_up(mods, nr);
 	}
 	walk_mods = *mods;
 	walk_nr = *nr;
 	if (nftw(dir, visit, 16, FTW_PHYS)) {
-		dw_fail(err, len, "%s: cannot search it for modules", dir);
+		sm_err_set(err, "%s: cannot search it for modules", dir);
 		return give_up(mods, nr);
 	}
 	for (i = 0; i < *nr; i++)
-		if ((*mods)[i].path && place(ks, &(*mods)[i], err, len))
+		if ((*mods)[i].path && place(ks, &(*mods)[i], err))
 			return give_up(mods, nr);
 	compact(*mods, nr);
 	return 0;

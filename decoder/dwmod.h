@@ -18,6 +18,7 @@
 #include <stddef.h>
 
 #include "kallsyms.h"
+#include "sm_err.h"
 #include "stackmap/types.h"
 
 #define DWMOD_UNPLACED	((sm_u64)-1)
@@ -38,27 +39,15 @@ struct dwmod {
  * @mods: set to the placed modules (free with dwmod_free())
  * @nr: set to their number (0 is fine: no module found)
  * @err: on failure, one line (no newline)
- * @len: size of @err
  *
  * Return: 0, or -1 with @err set and *@mods NULL, *@nr 0 (@dir unreadable,
  * a .ko unreadable or not ET_REL, or a .ko that does not match the
  * recording).
  */
 int dwmod_find(const char *dir, const struct kallsyms *ks,
-	       struct dwmod **mods, size_t *nr, char *err, size_t len);
+	       struct dwmod **mods, size_t *nr, struct sm_err *err);
 
 /** dwmod_free() - free @nr modules from dwmod_find(). */
 void dwmod_free(struct dwmod *mods, size_t nr);
-
-/**
- * dw_fail() - format a one-line error for dwmod.c and dwsym.c
- * @err: buffer for the message
- * @len: its size in bytes
- * @fmt: printf format, then its arguments
- *
- * Return: -1, so callers can `return dw_fail(...)`.
- */
-__attribute__((format(printf, 3, 4)))
-int dw_fail(char *err, size_t len, const char *fmt, ...);
 
 #endif /* FGDECODE_DWMOD_H */

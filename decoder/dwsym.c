@@ -213,7 +213,7 @@ static sm_u64 recorded(const struct kallsyms *ks, const char *name)
 /* Check _text / _stext against @bias; -1 with @err set on a mismatch. */
 static int check_anchor(const struct kallsyms *ks, const char *name,
 			sm_u64 link, sm_u64 bias, const char *path,
-			char *err, size_t len)
+			struct sm_err *err)
 {
 	sm_u64 rt;
 
@@ -222,29 +222,27 @@ static int check_anchor(const struct kallsyms *ks, const char *name,
 	rt = recorded(ks, name);
 	if (!rt || rt - link == bias)
 		return 0;
-	return dw_fail(err, len,
-		    "%s: does not match the recorded kernel: %s is at 0x%llx, its symbols say 0x%llx",
+	return sm_err_set(err, "%s: does not match the recorded kernel: %s is at 0x%llx, its symbols say 0x%llx",
 		    path, name, (unsigned long long)rt,
 		    (unsigned long long)(link + bias));
 }
 
 /* Find the bias of @path's ELF against the recording, or refuse it. */
 static int place(const struct kallsyms *ks, Elf *elf, const char *path,
-		 struct elf_info *ei, sm_u64 *bias, char *err, size_t len)
+		 struct elf_info *ei, sm_u64 *bias, struct sm_err *err)
 {
 	size_t agree = 0, matched = 0;
 
 	if (load_range(elf, ei) || read_symtab(elf, ei))
-		return dw_fail(err, len, "%s: no program headers or no symbol table",
+		return sm_err_set(err, "%s: no program headers or no symbol table",
 			    path);
 	if (vote_bias(ks, ei, bias, &agree, &matched))
-		return dw_fail(err, len, "%s", strerror(ENOMEM));
+		return sm_err_set(err, "%s", strerror(ENOMEM));
 	if (!matched || agree * 2 <= matched)
-		return dw_fail(err, len,
-			    "%s: does not match the recorded kernel: only %zu of %zu functions at one offset",
+		return sm_err_set(err, "%s: does not match the recorded kernel: only %zu of %zu functions at one offset",
 			    path, agree, matched);
-	if (check_anchor(ks, "_text", ei->text, *bias, path, err, len) ||
-	    check_anchor(ks, "_stext", ei->stext, *bias, path, err, len))
+	if (check_anchor(ks, "_text", ei->text, *bias, path, err) ||
+	    check_anchor(ks, "_stext", ei->stext, *bias, path, err))
 		return -1;
 	return 0;
 }
@@ -326,15 +324,14 @@ static int report_one(Dwfl *dwfl, const char *name, sm_u64 low, sm_u64 high,
 	return 0;
 }
 
-static int report(struct dwsym *d, const struct elf_info *ei, char *err,
-		  size_t len)
+static int report(struct dwsym *d, const struct elf_info *ei, struct sm_err *err)
 {
 	size_t i;
 	int ret = 0;
 
 	d->dwfl = dwfl_begin(&callbacks);
 	if (!d->dwfl)
-		return dw_fail(err, len, "libdwfl: %s", dwfl_errmsg(-1));
+		return sm_err_set(err, "libdwfl: %s", dwfl_errmsg(-1));
 	dwfl_report_begin(d->dwfl);
 	if (d->path) {
 		d->kernel.path = d->path;
@@ -349,7 +346,7 @@ static int report(struct dwsym *d, const struct elf_info *ei, char *err,
 	}
 	dwfl_report_end(d->dwfl, NULL, NULL);
 	if (ret)
-		return dw_fail(err, len, "libdwfl: %s", dwfl_errmsg(-1));
+		return sm_err_set(err, "libdwfl: %s", dwfl_errmsg(-1));
 	return 0;
 }
 
@@ -615,26 +612,25 @@ const struct dw_loc *dwsym_lookup(struct dwsym *d, sm_u64 addr,
 
 /* Place the vmlinux at @path: d->path and d->bias; @ei filled in. */
 static int open_vmlinux(struct dwsym *d, const struct kallsyms *ks,
-			const char *path, struct elf_info *ei, char *err,
-			size_t len)
+			const char *path, struct elf_info *ei, struct sm_err *err)
 {
 	Elf *elf = NULL;
 	int fd, ret = -1;
 
 	fd = open(path, O_RDONLY);
 	if (fd < 0)
-		return dw_fail(err, len, "%s: %s", path, strerror(errno));
+		return sm_err_set(err, "%s: %s", path, strerror(errno));
 	elf = elf_begin(fd, ELF_C_READ, NULL);
 	if (!elf || elf_kind(elf) != ELF_K_ELF) {
-		dw_fail(err, len, "%s: not an ELF file", path);
+		sm_err_set(err, "%s: not an ELF file", path);
 		goto out;
 	}
 	d->path = strdup(path);
 	if (!d->path) {
-		dw_fail(err, len, "%s", strerror(ENOMEM));
+		sm_err_set(err, "%s", strerror(ENOMEM));
 		goto out;
 	}
-	ret = place(ks, elf, path, ei, &d->bias, err, len);
+	ret = place(ks, elf, path, ei, &d->bias, err);
 out:
 	if (elf)
 		elf_end(elf);
@@ -644,19 +640,18 @@ out:
 
 /* Place the modules found under @dir. */
 static int open_modules(struct dwsym *d, const struct kallsyms *ks,
-			const char *dir, char *err, size_t len)
+			const char *dir, struct sm_err *err)
 {
-	if (dwmod_find(dir, ks, &d->mods, &d->nr_mods, err, len))
+	if (dwmod_find(dir, ks, &d->mods, &d->nr_mods, err))
 		return -1;
 	d->mod_files = calloc(d->nr_mods + 1, sizeof(*d->mod_files));
 	if (!d->mod_files)
-		return dw_fail(err, len, "%s", strerror(ENOMEM));
+		return sm_err_set(err, "%s", strerror(ENOMEM));
 	return 0;
 }
 
 int dwsym_open(struct dwsym **out, const struct kallsyms *ks,
-	       const char *vmlinux, const char *modules, char *err,
-	       size_t len)
+	       const char *vmlinux, const char *modules, struct sm_err *err)
 {
 	struct elf_info ei = { 0 };
 	struct dwsym *d;
@@ -666,12 +661,12 @@ int dwsym_open(struct dwsym **out, const struct kallsyms *ks,
 	elf_version(EV_CURRENT);
 	d = calloc(1, sizeof(*d));
 	if (!d)
-		return dw_fail(err, len, "%s", strerror(ENOMEM));
-	if (vmlinux && open_vmlinux(d, ks, vmlinux, &ei, err, len))
+		return sm_err_set(err, "%s", strerror(ENOMEM));
+	if (vmlinux && open_vmlinux(d, ks, vmlinux, &ei, err))
 		goto out;
-	if (modules && open_modules(d, ks, modules, err, len))
+	if (modules && open_modules(d, ks, modules, err))
 		goto out;
-	if (report(d, &ei, err, len))
+	if (report(d, &ei, err))
 		goto out;
 	*out = d;
 	ret = 0;

@@ -32,6 +32,7 @@
 #include <stddef.h>
 
 #include "kallsyms.h"
+#include "sm_err.h"
 #include "stackmap/types.h"
 
 /* One source-level frame of an address, innermost first. */
@@ -74,14 +75,12 @@ struct dwsym_stats {
  * @vmlinux: path of the vmlinux (ELF with symbols, ideally DWARF), or NULL
  * @modules: directory searched for the recorded modules' .ko files, or NULL
  * @err: on failure, one line (no newline) saying what is wrong
- * @len: size of @err
  *
  * Return: 0, or -1 with @err set: a file cannot be read or is not an ELF
  * with a symbol table, or its symbols do not match the recorded kallsyms.
  */
 int dwsym_open(struct dwsym **out, const struct kallsyms *ks,
-	       const char *vmlinux, const char *modules, char *err,
-	       size_t len);
+	       const char *vmlinux, const char *modules, struct sm_err *err);
 
 /**
  * dwsym_bias() - the KASLR bias found for the vmlinux (runtime - link

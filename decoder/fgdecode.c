@@ -806,7 +806,7 @@ static int open_symbols(struct fgdecode *fg, struct tep_handle *tep,
 			const char *name)
 {
 	static struct debuginfo found;
-	char err[256];
+	struct sm_err err;
 
 	fg->sz.tep = tep;
 	if (fg->opt.debuginfo && !fg->opt.map && find_debuginfo(fg, &found))
@@ -822,8 +822,8 @@ static int open_symbols(struct fgdecode *fg, struct tep_handle *tep,
 	if (!fg->opt.vmlinux && !fg->opt.modules)
 		return 0;
 	if (dwsym_open(&fg->sz.dw, &fg->kallsyms, fg->opt.vmlinux,
-		       fg->opt.modules, err, sizeof(err))) {
-		fprintf(stderr, "fgdecode: %s\n", err);
+		       fg->opt.modules, &err)) {
+		fprintf(stderr, "fgdecode: %s\n", err.msg);
 		return -1;
 	}
 	return 0;
@@ -839,7 +839,7 @@ static int open_symbols(struct fgdecode *fg, struct tep_handle *tep,
 static int load_snapshot(struct fgdecode *fg)
 {
 	struct stackmap_snapshot snap;
-	struct stackmap_snap_err err;
+	struct sm_err err;
 	int ret;
 
 	ret = stackmap_snapshot_read_tracedat(fg->opt.path, &snap, &err);
@@ -872,7 +872,7 @@ static int load_listing(struct fgdecode *fg)
 {
 	const char *path = fg->opt.stack_map;
 	struct stackmap_snapshot snap;
-	char err[MAPLIST_ERR_LEN];
+	struct sm_err err;
 	sm_u32 announced;
 	int ret;
 
@@ -880,9 +880,9 @@ static int load_listing(struct fgdecode *fg)
 		return 0;
 	if (!strcmp(path, "live"))
 		path = MAPLIST_LIVE_PATH;
-	ret = maplist_read(path, &snap, &announced, err);
+	ret = maplist_read(path, &snap, &announced, &err);
 	if (ret) {
-		fprintf(stderr, "fgdecode: --stack-map: %s\n", err);
+		fprintf(stderr, "fgdecode: --stack-map: %s\n", err.msg);
 		return -1;
 	}
 	ret = resolve_add_listing(&fg->res, &snap);
@@ -897,11 +897,11 @@ static int load_listing(struct fgdecode *fg)
 
 static int run_guarded(struct fgdecode *fg)
 {
-	char err[READER_ERR_LEN];
+	struct sm_err err;
 	int ret = EXIT_ERROR;
 
-	if (reader_open(&fg->reader, fg->opt.path, err)) {
-		fatal(fg->opt.path, "%s", err);
+	if (reader_open(&fg->reader, fg->opt.path, &err)) {
+		fatal(fg->opt.path, "%s", err.msg);
 		return EXIT_ERROR;
 	}
 	if (open_symbols(fg, fg->reader.tep, fg->opt.path))
@@ -984,15 +984,15 @@ static const char *map_path(const struct options *opt)
  */
 static int read_map(struct fgdecode *fg, struct stackmap_snapshot *snap)
 {
-	char err[MAPLIST_ERR_LEN];
+	struct sm_err err;
 	int ret, tries = 0;
 	sm_u32 announced;
 
 	do
-		ret = maplist_read(map_path(&fg->opt), snap, &announced, err);
+		ret = maplist_read(map_path(&fg->opt), snap, &announced, &err);
 	while (ret == -EINVAL && ++tries < MAP_READ_TRIES);
 	if (ret) {
-		fprintf(stderr, "fgdecode: %s\n", err);
+		fprintf(stderr, "fgdecode: %s\n", err.msg);
 		return ret;
 	}
 	/* Live, inserts in flight are not listed yet: only a saved file. */
@@ -1095,15 +1095,15 @@ static int map_once(struct fgdecode *fg)
 static int run_map(struct fgdecode *fg)
 {
 	const char *ksyms = fg->opt.kallsyms;
-	char err[MAPLIST_ERR_LEN];
+	struct sm_err err;
 	struct tep_handle *tep;
 	int ret = EXIT_ERROR;
 
 	if (!ksyms && !fg->opt.path)
 		ksyms = MAPLIST_LIVE_KALLSYMS;
-	tep = maplist_symbols(ksyms, err);
+	tep = maplist_symbols(ksyms, &err);
 	if (!tep) {
-		fprintf(stderr, "fgdecode: %s\n", err);
+		fprintf(stderr, "fgdecode: %s\n", err.msg);
 		return EXIT_ERROR;
 	}
 	if (!open_symbols(fg, tep, ksyms ? ksyms : map_path(&fg->opt)))

@@ -62,9 +62,8 @@ static sm_u32 header_entries(const char *text)
 }
 
 int maplist_read(const char *path, struct stackmap_snapshot *snap,
-		 sm_u32 *announced, char err[MAPLIST_ERR_LEN])
+		 sm_u32 *announced, struct sm_err *err)
 {
-	struct stackmap_snap_err perr;
 	char *text;
 	size_t len;
 	FILE *f;
@@ -76,27 +75,25 @@ int maplist_read(const char *path, struct stackmap_snapshot *snap,
 	text = slurp(path, &len);
 	if (!text) {
 		ret = -errno;
-		snprintf(err, MAPLIST_ERR_LEN, "%s: %s", path, strerror(-ret));
+		sm_err_set(err, "%s: %s", path, strerror(-ret));
 		return ret;
 	}
 	f = fmemopen(text, len, "r");
 	if (!f) {
 		free(text);
-		snprintf(err, MAPLIST_ERR_LEN, "%s: out of memory", path);
+		sm_err_set(err, "%s: out of memory", path);
 		return -ENOMEM;
 	}
-	ret = stackmap_snapshot_parse_listing(f, path, 8, snap, &perr);
+	ret = stackmap_snapshot_parse_listing(f, path, 8, snap, err);
 	fclose(f);
-	if (ret)
-		snprintf(err, MAPLIST_ERR_LEN, "%s", perr.msg);
-	else
+	if (!ret)
 		*announced = header_entries(text);
 	free(text);
 	return ret;
 }
 
 struct tep_handle *maplist_symbols(const char *path,
-				   char err[MAPLIST_ERR_LEN])
+				   struct sm_err *err)
 {
 	struct tep_handle *tep = tep_alloc();
 	size_t len;
@@ -104,7 +101,7 @@ struct tep_handle *maplist_symbols(const char *path,
 	int ret;
 
 	if (!tep) {
-		snprintf(err, MAPLIST_ERR_LEN, "out of memory");
+		sm_err_set(err, "out of memory");
 		return NULL;
 	}
 	tep_set_long_size(tep, 8);
@@ -112,14 +109,14 @@ struct tep_handle *maplist_symbols(const char *path,
 		return tep;
 	text = slurp(path, &len);
 	if (!text) {
-		snprintf(err, MAPLIST_ERR_LEN, "%s: %s", path, strerror(errno));
+		sm_err_set(err, "%s: %s", path, strerror(errno));
 		tep_free(tep);
 		return NULL;
 	}
 	ret = tep_parse_kallsyms(tep, text);
 	free(text);
 	if (ret) {
-		snprintf(err, MAPLIST_ERR_LEN, "%s: not a kallsyms file", path);
+		sm_err_set(err, "%s: not a kallsyms file", path);
 		tep_free(tep);
 		return NULL;
 	}

@@ -25,7 +25,6 @@
 /* The running module's listing, read when --map names no file. */
 #define MAPLIST_LIVE_PATH	"/sys/kernel/debug/stackmap/stack_map"
 #define MAPLIST_LIVE_KALLSYMS	"/proc/kallsyms"
-#define MAPLIST_ERR_LEN		320
 
 /**
  * maplist_read() - read and parse a stack_map listing
@@ -46,7 +45,7 @@
  * STACKMAP_MAX_DEPTH; -ENOMEM.
  */
 int maplist_read(const char *path, struct stackmap_snapshot *snap,
-		 sm_u32 *announced, char err[MAPLIST_ERR_LEN]);
+		 sm_u32 *announced, struct sm_err *err);
 
 /**
  * maplist_symbols() - a tep handle that knows a kallsyms file's symbols
@@ -57,7 +56,7 @@ int maplist_read(const char *path, struct stackmap_snapshot *snap,
  * Return: the handle (free with tep_free()), or NULL with @err set.
  */
 struct tep_handle *maplist_symbols(const char *path,
-				   char err[MAPLIST_ERR_LEN]);
+				   struct sm_err *err);
 
 /* What one stack did between two reads of the map. */
 struct maplist_change {

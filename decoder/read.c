@@ -15,28 +15,28 @@
 #include "tracecmd_private.h"
 
 /* Can @path be opened as a regular file?  Sets @err when not. */
-static int check_file(const char *path, char *err)
+static int check_file(const char *path, struct sm_err *err)
 {
 	struct stat st;
 	int fd;
 
 	fd = open(path, O_RDONLY);
 	if (fd < 0 || fstat(fd, &st)) {
-		snprintf(err, READER_ERR_LEN, "%s", strerror(errno));
+		sm_err_set(err, "%s", strerror(errno));
 		if (fd >= 0)
 			close(fd);
 		return -1;
 	}
 	close(fd);
 	if (S_ISDIR(st.st_mode)) {
-		snprintf(err, READER_ERR_LEN, "%s", strerror(EISDIR));
+		sm_err_set(err, "%s", strerror(EISDIR));
 		return -1;
 	}
 	return 0;
 }
 
 /* Find and check the kernel_stack event, if the trace has it. */
-static int find_kstack(struct reader *r, char *err)
+static int find_kstack(struct reader *r, struct sm_err *err)
 {
 	struct reader_kstack *k = &r->kstack;
 
@@ -50,8 +50,7 @@ static int find_kstack(struct reader *r, char *err)
 	    (k->size->flags & (TEP_FIELD_IS_ARRAY | TEP_FIELD_IS_DYNAMIC)) ||
 	    k->size->size < 1 || k->size->size > 8 ||
 	    !(k->caller->flags & TEP_FIELD_IS_ARRAY)) {
-		snprintf(err, READER_ERR_LEN,
-			 "event ftrace:kernel_stack: no numeric field 'size' or no array field 'caller'");
+		sm_err_set(err, "event ftrace:kernel_stack: no numeric field 'size' or no array field 'caller'");
 		return -1;
 	}
 	r->ids[READER_KSTACK] = k->event->id;
@@ -59,9 +58,9 @@ static int find_kstack(struct reader *r, char *err)
 }
 
 /* Find and check the stackmap events the trace holds. */
-static int find_events(struct reader *r, char *err)
+static int find_events(struct reader *r, struct sm_err *err)
 {
-	struct tepstack_err terr;
+	struct sm_err terr;
 	struct tep_event *event;
 	int kind;
 
@@ -72,7 +71,7 @@ static int find_events(struct reader *r, char *err)
 		if (!event)
 			continue;
 		if (tepstack_fields_init(&r->fields[kind], event, &terr)) {
-			snprintf(err, READER_ERR_LEN, "event %s:%s", STACKMAP_SYSTEM,
+			sm_err_set(err, "event %s:%s", STACKMAP_SYSTEM,
 				 terr.msg);
 			return -1;
 		}
@@ -90,7 +89,7 @@ static int buffer_cpus(struct tracecmd_input *handle)
 }
 
 /* Open the top buffer and every instance; lay out the streams. */
-static int open_buffers(struct reader *r, char *err)
+static int open_buffers(struct reader *r, struct sm_err *err)
 {
 	int nr_inst = tracecmd_buffer_instances(r->handle);
 	int i, cpu, s = 0;
@@ -110,8 +109,7 @@ static int open_buffers(struct reader *r, char *err)
 		b->handle = FAULT_GUARDED(-1,
 			tracecmd_buffer_instance_handle(r->handle, i));
 		if (!b->handle) {
-			snprintf(err, READER_ERR_LEN,
-				 "cannot read buffer instance %d ('%s')", i,
+			sm_err_set(err, "cannot read buffer instance %d ('%s')", i,
 				 tracecmd_buffer_instance_name(r->handle, i) ?: "?");
 			return -1;
 		}
@@ -132,7 +130,7 @@ static int open_buffers(struct reader *r, char *err)
 		}
 	return 0;
 nomem:
-	snprintf(err, READER_ERR_LEN, "%s", strerror(ENOMEM));
+	sm_err_set(err, "%s", strerror(ENOMEM));
 	return -1;
 }
 
@@ -173,26 +171,24 @@ const char *reader_uname(const struct reader *r)
  * caller exits with the error.
  */
 static struct tracecmd_input *open_trace(const char *path,
-					 char err[READER_ERR_LEN])
+					 struct sm_err *err)
 {
 	struct tracecmd_input *handle;
 
 	handle = FAULT_GUARDED(-1, tracecmd_open_head(path,
 					TRACECMD_FL_LOAD_NO_PLUGINS));
 	if (!handle) {
-		snprintf(err, READER_ERR_LEN,
-			 "not a trace-cmd trace.dat file, or its headers are corrupt");
+		sm_err_set(err, "not a trace-cmd trace.dat file, or its headers are corrupt");
 		return NULL;
 	}
 	if (FAULT_GUARDED(-1, tracecmd_init_data(handle)) < 0) {
-		snprintf(err, READER_ERR_LEN,
-			 "its event data is truncated or corrupt (libtracecmd cannot index it)");
+		sm_err_set(err, "its event data is truncated or corrupt (libtracecmd cannot index it)");
 		return NULL;
 	}
 	return handle;
 }
 
-int reader_open(struct reader *r, const char *path, char err[READER_ERR_LEN])
+int reader_open(struct reader *r, const char *path, struct sm_err *err)
 {
 	memset(r, 0, sizeof(*r));
 	r->path = path;
@@ -330,7 +326,7 @@ const char *reader_buffer_name(const struct reader *r, int stream)
 }
 
 int reader_read_kstack(const struct reader *r, const struct tep_record *record,
-		       sm_u64 *frames, sm_u32 *depth, struct tepstack_err *err)
+		       sm_u64 *frames, sm_u32 *depth, struct sm_err *err)
 {
 	const struct reader_kstack *k = &r->kstack;
 	int long_size = tep_get_long_size(r->tep);
@@ -341,8 +337,7 @@ int reader_read_kstack(const struct reader *r, const struct tep_record *record,
 	*depth = 0;
 	if (k->size->offset + k->size->size > record->size ||
 	    k->caller->offset > record->size) {
-		snprintf(err->msg, sizeof(err->msg),
-			 "kernel_stack: the %d-byte record is too short for its fields",
+		sm_err_set(err, "kernel_stack: the %d-byte record is too short for its fields",
 			 record->size);
 		return -EFAULT;
 	}

@@ -27,7 +27,6 @@
 
 #include "tep_stack.h"
 
-#define READER_ERR_LEN	256
 
 /* Kind of ftrace:kernel_stack records, after the enum tepstack_kind values. */
 #define READER_KSTACK		TEPSTACK_NR_KINDS
@@ -90,7 +89,7 @@ struct reader {
  *
  * Return: 0, or -1 with @err set (@r needs no reader_close()).
  */
-int reader_open(struct reader *r, const char *path, char err[READER_ERR_LEN]);
+int reader_open(struct reader *r, const char *path, struct sm_err *err);
 
 /**
  * reader_close() - release everything reader_open() took
@@ -182,7 +181,7 @@ const char *reader_buffer_name(const struct reader *r, int stream);
  * Return: 0, or -EFAULT when the record is too short for its fields.
  */
 int reader_read_kstack(const struct reader *r, const struct tep_record *record,
-		       sm_u64 *frames, sm_u32 *depth, struct tepstack_err *err);
+		       sm_u64 *frames, sm_u32 *depth, struct sm_err *err);
 
 /** reader_put() - release a record from reader_next() or reader_take(). */
 void reader_put(struct tep_record *record);

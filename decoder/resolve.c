@@ -265,7 +265,7 @@ bool resolve_owner(struct resolver *res, int kind,
 {
 	const struct tepstack_fields *f = reader_fields(res->reader, kind);
 	struct stacktab_stack stack;
-	struct tepstack_err err;
+	struct sm_err err;
 	sm_u64 cookie;
 	sm_u32 flags;
 	bool listing;

@@ -70,7 +70,7 @@ struct resolved {
 	sm_u32 flags;			/* RESOLVED_STACK: STACKMAP_FLAG_* */
 	const sm_u64 *frames;		/* RESOLVED_STACK: in a buffer below or
 					 * in the table */
-	struct tepstack_err err;	/* RESOLVED_CORRUPT */
+	struct sm_err err;	/* RESOLVED_CORRUPT */
 	struct tepstack_stack buf;	/* stack_define, stack_fallback */
 	sm_u64 kbuf[READER_KSTACK_MAX];	/* kernel_stack */
 };

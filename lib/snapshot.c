@@ -14,7 +14,6 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
-#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -22,18 +21,6 @@
 
 #include "stackmap/cookie.h"
 #include "snapshot.h"
-
-static void set_err(struct stackmap_snap_err *err, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
-
-static void set_err(struct stackmap_snap_err *err, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(err->msg, sizeof(err->msg), fmt, ap);
-	va_end(ap);
-}
 
 sm_u32 stackmap_crc32(const void *buf, size_t len)
 {
@@ -85,13 +72,13 @@ struct listing {
 };
 
 /* Next line without its newline; 1 at EOF, -EIO on error, -EINVAL if long. */
-static int next_line(struct listing *l, struct stackmap_snap_err *err)
+static int next_line(struct listing *l, struct sm_err *err)
 {
 	size_t n;
 
 	if (!fgets(l->buf, sizeof(l->buf), l->f)) {
 		if (ferror(l->f)) {
-			set_err(err, "%s:%lu: read error", l->name, l->line + 1);
+			sm_err_set(err, "%s:%lu: read error", l->name, l->line + 1);
 			return -EIO;
 		}
 		return 1;
@@ -101,25 +88,25 @@ static int next_line(struct listing *l, struct stackmap_snap_err *err)
 	if (n && l->buf[n - 1] == '\n')
 		l->buf[--n] = '\0';
 	else if (!feof(l->f)) {
-		set_err(err, "%s:%lu: line too long", l->name, l->line);
+		sm_err_set(err, "%s:%lu: line too long", l->name, l->line);
 		return -EINVAL;
 	}
 	return 0;
 }
 
 static int parse_header(struct listing *l, sm_u32 *generation,
-			struct stackmap_snap_err *err)
+			struct sm_err *err)
 {
 	unsigned long long g;
 	int ret, end = 0;
 
 	ret = next_line(l, err);
 	if (ret)
-		return ret > 0 ? (set_err(err, "%s: empty listing", l->name),
+		return ret > 0 ? (sm_err_set(err, "%s: empty listing", l->name),
 				  -EINVAL) : ret;
 	if (sscanf(l->buf, "# generation %llu entries %*u/%*u frames %*u/%*u bytes %*u%n",
 		   &g, &end) != 1 || !end || l->buf[end] || !g || g > 0xffffffffULL) {
-		set_err(err, "%s:%lu: header: expected \"# generation G entries U/C frames U/C bytes B\"",
+		sm_err_set(err, "%s:%lu: header: expected \"# generation G entries U/C frames U/C bytes B\"",
 			l->name, l->line);
 		return -EINVAL;
 	}
@@ -150,7 +137,7 @@ static bool name_ok(const char *p, int len)
  */
 static int parse_entry_line(struct listing *l, sm_u32 generation,
 			    struct stackmap_snap_entry *e,
-			    struct stackmap_snap_err *err)
+			    struct sm_err *err)
 {
 	unsigned long long s, g, h, d, o, fl;
 	int name_at = 0, name_end = 0, end = 0;
@@ -159,37 +146,37 @@ static int parse_entry_line(struct listing *l, sm_u32 generation,
 		   &s, &g, &h, &d, &o, &name_at, &name_end, &fl, &end) != 6 ||
 	    l->buf[end] || s > 0xffffffffULL || h > 0xffffffffULL ||
 	    name_end <= name_at || !isspace((unsigned char)l->buf[name_at - 1])) {
-		set_err(err, "%s:%lu: entry: expected " ENTRY_SHAPE, l->name,
+		sm_err_set(err, "%s:%lu: entry: expected " ENTRY_SHAPE, l->name,
 			l->line);
 		return -EINVAL;
 	}
 	if (g != generation) {
-		set_err(err, "%s:%lu: generation: %llu, header says %u",
+		sm_err_set(err, "%s:%lu: generation: %llu, header says %u",
 			l->name, l->line, g, generation);
 		return -EINVAL;
 	}
 	if (d > STACKMAP_MAX_DEPTH) {
-		set_err(err, "%s:%lu: depth: %llu exceeds %d", l->name, l->line,
+		sm_err_set(err, "%s:%lu: depth: %llu exceeds %d", l->name, l->line,
 			d, STACKMAP_MAX_DEPTH);
 		return -E2BIG;
 	}
 	if (o > 0xffff) {
-		set_err(err, "%s:%lu: owner: %llu is not an event id (0..65535)",
+		sm_err_set(err, "%s:%lu: owner: %llu is not an event id (0..65535)",
 			l->name, l->line, o);
 		return -EINVAL;
 	}
 	if (name_end - name_at >= STACKMAP_SNAPSHOT_NAME_LEN) {
-		set_err(err, "%s:%lu: owner name: longer than %d bytes",
+		sm_err_set(err, "%s:%lu: owner name: longer than %d bytes",
 			l->name, l->line, STACKMAP_SNAPSHOT_NAME_LEN - 1);
 		return -EINVAL;
 	}
 	if (!name_ok(l->buf + name_at, name_end - name_at)) {
-		set_err(err, "%s:%lu: owner name: not \"system:event\" or \"?\"",
+		sm_err_set(err, "%s:%lu: owner name: not \"system:event\" or \"?\"",
 			l->name, l->line);
 		return -EINVAL;
 	}
 	if (fl & ~(unsigned long long)STACKMAP_FLAGS_KNOWN) {
-		set_err(err, "%s:%lu: flags: 0x%llx has unknown bits (known: 0x%x)",
+		sm_err_set(err, "%s:%lu: flags: 0x%llx has unknown bits (known: 0x%x)",
 			l->name, l->line, fl, STACKMAP_FLAGS_KNOWN);
 		return -EINVAL;
 	}
@@ -205,7 +192,7 @@ static int parse_entry_line(struct listing *l, sm_u32 generation,
 
 /* Parse the depth lines " 0xADDR SYMBOL..." that follow an entry line. */
 static int parse_frames(struct listing *l, struct stackmap_snap_entry *e,
-			struct stackmap_snap_err *err)
+			struct sm_err *err)
 {
 	unsigned long long a;
 	sm_u32 i;
@@ -214,7 +201,7 @@ static int parse_frames(struct listing *l, struct stackmap_snap_entry *e,
 	for (i = 0; i < e->depth; i++) {
 		ret = next_line(l, err);
 		if (ret > 0) {
-			set_err(err, "%s:%lu: frame %u of slot %u: listing truncated",
+			sm_err_set(err, "%s:%lu: frame %u of slot %u: listing truncated",
 				l->name, l->line, i, e->slot);
 			return -EINVAL;
 		}
@@ -223,7 +210,7 @@ static int parse_frames(struct listing *l, struct stackmap_snap_entry *e,
 		end = 0;
 		if (sscanf(l->buf, " 0x%llx%n", &a, &end) != 1 || l->buf[0] != ' ' ||
 		    (l->buf[end] && l->buf[end] != ' ')) {
-			set_err(err, "%s:%lu: frame %u of slot %u: expected \" 0xADDRESS ...\"",
+			sm_err_set(err, "%s:%lu: frame %u of slot %u: expected \" 0xADDRESS ...\"",
 				l->name, l->line, i, e->slot);
 			return -EINVAL;
 		}
@@ -235,7 +222,7 @@ static int parse_frames(struct listing *l, struct stackmap_snap_entry *e,
 int stackmap_snapshot_parse_listing(FILE *f, const char *name,
 				    sm_u32 long_size,
 				    struct stackmap_snapshot *out,
-				    struct stackmap_snap_err *err)
+				    struct sm_err *err)
 {
 	struct listing l = { .f = f, .name = name };
 	struct stackmap_snap_entry *e;
@@ -251,7 +238,7 @@ int stackmap_snapshot_parse_listing(FILE *f, const char *name,
 			break;
 		e = add_entry(out, &cap);
 		if (!e) {
-			set_err(err, "%s:%lu: out of memory", name, l.line);
+			sm_err_set(err, "%s:%lu: out of memory", name, l.line);
 			ret = -ENOMEM;
 			break;
 		}
@@ -303,32 +290,32 @@ static sm_u64 get64(const unsigned char *p)
 }
 
 static int check_snapshot(const struct stackmap_snapshot *snap, size_t *len,
-			  struct stackmap_snap_err *err)
+			  struct sm_err *err)
 {
 	size_t size = STACKMAP_SNAPSHOT_HDR_SIZE;
 	sm_u32 i;
 
 	if (!snap->generation || (snap->long_size != 4 && snap->long_size != 8)) {
-		set_err(err, "snapshot: generation %u / long size %u invalid",
+		sm_err_set(err, "snapshot: generation %u / long size %u invalid",
 			snap->generation, snap->long_size);
 		return -EINVAL;
 	}
 	for (i = 0; i < snap->nr; i++) {
 		if (snap->entries[i].depth > STACKMAP_MAX_DEPTH) {
-			set_err(err, "snapshot entry %u: depth %u exceeds %d", i,
+			sm_err_set(err, "snapshot entry %u: depth %u exceeds %d", i,
 				snap->entries[i].depth, STACKMAP_MAX_DEPTH);
 			return -EINVAL;
 		}
 		if (snap->entries[i].owner > 0xffff ||
 		    (snap->entries[i].flags & ~STACKMAP_FLAGS_KNOWN)) {
-			set_err(err, "snapshot entry %u: owner %u / flags 0x%x invalid",
+			sm_err_set(err, "snapshot entry %u: owner %u / flags 0x%x invalid",
 				i, snap->entries[i].owner,
 				snap->entries[i].flags);
 			return -EINVAL;
 		}
 		size += STACKMAP_SNAPSHOT_ENTRY_SIZE + 8 * snap->entries[i].depth;
 		if (size > STACKMAP_SNAPSHOT_MAX_SIZE) {
-			set_err(err, "snapshot: larger than %u bytes",
+			sm_err_set(err, "snapshot: larger than %u bytes",
 				STACKMAP_SNAPSHOT_MAX_SIZE);
 			return -E2BIG;
 		}
@@ -338,7 +325,7 @@ static int check_snapshot(const struct stackmap_snapshot *snap, size_t *len,
 }
 
 int stackmap_snapshot_encode(const struct stackmap_snapshot *snap, void **buf,
-			     size_t *len, struct stackmap_snap_err *err)
+			     size_t *len, struct sm_err *err)
 {
 	const struct stackmap_snap_entry *e;
 	unsigned char *p, *q;
@@ -350,7 +337,7 @@ int stackmap_snapshot_encode(const struct stackmap_snapshot *snap, void **buf,
 		return ret;
 	p = calloc(1, *len);
 	if (!p) {
-		set_err(err, "snapshot: out of memory for %zu bytes", *len);
+		sm_err_set(err, "snapshot: out of memory for %zu bytes", *len);
 		return -ENOMEM;
 	}
 	memcpy(p, STACKMAP_SNAPSHOT_MAGIC, STACKMAP_SNAPSHOT_MAGIC_LEN);
@@ -378,38 +365,38 @@ int stackmap_snapshot_encode(const struct stackmap_snapshot *snap, void **buf,
 
 static int decode_header(const unsigned char *p, size_t len,
 			 struct stackmap_snapshot *out,
-			 struct stackmap_snap_err *err)
+			 struct sm_err *err)
 {
 	sm_u32 v, crc;
 
 	if (len < STACKMAP_SNAPSHOT_HDR_SIZE) {
-		set_err(err, "snapshot offset 0: header truncated (%zu of %d bytes)",
+		sm_err_set(err, "snapshot offset 0: header truncated (%zu of %d bytes)",
 			len, STACKMAP_SNAPSHOT_HDR_SIZE);
 		return -EBADMSG;
 	}
 	if (memcmp(p, STACKMAP_SNAPSHOT_MAGIC, STACKMAP_SNAPSHOT_MAGIC_LEN)) {
-		set_err(err, "snapshot offset 0: magic: not \"STKMAPS\"");
+		sm_err_set(err, "snapshot offset 0: magic: not \"STKMAPS\"");
 		return -EBADMSG;
 	}
 	v = get32(p + 8);
 	if (v == 1) {
-		set_err(err, "snapshot offset 8: version: 1 (stackmap 0.1) names no stack owners; re-record with stackmap 0.2");
+		sm_err_set(err, "snapshot offset 8: version: 1 (stackmap 0.1) names no stack owners; re-record with stackmap 0.2");
 		return -EPROTONOSUPPORT;
 	}
 	if (v != STACKMAP_SNAPSHOT_VERSION) {
-		set_err(err, "snapshot offset 8: version: %u, only %d is known",
+		sm_err_set(err, "snapshot offset 8: version: %u, only %d is known",
 			v, STACKMAP_SNAPSHOT_VERSION);
 		return -EPROTONOSUPPORT;
 	}
 	if (get32(p + 12)) {
-		set_err(err, "snapshot offset 12: flags: 0x%x, expected 0",
+		sm_err_set(err, "snapshot offset 12: flags: 0x%x, expected 0",
 			get32(p + 12));
 		return -EBADMSG;
 	}
 	crc = stackmap_crc32(p + STACKMAP_SNAPSHOT_HDR_SIZE,
 			     len - STACKMAP_SNAPSHOT_HDR_SIZE);
 	if (crc != get32(p + 28)) {
-		set_err(err, "snapshot offset 28: crc32: stored 0x%08x, computed 0x%08x",
+		sm_err_set(err, "snapshot offset 28: crc32: stored 0x%08x, computed 0x%08x",
 			get32(p + 28), crc);
 		return -EBADMSG;
 	}
@@ -418,13 +405,13 @@ static int decode_header(const unsigned char *p, size_t len,
 	out->long_size = get32(p + 24);
 	if (!out->generation ||
 	    (out->long_size != 4 && out->long_size != 8)) {
-		set_err(err, "snapshot offset 16: generation %u / long size %u invalid",
+		sm_err_set(err, "snapshot offset 16: generation %u / long size %u invalid",
 			out->generation, out->long_size);
 		return -EBADMSG;
 	}
 	/* Each entry takes at least 16 bytes: bounds the allocation. */
 	if (out->nr > (len - STACKMAP_SNAPSHOT_HDR_SIZE) / STACKMAP_SNAPSHOT_ENTRY_SIZE) {
-		set_err(err, "snapshot offset 20: nr_entries: %u entries cannot fit in %zu bytes",
+		sm_err_set(err, "snapshot offset 20: nr_entries: %u entries cannot fit in %zu bytes",
 			out->nr, len);
 		return -EBADMSG;
 	}
@@ -433,33 +420,33 @@ static int decode_header(const unsigned char *p, size_t len,
 
 static int decode_entry(const unsigned char *p, size_t len, size_t *off,
 			struct stackmap_snap_entry *e,
-			struct stackmap_snap_err *err)
+			struct sm_err *err)
 {
 	size_t o = *off;
 	sm_u32 k;
 
 	if (len - o < STACKMAP_SNAPSHOT_ENTRY_SIZE) {
-		set_err(err, "snapshot offset %zu: entry truncated", o);
+		sm_err_set(err, "snapshot offset %zu: entry truncated", o);
 		return -EBADMSG;
 	}
 	e->slot = get32(p + o);
 	e->depth = get32(p + o + 4);
 	e->hits = get32(p + o + 8);
 	if (e->depth > STACKMAP_MAX_DEPTH) {
-		set_err(err, "snapshot offset %zu: depth: %u exceeds %d", o + 4,
+		sm_err_set(err, "snapshot offset %zu: depth: %u exceeds %d", o + 4,
 			e->depth, STACKMAP_MAX_DEPTH);
 		return -E2BIG;
 	}
 	e->owner = get16(p + o + 12);
 	e->flags = get16(p + o + 14);
 	if (e->flags & ~STACKMAP_FLAGS_KNOWN) {
-		set_err(err, "snapshot offset %zu: flags: 0x%x has unknown bits (known: 0x%x)",
+		sm_err_set(err, "snapshot offset %zu: flags: 0x%x has unknown bits (known: 0x%x)",
 			o + 14, e->flags, STACKMAP_FLAGS_KNOWN);
 		return -EBADMSG;
 	}
 	o += STACKMAP_SNAPSHOT_ENTRY_SIZE;
 	if ((len - o) / 8 < e->depth) {
-		set_err(err, "snapshot offset %zu: ips of slot %u truncated",
+		sm_err_set(err, "snapshot offset %zu: ips of slot %u truncated",
 			o, e->slot);
 		return -EBADMSG;
 	}
@@ -471,7 +458,7 @@ static int decode_entry(const unsigned char *p, size_t len, size_t *off,
 
 int stackmap_snapshot_decode(const void *buf, size_t len,
 			     struct stackmap_snapshot *out,
-			     struct stackmap_snap_err *err)
+			     struct sm_err *err)
 {
 	const unsigned char *p = buf;
 	size_t off = STACKMAP_SNAPSHOT_HDR_SIZE;
@@ -484,14 +471,14 @@ int stackmap_snapshot_decode(const void *buf, size_t len,
 		goto fail;
 	out->entries = calloc(out->nr ? out->nr : 1, sizeof(*out->entries));
 	if (!out->entries) {
-		set_err(err, "snapshot: out of memory for %u entries", out->nr);
+		sm_err_set(err, "snapshot: out of memory for %u entries", out->nr);
 		ret = -ENOMEM;
 		goto fail;
 	}
 	for (i = 0; i < out->nr && !ret; i++)
 		ret = decode_entry(p, len, &off, &out->entries[i], err);
 	if (!ret && off != len) {
-		set_err(err, "snapshot offset %zu: %zu trailing bytes", off,
+		sm_err_set(err, "snapshot offset %zu: %zu trailing bytes", off,
 			len - off);
 		ret = -EBADMSG;
 	}
@@ -556,18 +543,18 @@ struct tracedat {
 };
 
 static int td_read(struct tracedat *td, sm_u64 off, void *buf, size_t len,
-		   const char *field, struct stackmap_snap_err *err)
+		   const char *field, struct sm_err *err)
 {
 	ssize_t n;
 
 	if (off > td->size || len > td->size - off) {
-		set_err(err, "%s: offset %" PRIu64 ": %s: beyond end of file (%" PRIu64 " bytes)",
+		sm_err_set(err, "%s: offset %" PRIu64 ": %s: beyond end of file (%" PRIu64 " bytes)",
 			td->path, off, field, td->size);
 		return -EBADMSG;
 	}
 	n = pread(td->fd, buf, len, (off_t)off);
 	if (n != (ssize_t)len) {
-		set_err(err, "%s: offset %" PRIu64 ": %s: read failed", td->path,
+		sm_err_set(err, "%s: offset %" PRIu64 ": %s: read failed", td->path,
 			off, field);
 		return n < 0 ? -errno : -EBADMSG;
 	}
@@ -576,7 +563,7 @@ static int td_read(struct tracedat *td, sm_u64 off, void *buf, size_t len,
 
 /* Read an unsigned number of @bytes (2, 4 or 8) in the file's byte order. */
 static int td_num(struct tracedat *td, sm_u64 off, int bytes, sm_u64 *val,
-		  const char *field, struct stackmap_snap_err *err)
+		  const char *field, struct sm_err *err)
 {
 	unsigned char b[8];
 	int i, ret;
@@ -593,7 +580,7 @@ static int td_num(struct tracedat *td, sm_u64 off, int bytes, sm_u64 *val,
 
 /* Skip a NUL-terminated string at *off (at most 64 bytes). */
 static int td_string(struct tracedat *td, sm_u64 *off, char *out, size_t max,
-		     const char *field, struct stackmap_snap_err *err)
+		     const char *field, struct sm_err *err)
 {
 	size_t i;
 	int ret;
@@ -607,14 +594,14 @@ static int td_string(struct tracedat *td, sm_u64 *off, char *out, size_t max,
 			return 0;
 		}
 	}
-	set_err(err, "%s: offset %" PRIu64 ": %s: unterminated string",
+	sm_err_set(err, "%s: offset %" PRIu64 ": %s: unterminated string",
 		td->path, *off, field);
 	return -EBADMSG;
 }
 
 /* File header up to the first options offset (tracecmd_alloc_fd()). */
 static int td_header(struct tracedat *td, sm_u64 *options,
-		     struct stackmap_snap_err *err)
+		     struct sm_err *err)
 {
 	char buf[64];
 	sm_u64 off = TRACEDAT_MAGIC_LEN;
@@ -624,14 +611,14 @@ static int td_header(struct tracedat *td, sm_u64 *options,
 	if (ret)
 		return ret;
 	if (memcmp(buf, TRACEDAT_MAGIC, TRACEDAT_MAGIC_LEN)) {
-		set_err(err, "%s: offset 0: magic: not a trace.dat file", td->path);
+		sm_err_set(err, "%s: offset 0: magic: not a trace.dat file", td->path);
 		return -EBADMSG;
 	}
 	ret = td_string(td, &off, buf, sizeof(buf), "version", err);
 	if (ret)
 		return ret;
 	if (strtoul(buf, NULL, 10) < 7) {
-		set_err(err, "%s: file version %s has no option sections after the data; record with --file-version 7 or run trace-cmd convert --file-version 7",
+		sm_err_set(err, "%s: file version %s has no option sections after the data; record with --file-version 7 or run trace-cmd convert --file-version 7",
 			td->path, buf);
 		return -ENOTSUP;
 	}
@@ -652,20 +639,20 @@ static int td_header(struct tracedat *td, sm_u64 *options,
 /* Copy the payload of a snapshot option into @snap (replacing it). */
 static int td_snapshot(struct tracedat *td, sm_u64 off, sm_u64 size,
 		       struct stackmap_snapshot *snap,
-		       struct stackmap_snap_err *err)
+		       struct sm_err *err)
 {
-	struct stackmap_snap_err e2;
+	struct sm_err e2;
 	void *buf;
 	int ret;
 
 	if (size > STACKMAP_SNAPSHOT_MAX_SIZE) {
-		set_err(err, "%s: offset %" PRIu64 ": snapshot option: size %" PRIu64 " too large",
+		sm_err_set(err, "%s: offset %" PRIu64 ": snapshot option: size %" PRIu64 " too large",
 			td->path, off, size);
 		return -EBADMSG;
 	}
 	buf = malloc(size ? size : 1);
 	if (!buf) {
-		set_err(err, "%s: out of memory", td->path);
+		sm_err_set(err, "%s: out of memory", td->path);
 		return -ENOMEM;
 	}
 	ret = td_read(td, off, buf, size, "snapshot option", err);
@@ -673,7 +660,7 @@ static int td_snapshot(struct tracedat *td, sm_u64 off, sm_u64 size,
 		stackmap_snapshot_free(snap);
 		ret = stackmap_snapshot_decode(buf, size, snap, &e2);
 		if (ret)
-			set_err(err, "%s: option at offset %" PRIu64 ": %s",
+			sm_err_set(err, "%s: option at offset %" PRIu64 ": %s",
 				td->path, off, e2.msg);
 	}
 	free(buf);
@@ -686,7 +673,7 @@ static int td_snapshot(struct tracedat *td, sm_u64 off, sm_u64 size,
  */
 static int td_section(struct tracedat *td, sm_u64 off, sm_u64 *next,
 		      struct stackmap_snapshot *snap, int *found,
-		      struct stackmap_snap_err *err)
+		      struct sm_err *err)
 {
 	sm_u64 id, flags, size, end, oid, osize;
 	int ret;
@@ -699,12 +686,12 @@ static int td_section(struct tracedat *td, sm_u64 off, sm_u64 *next,
 	if (ret)
 		return ret;
 	if (id != TRACEDAT_OPTION_DONE) {
-		set_err(err, "%s: offset %" PRIu64 ": section id: %" PRIu64 ", expected an options section (0)",
+		sm_err_set(err, "%s: offset %" PRIu64 ": section id: %" PRIu64 ", expected an options section (0)",
 			td->path, off, id);
 		return -EBADMSG;
 	}
 	if (flags & TRACEDAT_SEC_COMPRESS) {
-		set_err(err, "%s: offset %" PRIu64 ": compressed options section: not supported",
+		sm_err_set(err, "%s: offset %" PRIu64 ": compressed options section: not supported",
 			td->path, off);
 		return -ENOTSUP;
 	}
@@ -729,14 +716,14 @@ static int td_section(struct tracedat *td, sm_u64 off, sm_u64 *next,
 		}
 		off += osize;
 	}
-	set_err(err, "%s: offset %" PRIu64 ": options section ends without a DONE option",
+	sm_err_set(err, "%s: offset %" PRIu64 ": options section ends without a DONE option",
 		td->path, end);
 	return -EBADMSG;
 }
 
 int stackmap_snapshot_read_tracedat(const char *path,
 				    struct stackmap_snapshot *out,
-				    struct stackmap_snap_err *err)
+				    struct sm_err *err)
 {
 	struct tracedat td = { .path = path };
 	struct stat st;
@@ -747,7 +734,7 @@ int stackmap_snapshot_read_tracedat(const char *path,
 	td.fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (td.fd < 0 || fstat(td.fd, &st)) {
 		ret = -errno;
-		set_err(err, "%s: %s", path, strerror(errno));
+		sm_err_set(err, "%s: %s", path, strerror(errno));
 		if (td.fd >= 0)
 			close(td.fd);
 		return ret;
@@ -756,7 +743,7 @@ int stackmap_snapshot_read_tracedat(const char *path,
 	ret = td_header(&td, &off, err);
 	for (n = 0; !ret && off; n++) {
 		if (n == TRACEDAT_MAX_SECTIONS) {
-			set_err(err, "%s: more than %d options sections (loop?)",
+			sm_err_set(err, "%s: more than %d options sections (loop?)",
 				path, TRACEDAT_MAX_SECTIONS);
 			ret = -EBADMSG;
 			break;
@@ -765,7 +752,7 @@ int stackmap_snapshot_read_tracedat(const char *path,
 	}
 	close(td.fd);
 	if (!ret && !found) {
-		set_err(err, "%s: no stackmap snapshot option (id 0x%x)", path,
+		sm_err_set(err, "%s: no stackmap snapshot option (id 0x%x)", path,
 			STACKMAP_SNAPSHOT_OPTION);
 		ret = -ENOENT;
 	}

@@ -43,6 +43,7 @@
 
 #include "stackmap/events.h"
 #include "stacktab.h"
+#include "sm_err.h"
 #include "stackmap/types.h"
 
 #define STACKMAP_SNAPSHOT_MAGIC		"STKMAPS\0"
@@ -84,11 +85,6 @@ struct stackmap_snapshot {
 	struct stackmap_snap_entry *entries;	/* malloc'ed, @nr of them */
 };
 
-/* Why a call failed: one line naming the file, offset or line and field. */
-struct stackmap_snap_err {
-	char msg[256];
-};
-
 /**
  * stackmap_crc32() - CRC-32 (zlib's crc32(0, buf, len))
  * @buf: bytes
@@ -128,7 +124,7 @@ void stackmap_snapshot_free(struct stackmap_snapshot *snap);
 int stackmap_snapshot_parse_listing(FILE *f, const char *name,
 				    sm_u32 long_size,
 				    struct stackmap_snapshot *out,
-				    struct stackmap_snap_err *err);
+				    struct sm_err *err);
 
 /**
  * stackmap_snapshot_encode() - build the payload described at the top
@@ -142,7 +138,7 @@ int stackmap_snapshot_parse_listing(FILE *f, const char *name,
  * above STACKMAP_SNAPSHOT_MAX_SIZE; -ENOMEM.
  */
 int stackmap_snapshot_encode(const struct stackmap_snapshot *snap, void **buf,
-			     size_t *len, struct stackmap_snap_err *err);
+			     size_t *len, struct sm_err *err);
 
 /**
  * stackmap_snapshot_decode() - check and read a payload
@@ -160,7 +156,7 @@ int stackmap_snapshot_encode(const struct stackmap_snapshot *snap, void **buf,
  */
 int stackmap_snapshot_decode(const void *buf, size_t len,
 			     struct stackmap_snapshot *out,
-			     struct stackmap_snap_err *err);
+			     struct sm_err *err);
 
 /**
  * stackmap_snapshot_read_tracedat() - find and decode the snapshot in a trace
@@ -181,7 +177,7 @@ int stackmap_snapshot_decode(const void *buf, size_t len,
  */
 int stackmap_snapshot_read_tracedat(const char *path,
 				    struct stackmap_snapshot *out,
-				    struct stackmap_snap_err *err);
+				    struct sm_err *err);
 
 /**
  * stackmap_snapshot_fill() - define every entry of @snap in @tab

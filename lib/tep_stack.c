@@ -17,15 +17,13 @@ static const char *const kind_names[TEPSTACK_NR_KINDS] = {
 };
 
 __attribute__((format(printf, 3, 4)))
-static int fail(struct tepstack_err *err, int code, const char *fmt, ...)
+static int fail(struct sm_err *err, int code, const char *fmt, ...)
 {
 	va_list ap;
 
-	if (err) {
-		va_start(ap, fmt);
-		vsnprintf(err->msg, sizeof(err->msg), fmt, ap);
-		va_end(ap);
-	}
+	va_start(ap, fmt);
+	sm_err_vset(err, fmt, ap);
+	va_end(ap);
 	return code;
 }
 
@@ -61,7 +59,7 @@ static bool is_number(const struct tep_format_field *field)
 static int want_field(struct tepstack_fields *f, struct tep_format_field **out,
 		      const char *name,
 		      bool (*ok)(const struct tep_format_field *),
-		      const char *what, struct tepstack_err *err)
+		      const char *what, struct sm_err *err)
 {
 	const char *ev = f->event->name;
 
@@ -85,7 +83,7 @@ static bool is_dynamic_array(const struct tep_format_field *field)
 }
 
 int tepstack_fields_init(struct tepstack_fields *f, struct tep_event *event,
-			 struct tepstack_err *err)
+			 struct sm_err *err)
 {
 	int kind = tepstack_kind_of(event);
 	int ret = 0;
@@ -133,7 +131,7 @@ static bool in_record(const struct tep_record *record, long long off,
 static int read_field(const struct tepstack_fields *f,
 		      const struct tep_format_field *field, const char *name,
 		      const struct tep_record *record, sm_u64 *val,
-		      struct tepstack_err *err)
+		      struct sm_err *err)
 {
 	*val = 0;
 	if (!field)
@@ -151,7 +149,7 @@ static int read_field(const struct tepstack_fields *f,
 
 int tepstack_read_cookie(const struct tepstack_fields *f,
 			 const struct tep_record *record, sm_u64 *cookie,
-			 struct tepstack_err *err)
+			 struct sm_err *err)
 {
 	return read_field(f, f->cookie, STACKMAP_FIELD_COOKIE, record, cookie,
 			  err);
@@ -159,7 +157,7 @@ int tepstack_read_cookie(const struct tepstack_fields *f,
 
 int tepstack_read_reason(const struct tepstack_fields *f,
 			 const struct tep_record *record, sm_u32 *reason,
-			 struct tepstack_err *err)
+			 struct sm_err *err)
 {
 	sm_u64 val;
 	int ret;
@@ -173,7 +171,7 @@ int tepstack_read_reason(const struct tepstack_fields *f,
 
 int tepstack_read_owner(const struct tepstack_fields *f,
 			const struct tep_record *record, sm_u32 *owner,
-			sm_u32 *flags, struct tepstack_err *err)
+			sm_u32 *flags, struct sm_err *err)
 {
 	sm_u64 o, fl;
 	int ret;
@@ -224,7 +222,7 @@ const char *tepstack_owner_name(struct tep_handle *tep, sm_u32 owner,
  */
 static int locate_ips(const struct tepstack_fields *f,
 		      const struct tep_record *record, long long *off,
-		      long long *len, struct tepstack_err *err)
+		      long long *len, struct sm_err *err)
 {
 	const struct tep_format_field *field = f->ips;
 	sm_u64 loc;
@@ -247,7 +245,7 @@ static int locate_ips(const struct tepstack_fields *f,
 
 int tepstack_read_stack(const struct tepstack_fields *f,
 			const struct tep_record *record,
-			struct tepstack_stack *out, struct tepstack_err *err)
+			struct tepstack_stack *out, struct sm_err *err)
 {
 	struct tep_handle *tep = f->event->tep;
 	int long_size = tep_get_long_size(tep);

@@ -41,6 +41,7 @@
 
 #include "stackmap/events.h"
 #include "stacktab.h"
+#include "sm_err.h"
 #include "stackmap/types.h"
 
 /* Which stackmap event a struct tepstack_fields describes. */
@@ -70,11 +71,6 @@ struct tepstack_fields {
 struct tepstack_stack {
 	sm_u32 depth;
 	sm_u64 frames[STACKMAP_MAX_DEPTH];
-};
-
-/* Why a call failed: one line, names the event and field, no newline. */
-struct tepstack_err {
-	char msg[160];
 };
 
 /**
@@ -110,7 +106,7 @@ int tepstack_kind_of(const struct tep_event *event);
  * is missing, -EPROTO when a field has the wrong shape.
  */
 int tepstack_fields_init(struct tepstack_fields *f, struct tep_event *event,
-			 struct tepstack_err *err);
+			 struct sm_err *err);
 
 /**
  * tepstack_read_cookie() - the cookie of a stack_cookie or stack_define record
@@ -124,7 +120,7 @@ int tepstack_fields_init(struct tepstack_fields *f, struct tep_event *event,
  */
 int tepstack_read_cookie(const struct tepstack_fields *f,
 			 const struct tep_record *record, sm_u64 *cookie,
-			 struct tepstack_err *err);
+			 struct sm_err *err);
 
 /**
  * tepstack_read_reason() - the reason of a stack_fallback record
@@ -139,7 +135,7 @@ int tepstack_read_cookie(const struct tepstack_fields *f,
  */
 int tepstack_read_reason(const struct tepstack_fields *f,
 			 const struct tep_record *record, sm_u32 *reason,
-			 struct tepstack_err *err);
+			 struct sm_err *err);
 
 /**
  * tepstack_read_stack() - the stack of a stack_define or stack_fallback record
@@ -155,7 +151,7 @@ int tepstack_read_reason(const struct tepstack_fields *f,
  */
 int tepstack_read_stack(const struct tepstack_fields *f,
 			const struct tep_record *record,
-			struct tepstack_stack *out, struct tepstack_err *err);
+			struct tepstack_stack *out, struct sm_err *err);
 
 /**
  * tepstack_has_owner() - does the event's format carry owner and flags?
@@ -181,7 +177,7 @@ static inline bool tepstack_has_owner(const struct tepstack_fields *f)
  */
 int tepstack_read_owner(const struct tepstack_fields *f,
 			const struct tep_record *record, sm_u32 *owner,
-			sm_u32 *flags, struct tepstack_err *err);
+			sm_u32 *flags, struct sm_err *err);
 
 /**
  * tepstack_context() - the context bits of a record (events.h)

@@ -165,7 +165,7 @@ struct stackmap_ctx {
 static struct stackmap_ctx *contexts;
 
 /* Print why a record could not be read instead of its fields. */
-static int print_error(struct trace_seq *s, const struct tepstack_err *err)
+static int print_error(struct trace_seq *s, const struct sm_err *err)
 {
 	trace_seq_printf(s, "<%s>", err->msg);
 	return 0;
@@ -283,7 +283,7 @@ static void load_snapshot(struct stackmap_ctx *ctx)
 {
 	const char *opt = TEP_PLUGIN_OPTIONS[OPT_FILE].value;
 	struct stackmap_snapshot snap;
-	struct stackmap_snap_err err;
+	struct sm_err err;
 	char *path;
 	int ret;
 
@@ -319,7 +319,7 @@ static void load_listing(struct stackmap_ctx *ctx)
 	const char *opt = TEP_PLUGIN_OPTIONS[OPT_STACK_MAP].value;
 	const char *path = opt && !strcmp(opt, "live") ? LIVE_STACK_MAP : opt;
 	struct stackmap_snapshot snap;
-	struct stackmap_snap_err err;
+	struct sm_err err;
 	FILE *f;
 	int ret;
 
@@ -691,7 +691,7 @@ static int stack_define_handler(struct trace_seq *s, struct tep_record *record,
 	struct stackmap_ctx *ctx = context;
 	struct tepstack_fields f;
 	struct tepstack_stack stack;
-	struct tepstack_err err;
+	struct sm_err err;
 	sm_u32 owner, flags;
 	sm_u64 cookie;
 	int ret;
@@ -722,7 +722,7 @@ static int stack_cookie_handler(struct trace_seq *s, struct tep_record *record,
 {
 	struct stackmap_ctx *ctx = context;
 	struct tepstack_fields f;
-	struct tepstack_err err;
+	struct sm_err err;
 	sm_u64 cookie;
 
 	wrap_events(ctx, true);
@@ -743,7 +743,7 @@ static int stack_fallback_handler(struct trace_seq *s,
 	struct stackmap_ctx *ctx = context;
 	struct tepstack_fields f;
 	struct tepstack_stack stack;
-	struct tepstack_err err;
+	struct sm_err err;
 	sm_u32 reason, owner, flags;
 
 	wrap_events(ctx, true);

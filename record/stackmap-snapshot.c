@@ -53,7 +53,7 @@ static int trace_long_size(const char *path)
 static int parse_listing(const char *listing, int long_size,
 			 struct stackmap_snapshot *snap)
 {
-	struct stackmap_snap_err err;
+	struct sm_err err;
 	FILE *f;
 	int ret;
 
@@ -108,7 +108,7 @@ static int append_option(const char *path, const void *buf, size_t len)
 static int verify(const char *path, const struct stackmap_snapshot *want)
 {
 	struct stackmap_snapshot got;
-	struct stackmap_snap_err err;
+	struct sm_err err;
 	int ret;
 
 	ret = stackmap_snapshot_read_tracedat(path, &got, &err);
@@ -127,7 +127,7 @@ static int verify(const char *path, const struct stackmap_snapshot *want)
 static int cmd_write(const char *path, const char *listing)
 {
 	struct stackmap_snapshot snap;
-	struct stackmap_snap_err err;
+	struct sm_err err;
 	void *buf = NULL;
 	size_t len;
 	int long_size, ret;
@@ -159,7 +159,7 @@ static int cmd_write(const char *path, const char *listing)
 static int cmd_show(const char *path)
 {
 	struct stackmap_snapshot snap;
-	struct stackmap_snap_err err;
+	struct sm_err err;
 	unsigned long long hits = 0;
 	sm_u32 i;
 

@@ -213,7 +213,7 @@ static void drop_kallsyms(struct kallsyms *ks)
 }
 
 static struct dwsym *open_with(unsigned long long bias,
-			       unsigned long long skew, char *err)
+			       unsigned long long skew, struct sm_err *err)
 {
 	struct kallsyms ks;
 	struct dwsym *d = NULL;
@@ -221,7 +221,7 @@ static struct dwsym *open_with(unsigned long long bias,
 
 	to_kallsyms(text, &ks);
 	free(text);
-	if (dwsym_open(&d, &ks, elf, NULL, err, 256))
+	if (dwsym_open(&d, &ks, elf, NULL, err))
 		d = NULL;
 	drop_kallsyms(&ks);
 	return d;
@@ -334,12 +334,12 @@ static unsigned long long symbol_end(const char *name)
 
 START_TEST(bias_is_the_majority_of_recorded_minus_link_addresses)
 {
-	char err[256] = "";
+	struct sm_err err = { "" };
 	struct dwsym *d;
 
 	build_fixture();
-	d = open_with(BIAS, 0, err);
-	ck_assert_msg(d != NULL, "%s", err);
+	d = open_with(BIAS, 0, &err);
+	ck_assert_msg(d != NULL, "%s", err.msg);
 	ck_assert_uint_eq(dwsym_bias(d), BIAS);
 	dwsym_free(d);
 	remove_fixture();
@@ -386,14 +386,15 @@ static int compare_range(struct dwsym *d, const char *file,
 START_TEST(every_text_address_matches_eu_addr2line)
 {
 	unsigned long long lo, hi;
-	char err[256] = "", ours[1024];
+	struct sm_err err = { "" };
+	char ours[1024];
 	const struct dw_loc *loc;
 	struct dwsym *d;
 	int with_inline = 0;
 
 	build_fixture();
-	d = open_with(BIAS, 0, err);
-	ck_assert_msg(d != NULL, "%s", err);
+	d = open_with(BIAS, 0, &err);
+	ck_assert_msg(d != NULL, "%s", err.msg);
 	text_range(&lo, &hi);
 	ck_assert_uint_gt(hi - lo, 50);
 	compare_range(d, "fx.elf", lo, hi, BIAS);
@@ -448,7 +449,8 @@ static void build_module(struct kallsyms *ks, unsigned long long skew)
 
 START_TEST(module_is_placed_from_its_recorded_symbols)
 {
-	char err[256] = "", want[256];
+	struct sm_err err = { "" };
+	char want[256];
 	struct kallsyms ks;
 	struct dwsym *d;
 	char *size;
@@ -457,8 +459,8 @@ START_TEST(module_is_placed_from_its_recorded_symbols)
 	build_fixture();
 	build_module(&ks, 0);
 	snprintf(want, sizeof(want), "%s/mods", dir);
-	ck_assert_msg(!dwsym_open(&d, &ks, NULL, want, err, sizeof(err)),
-		      "%s", err);
+	ck_assert_msg(!dwsym_open(&d, &ks, NULL, want, &err),
+		      "%s", err.msg);
 	size = capture("size -A mods/extra/fx-mod.ko | awk '$1 == \".text\" { print $2 }'");
 	ck_assert_int_eq(sscanf(size, "%llu", &text_size), 1);
 	free(size);
@@ -473,11 +475,11 @@ START_TEST(module_is_placed_from_its_recorded_symbols)
 	/* Two of the three functions elsewhere: no majority, refused. */
 	build_module(&ks, 0x40);
 	snprintf(want, sizeof(want), "%s/mods", dir);
-	ck_assert_int_ne(dwsym_open(&d, &ks, NULL, want, err, sizeof(err)), 0);
+	ck_assert_int_ne(dwsym_open(&d, &ks, NULL, want, &err), 0);
 	snprintf(want, sizeof(want),
 		 "%s/mods/extra/fx-mod.ko: does not match the recorded module fx_mod: only 1 of 3 symbols of section 1 at one offset",
 		 dir);
-	ck_assert_str_eq(err, want);
+	ck_assert_str_eq(err.msg, want);
 	drop_kallsyms(&ks);
 	remove_fixture();
 }
@@ -485,14 +487,14 @@ END_TEST
 
 START_TEST(return_address_is_looked_up_at_the_call)
 {
-	char err[256] = "";
+	struct sm_err err = { "" };
 	const struct dw_loc *loc;
 	struct dwsym *d;
 	unsigned long long ret_addr;
 
 	build_fixture();
-	d = open_with(BIAS, 0, err);
-	ck_assert_msg(d != NULL, "%s", err);
+	d = open_with(BIAS, 0, &err);
+	ck_assert_msg(d != NULL, "%s", err.msg);
 	ret_addr = ret_in_a_top();
 	loc = dwsym_lookup(d, ret_addr + BIAS, true);
 	ck_assert_ptr_nonnull(loc);
@@ -517,36 +519,37 @@ END_TEST
 
 START_TEST(vmlinux_that_does_not_match_is_refused)
 {
-	char err[256] = "", want[256];
+	struct sm_err err = { "" };
+	char want[256];
 	struct dwsym *d;
 
 	build_fixture();
 	/* Three of five functions at another offset: no majority. */
-	d = open_with(BIAS, 0x1000, err);
+	d = open_with(BIAS, 0x1000, &err);
 	ck_assert_ptr_null(d);
 	snprintf(want, sizeof(want),
 		 "%s: does not match the recorded kernel: only 2 of 5 functions at one offset",
 		 elf);
-	ck_assert_str_eq(err, want);
-	d = open_with(BIAS, 0, err);
+	ck_assert_str_eq(err.msg, want);
+	d = open_with(BIAS, 0, &err);
 	ck_assert_ptr_nonnull(d);
 	dwsym_free(d);
 	/* Every function agrees, _text does not. */
 	text_skew = 0x200000;
-	d = open_with(BIAS, 0, err);
+	d = open_with(BIAS, 0, &err);
 	text_skew = 0;
 	ck_assert_ptr_null(d);
 	snprintf(want, sizeof(want),
 		 "%s: does not match the recorded kernel: _text is at 0x%llx, its symbols say 0x%llx",
 		 elf, symbol_addr("_text") + BIAS + 0x200000,
 		 symbol_addr("_text") + BIAS);
-	ck_assert_str_eq(err, want);
+	ck_assert_str_eq(err.msg, want);
 	ck_assert_int_ne(dwsym_open(&d, &(struct kallsyms){ 0 }, "/nonexistent/vmlinux",
-				    NULL, err, sizeof(err)), 0);
-	ck_assert_str_eq(err, "/nonexistent/vmlinux: No such file or directory");
+				    NULL, &err), 0);
+	ck_assert_str_eq(err.msg, "/nonexistent/vmlinux: No such file or directory");
 	ck_assert_int_ne(dwsym_open(&d, &(struct kallsyms){ 0 }, "/etc/hostname",
-				    NULL, err, sizeof(err)), 0);
-	ck_assert_str_eq(err, "/etc/hostname: not an ELF file");
+				    NULL, &err), 0);
+	ck_assert_str_eq(err.msg, "/etc/hostname: not an ELF file");
 	remove_fixture();
 }
 END_TEST
@@ -769,12 +772,12 @@ START_TEST(index_gives_what_the_libdw_calls_give_on_every_address)
 	unsigned long long lo, hi;
 	struct dwsym_stats st;
 	struct dwsym *fast, *slow;
-	char err[256] = "";
+	struct sm_err err = { "" };
 
 	build_fixture();
-	fast = open_with(BIAS, 0, err);
-	slow = open_with(BIAS, 0, err);
-	ck_assert_msg(fast && slow, "%s", err);
+	fast = open_with(BIAS, 0, &err);
+	slow = open_with(BIAS, 0, &err);
+	ck_assert_msg(fast && slow, "%s", err.msg);
 	dwsym_set_naive(slow, true);
 	text_range(&lo, &hi);
 	ck_assert_int_gt(compare_index(fast, slow, lo + BIAS, hi + BIAS), 100);
@@ -798,7 +801,8 @@ END_TEST
 
 START_TEST(index_gives_what_the_libdw_calls_give_in_a_module)
 {
-	char err[256] = "", mods[160];
+	struct sm_err err = { "" };
+	char mods[160];
 	struct kallsyms ks;
 	struct dwsym_stats st;
 	struct dwsym *fast, *slow;
@@ -806,8 +810,8 @@ START_TEST(index_gives_what_the_libdw_calls_give_in_a_module)
 	build_fixture();
 	build_module(&ks, 0);
 	snprintf(mods, sizeof(mods), "%s/mods", dir);
-	ck_assert_msg(!dwsym_open(&fast, &ks, NULL, mods, err, sizeof(err)), "%s", err);
-	ck_assert_msg(!dwsym_open(&slow, &ks, NULL, mods, err, sizeof(err)), "%s", err);
+	ck_assert_msg(!dwsym_open(&fast, &ks, NULL, mods, &err), "%s", err.msg);
+	ck_assert_msg(!dwsym_open(&slow, &ks, NULL, mods, &err), "%s", err.msg);
 	dwsym_set_naive(slow, true);
 	ck_assert_int_gt(compare_index(fast, slow, MOD_TEXT - 16, MOD_TEXT + 0x200), 100);
 	dwsym_get_stats(fast, &st);
@@ -850,7 +854,8 @@ static void open_both(const char *name, const char *lo_sym, const char *hi_sym,
 		      struct dwsym **fast, struct dwsym **slow,
 		      unsigned long long *lo, unsigned long long *hi)
 {
-	char cmd[256], err[256] = "", *nm, *line, *save = NULL, type, sym[128];
+	struct sm_err err = { "" };
+	char cmd[256], *nm, *line, *save = NULL, type, sym[128];
 	struct kallsyms ks = { 0 };
 	unsigned long long addr;
 	size_t cap = 256;
@@ -874,8 +879,8 @@ static void open_both(const char *name, const char *lo_sym, const char *hi_sym,
 	}
 	free(nm);
 	snprintf(cmd, sizeof(cmd), "%s/%s", dir, name);
-	ck_assert_msg(!dwsym_open(fast, &ks, cmd, NULL, err, sizeof(err)), "%s", err);
-	ck_assert_msg(!dwsym_open(slow, &ks, cmd, NULL, err, sizeof(err)), "%s", err);
+	ck_assert_msg(!dwsym_open(fast, &ks, cmd, NULL, &err), "%s", err.msg);
+	ck_assert_msg(!dwsym_open(slow, &ks, cmd, NULL, &err), "%s", err.msg);
 	dwsym_set_naive(*slow, true);
 	drop_kallsyms(&ks);
 	ck_assert_uint_gt(*hi, *lo);

@@ -31,7 +31,7 @@ static void repair_crc(unsigned char *p, size_t len)
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct stackmap_snapshot snap;
-	struct stackmap_snap_err err;
+	struct sm_err err;
 	unsigned char *copy;
 	void *again;
 	size_t len, again_len;

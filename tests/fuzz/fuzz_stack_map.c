@@ -13,7 +13,7 @@
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct stackmap_snapshot snap, back;
-	struct stackmap_snap_err err;
+	struct sm_err err;
 	size_t len;
 	void *buf;
 	FILE *f;

@@ -29,7 +29,7 @@ static const int event_ids[3] = { FX_ID_DEFINE, FX_ID_FALLBACK, FX_ID_COOKIE };
 
 static void variant_init(struct variant *v, int long_size, bool big_endian)
 {
-	struct tepstack_err err;
+	struct sm_err err;
 
 	v->tep = fx_tep_new(long_size, big_endian);
 	for (int i = 0; i < 3; i++) {
@@ -44,7 +44,7 @@ static void exercise(struct variant *v, int kind, struct tep_record *rec)
 {
 	const struct tepstack_fields *f = &v->fields[kind];
 	struct tepstack_stack stack;
-	struct tepstack_err err;
+	struct sm_err err;
 	struct trace_seq s;
 	sm_u32 reason, owner, flags;
 	char name[80];

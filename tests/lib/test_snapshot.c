@@ -25,7 +25,7 @@
 static struct stackmap_snapshot two;	/* generation 7, slots 3 and 9 */
 static void *payload;
 static size_t payload_len;
-static struct stackmap_snap_err err;
+static struct sm_err err;
 
 static void setup(void)
 {

@@ -39,7 +39,7 @@ static struct tepstack_fields fields_of(struct tep_handle *t, const char *name)
 {
 	struct tep_event *event = tep_find_event_by_name(t, STACKMAP_SYSTEM, name);
 	struct tepstack_fields f;
-	struct tepstack_err err;
+	struct sm_err err;
 
 	ck_assert_ptr_nonnull(event);
 	ck_assert_int_eq(tepstack_fields_init(&f, event, &err), 0);
@@ -78,7 +78,7 @@ START_TEST(non_stackmap_event_is_rejected)
 {
 	struct tep_event *tick = tep_find_event(tep, FX_ID_TICK);
 	struct tepstack_fields f;
-	struct tepstack_err err;
+	struct sm_err err;
 
 	ck_assert_int_eq(tepstack_kind_of(tick), -1);
 	ck_assert_int_eq(tepstack_fields_init(&f, tick, &err), -EINVAL);
@@ -89,7 +89,7 @@ START_TEST(non_stackmap_event_is_rejected)
 END_TEST
 
 /* Parse @fmt alone into a fresh handle and init its fields. */
-static int init_alone(const char *fmt, struct tepstack_err *err)
+static int init_alone(const char *fmt, struct sm_err *err)
 {
 	struct tep_handle *t = tep_alloc();
 	struct tepstack_fields f;
@@ -112,7 +112,7 @@ static int init_alone(const char *fmt, struct tepstack_err *err)
 
 START_TEST(missing_field_is_named)
 {
-	struct tepstack_err err;
+	struct sm_err err;
 
 	ck_assert_int_eq(init_alone("name: stack_define\nID: 7\nformat:\n" COMMON
 		"\tfield:u64 cookie;\toffset:8;\tsize:8;\tsigned:0;\n"
@@ -128,7 +128,7 @@ END_TEST
 
 START_TEST(misshapen_field_is_named)
 {
-	struct tepstack_err err;
+	struct sm_err err;
 
 	ck_assert_int_eq(init_alone("name: stack_cookie\nID: 7\nformat:\n" COMMON
 		"\tfield:u32 cookie;\toffset:8;\tsize:4;\tsigned:0;\n\n"
@@ -151,7 +151,7 @@ START_TEST(define_gives_cookie_and_stack)
 {
 	struct tepstack_fields f = fields_of(tep, STACKMAP_EVENT_DEFINE);
 	struct tepstack_stack st;
-	struct tepstack_err err;
+	struct sm_err err;
 	struct tep_record rec;
 	sm_u64 cookie;
 
@@ -169,7 +169,7 @@ START_TEST(fallback_gives_reason_and_stack)
 {
 	struct tepstack_fields f = fields_of(tep, STACKMAP_EVENT_FALLBACK);
 	struct tepstack_stack st;
-	struct tepstack_err err;
+	struct sm_err err;
 	struct tep_record rec;
 	sm_u32 reason;
 
@@ -188,7 +188,7 @@ START_TEST(max_depth_is_accepted)
 	struct tepstack_fields f = fields_of(tep, STACKMAP_EVENT_DEFINE);
 	sm_u64 frames[STACKMAP_MAX_DEPTH];
 	struct tepstack_stack st;
-	struct tepstack_err err;
+	struct sm_err err;
 	struct tep_record rec;
 	int i;
 
@@ -208,7 +208,7 @@ START_TEST(depth_over_max_is_rejected)
 	struct tepstack_fields f = fields_of(tep, STACKMAP_EVENT_DEFINE);
 	sm_u64 frames[STACKMAP_MAX_DEPTH + 1] = { 0 };
 	struct tepstack_stack st;
-	struct tepstack_err err;
+	struct sm_err err;
 	struct tep_record rec;
 
 	fx_define(&buf, stackmap_cookie_make(1, 1), STACKMAP_MAX_DEPTH + 1,
@@ -227,7 +227,7 @@ START_TEST(array_length_must_match_depth)
 {
 	struct tepstack_fields f = fields_of(tep, STACKMAP_EVENT_FALLBACK);
 	struct tepstack_stack st;
-	struct tepstack_err err;
+	struct sm_err err;
 	struct tep_record rec;
 
 	fx_fallback(&buf, 1, 3, frames3, 2);
@@ -245,7 +245,7 @@ START_TEST(array_outside_the_record_is_rejected)
 {
 	struct tepstack_fields f = fields_of(tep, STACKMAP_EVENT_DEFINE);
 	struct tepstack_stack st;
-	struct tepstack_err err;
+	struct sm_err err;
 	struct tep_record rec;
 
 	fx_define(&buf, stackmap_cookie_make(1, 1), 3, frames3, 3);
@@ -264,7 +264,7 @@ END_TEST
 START_TEST(short_cookie_record_is_rejected)
 {
 	struct tepstack_fields f = fields_of(tep, STACKMAP_EVENT_COOKIE);
-	struct tepstack_err err;
+	struct sm_err err;
 	struct tep_record rec;
 	sm_u64 cookie;
 
@@ -287,7 +287,7 @@ START_TEST(thirty_two_bit_trace_reads_4_byte_frames)
 	sm_u64 frames[2] = { FX32___SCHEDULE_START + 0x4f8,
 			     FX32_SCHEDULE_START + 0x5a };
 	struct tepstack_stack st;
-	struct tepstack_err err;
+	struct sm_err err;
 	struct tep_record rec;
 	struct fx_buf b;
 
@@ -310,7 +310,7 @@ START_TEST(big_endian_trace_reads_right)
 	struct tep_handle *tbe = fx_tep_new(8, true);
 	struct tepstack_fields f = fields_of(tbe, STACKMAP_EVENT_DEFINE);
 	struct tepstack_stack st;
-	struct tepstack_err err;
+	struct sm_err err;
 	struct tep_record rec;
 	struct fx_buf b;
 	sm_u64 cookie;
@@ -331,7 +331,7 @@ START_TEST(rel_loc_array_is_read)
 	struct tep_handle *t = tep_alloc();
 	struct tepstack_fields f;
 	struct tepstack_stack st;
-	struct tepstack_err err;
+	struct sm_err err;
 	struct tep_event *event;
 	struct tep_record rec;
 	struct fx_buf b;

@@ -119,7 +119,7 @@ int main(int argc, char **argv)
 	struct dwsym_stats st;
 	struct kallsyms ks;
 	double t0, t1, t2, t3, t4, t5;
-	char err[512];
+	struct sm_err err;
 	bool naive = false;
 	sm_u64 *addrs;
 	size_t nr, i;
@@ -140,8 +140,8 @@ int main(int argc, char **argv)
 		die(argv[3], "no address");
 	sz.tep = tep_alloc();
 	t0 = now_us();
-	if (dwsym_open(&sz.dw, &ks, argv[1], NULL, err, sizeof(err)))
-		die(argv[1], err);
+	if (dwsym_open(&sz.dw, &ks, argv[1], NULL, &err))
+		die(argv[1], err.msg);
 	dwsym_set_naive(sz.dw, naive);
 	t1 = now_us();
 	symbolize_addr(&sz, addrs[0], false, fr);

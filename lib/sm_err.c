@@ -1,0 +1,23 @@
+// SPDX-License-Identifier: GPL-2.0
+/* sm_err: the one error type of libstackmap and fgdecode (sm_err.h). */
+#include <stdarg.h>
+#include <stdio.h>
+
+#include "sm_err.h"
+
+int sm_err_vset(struct sm_err *err, const char *fmt, va_list ap)
+{
+	if (err)
+		vsnprintf(err->msg, sizeof(err->msg), fmt, ap);
+	return -1;
+}
+
+int sm_err_set(struct sm_err *err, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	sm_err_vset(err, fmt, ap);
+	va_end(ap);
+	return -1;
+}
