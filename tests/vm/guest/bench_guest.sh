@@ -1,9 +1,9 @@
 #!/bin/sh
 # Guest side of the benchmarks (tests/bench/run.sh); runs in the VM as
 # /guest.sh, cwd $SHARE.  /extra holds benchtool (static helper) and
-# bench.conf, which sets PARTS (any of: b1 b2 b5 b6) and the sizes.
-# Results go to $SHARE/results.txt as "key value" lines; B1's traces and the
-# module's stats are left in $SHARE for the host.  Times are the guest's
+# bench.conf, which sets PARTS (any of: b1 b2 b5 b6 b9) and the sizes.
+# Results go to $SHARE/results.txt as "key value" lines; B1's and B9's traces
+# and the module's stats are left in $SHARE for the host.  Times are the guest's
 # CLOCK_MONOTONIC (TCG: ratios are meaningful, absolute times are not).
 set -eu
 
@@ -46,9 +46,10 @@ run_b1() {
 	rmmod stackmap
 }
 
-# The B1 workload as one shell command line, for trace-cmd record.
+# The B1 workload as one shell command line, for trace-cmd record: $1
+# rounds (default B1_ITERS).
 b1_cmd() {
-	echo "i=0; while [ \$i -lt $B1_ITERS ]; do ls -R /sys/kernel/debug/tracing/events >/dev/null; echo x | cat >/dev/null; sleep 0.01; i=\$((i + 1)); done"
+	echo "i=0; while [ \$i -lt ${1:-$B1_ITERS} ]; do ls -R /sys/kernel/debug/tracing/events >/dev/null; echo x | cat >/dev/null; sleep 0.01; i=\$((i + 1)); done"
 }
 
 # --- B2: a long recording with stacks on every event, for decode throughput
@@ -228,6 +229,61 @@ run_b6() {
 	done
 	emit "b6_list $B6_THREADS"
 	rmmod stackmap
+}
+
+# --- B9: events with a resolvable stack that an overwritten buffer keeps
+#
+# A flight recorder of fixed size per CPU: trace-cmd start -b KB, the B1
+# workload (long enough to overwrite the buffer many times), trace-cmd stop,
+# trace-cmd extract with the stock trace-cmd (which stores no map: a cookie
+# resolves only if its stack_define is still in the buffer), trace-cmd
+# reset.  Three recorders per size, each after a fresh module load: -O
+# stacktrace without the module (st), the module attached to sched_switch
+# (sm), and the same with redefine_pct=0 (sm0, what the buffer kept before
+# re-definition) and with each of B9_EXTRA_PCTS (smP).  The host counts the events whose stacks resolve.
+
+# Sum of field $1 ("overrun", "entries") over the CPUs' ring-buffer stats.
+b9_stat() {
+	cat $TR/per_cpu/cpu*/stats | awk -v k="$1:" '$1 == k { t += $2 } END { print t + 0 }'
+}
+
+# One flight recorder: variant $1 (sm, sm0, st), buffer $2 KiB per CPU, the
+# rest trace-cmd start's event options.
+b9_record() {
+	v=$1 kb=$2
+	shift 2
+	step "B9: $v, -b $kb"
+	trace-cmd start -q -b "$kb" "$@"
+	t0=$($T now)
+	sh -c "$(b1_cmd "$B9_ITERS")"
+	emit "b9_${v}_${kb}_work_ns $(($($T now) - t0))"
+	trace-cmd stop
+	emit "b9_${v}_${kb}_overrun $(b9_stat overrun)"
+	emit "b9_${v}_${kb}_entries $(b9_stat entries)"
+	emit "b9_${v}_${kb}_buffer_kb $(cat $TR/buffer_size_kb)"
+	trace-cmd extract -o "/tmp/b9_${v}_${kb}.dat"
+	trace-cmd reset
+	echo 0 >$TR/options/stacktrace
+	cp "/tmp/b9_${v}_${kb}.dat" "$SHARE/"
+	rm -f "/tmp/b9_${v}_${kb}.dat"
+}
+
+run_b9() {
+	for kb in $B9_BUFFERS_KB; do
+		b9_record st "$kb" -e sched:sched_switch -O stacktrace
+		load_module tracepoints=sched:sched_switch
+		b9_record sm "$kb" -e stackmap -e sched:sched_switch
+		cat $D/stats >"$SHARE/b9_sm_${kb}_stats.txt"
+		rmmod stackmap
+		for pct in 0 ${B9_EXTRA_PCTS:-}; do
+			load_module tracepoints=sched:sched_switch redefine_pct="$pct"
+			b9_record "sm$pct" "$kb" -e stackmap -e sched:sched_switch
+			rmmod stackmap
+		done
+	done
+	emit "b9_buffers_kb $(echo "$B9_BUFFERS_KB" | tr ' ' ,)"
+	emit "b9_pcts $(echo 0 ${B9_EXTRA_PCTS:-} | tr ' ' ,)"
+	emit "b9_iters $B9_ITERS"
 }
 
 main() {
