@@ -5,6 +5,8 @@
  * functions}.
  * All are root only: stack_map shows raw kernel addresses.
  */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
 #include <linux/debugfs.h>
 #include <linux/fs.h>
 #include <linux/security.h>
@@ -280,7 +282,7 @@ int stackmap_debugfs_init(void)
 		return -ENODEV;
 	if (security_locked_down(LOCKDOWN_DEBUGFS)) {
 		rw = 0400;
-		pr_info("stackmap: debugfs is locked down: files read-only, control through /sys/module/stackmap/parameters\n");
+		pr_info("debugfs is locked down: files read-only, control through /sys/module/stackmap/parameters\n");
 	}
 	debugfs_create_file("stack_map", rw, stackmap_dir, NULL,
 			    &stackmap_map_fops);

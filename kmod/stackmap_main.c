@@ -7,6 +7,8 @@
  * 64-bit cookie (generation << 32 | slot) instead of the stack.  This file
  * owns the map instance, the module parameters and the reset.
  */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
 #include <linux/delay.h>
 #include <linux/module.h>
 #include <linux/random.h>
@@ -95,13 +97,13 @@ static int __init stackmap_init(void)
 	stackmap_events_init();
 	stackmap_window_init();
 	if (!stackmap_max_depth || stackmap_max_depth > STACKMAP_MAX_DEPTH) {
-		pr_err("stackmap: max_depth must be 1..%d\n", STACKMAP_MAX_DEPTH);
+		pr_err("max_depth must be 1..%d\n", STACKMAP_MAX_DEPTH);
 		return -EINVAL;
 	}
 	ret = sm_map_init(&stackmap_map, max_entries, max_frames,
 			  get_random_u32(), stackmap_new_generation(0));
 	if (ret) {
-		pr_err("stackmap: cannot allocate map (%u entries, %u frames): %d\n",
+		pr_err("cannot allocate map (%u entries, %u frames): %d\n",
 		       max_entries, max_frames, ret);
 		return ret;
 	}
@@ -109,9 +111,9 @@ static int __init stackmap_init(void)
 				STACKMAP_SYSTEM ":" STACKMAP_EVENT_FUNCTION);
 	/* Without debugfs the module parameters still control it. */
 	if (stackmap_debugfs_init())
-		pr_warn("stackmap: no debugfs: no stack_map listing; control through /sys/module/stackmap/parameters\n");
+		pr_warn("no debugfs: no stack_map listing; control through /sys/module/stackmap/parameters\n");
 	stackmap_params_init();
-	pr_info("stackmap: %u entries, %u frames, %zu bytes, generation %u\n",
+	pr_info("%u entries, %u frames, %zu bytes, generation %u\n",
 		max_entries, max_frames, sm_map_bytes(&stackmap_map),
 		stackmap_map.generation);
 	return 0;
