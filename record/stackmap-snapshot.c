@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * stackmap-snapshot: store the module's stack_map listing in a trace.dat as a
- * map snapshot (lib/snapshot.h), or print the one a trace holds.
+ * map snapshot (include/stackmap/snapshot.h), or print the one a trace holds.
  *
  *   stackmap-snapshot write TRACE.dat LISTING   append the snapshot option
  *   stackmap-snapshot show TRACE.dat            "generation G entries N hits H"

@@ -13,7 +13,7 @@
 
 #include "snapshot.h"
 
-#define SNAPSHOT_HEADER_SIZE	32	/* see lib/snapshot.h */
+#define SNAPSHOT_HEADER_SIZE	32	/* see include/stackmap/snapshot.h */
 #define CRC_OFFSET	28
 
 static void repair_crc(unsigned char *p, size_t len)
