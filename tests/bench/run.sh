@@ -171,14 +171,19 @@ run_b9_host() {
 			trace_facts "$dat" "b9_${v}_${kb}" >>"$WORK/results.txt" || return 1
 			resolvable "$WORK/fgdecode" "$dat" "b9_${v}_${kb}" >>"$WORK/results.txt" || return 1
 		done
+		# redefine_pct=0 with the map stored beside the trace (fgdecode
+		# --stack-map; the front end's extract stores the same map in the file).
+		resolvable "$WORK/fgdecode" "$share/b9_sm0_${kb}.dat" "b9_sm0map_${kb}" \
+			--stack-map "$share/b9_sm0_${kb}_stack_map.txt" >>"$WORK/results.txt" || return 1
 		awk -v p="b9_map_${kb}_" '{ print p $1, $2 }' "$share/b9_sm_${kb}_stats.txt" >>"$WORK/results.txt"
 	done
 }
 
-# "PREFIX_switches N" and "PREFIX_resolved N" for trace $2 decoded by $1.
+# "PREFIX_switches N" and "PREFIX_resolved N" for trace $2 decoded by $1
+# (further arguments: more fgdecode options).
 resolvable() {
 	local out
-	out=$("$1" "$2" 2>/dev/null) || { log "fgdecode failed on $2"; return 1; }
+	out=$("$1" "${@:4}" "$2" 2>/dev/null) || { log "fgdecode failed on $2"; return 1; }
 	awk -v p="$3" 'index($0, ": sched_switch:") && !/^    [=<]/ { n++; pend = 1; next }
 		pend && /^    => [A-Za-z_.]/ { r++ } { pend = 0 }
 		END { print p "_switches", n + 0; print p "_resolved", r + 0 }' <<<"$out"

@@ -243,6 +243,15 @@ function b9_rows(   list, n, i, kb, sm, sm0, st, r) {
 		    sprintf("%d (of %d sched_switch kept)", v[sm "_resolved"], v[sm "_switches"]),
 		    sprintf("-O stacktrace %d (of %d)", v[st "_resolved"], v[st "_switches"]),
 		    sprintf("%.2f×", r), "≥ 1.8×", yes(r >= 1.8), "TCG guest")
+		if (have("b9_sm0map_" kb "_resolved")) {
+			r = v[st "_resolved"] ? v["b9_sm0map_" kb "_resolved"] / v[st "_resolved"] : 0
+			row("B9 the same with redefine_pct=0 and the map stored with the trace (what the front end's " \
+			    "extract does; fgdecode --stack-map)",
+			    sprintf("%d (of %d sched_switch kept)", v["b9_sm0map_" kb "_resolved"],
+				    v["b9_sm0map_" kb "_switches"]),
+			    sprintf("-O stacktrace %d (of %d)", v[st "_resolved"], v[st "_switches"]),
+			    sprintf("%.2f×", r), "≥ 1.8×", yes(r >= 1.8), "TCG guest")
+		}
 		row("B9 (context) the same, module loaded with redefine_pct=0 (no re-definition)",
 		    sprintf("%d (of %d sched_switch kept)", v[sm0 "_resolved"], v[sm0 "_switches"]),
 		    sprintf("-O stacktrace %d (of %d)", v[st "_resolved"], v[st "_switches"]),

@@ -278,6 +278,8 @@ run_b9() {
 		for pct in 0 ${B9_EXTRA_PCTS:-}; do
 			load_module tracepoints=sched:sched_switch redefine_pct="$pct"
 			b9_record "sm$pct" "$kb" -e stackmap -e sched:sched_switch
+			# The map the front end's extract would store in the file.
+			cat $D/stack_map >"$SHARE/b9_sm${pct}_${kb}_stack_map.txt"
 			rmmod stackmap
 		done
 	done
