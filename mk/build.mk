@@ -1,0 +1,44 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# What the Makefiles of lib/, decoder/, plugin/ and record/ share: flags,
+# the object rule, and where libstackmap.a is.  Set ROOT (the top of the
+# tree) and PKGS (pkg-config packages) before including it.
+#
+#   OUT=DIR            objects and products in DIR instead of in place
+#   EXTRA_CFLAGS=...   added to every compile and link (the tests' and
+#                      fuzzers' sanitizers)
+#   SAN=1              AddressSanitizer and UBSan
+.DEFAULT_GOAL := all
+OUT ?= .
+
+CC ?= gcc
+CFLAGS ?= -O2 -g
+EXTRA_CFLAGS ?=
+WARNFLAGS := -std=gnu11 -Wall -Wextra -Werror
+# Objects linked into the plugin's shared object (libstackmap.a, the plugin).
+PICFLAGS := -fPIC -fvisibility=hidden
+ifeq ($(SAN),1)
+EXTRA_CFLAGS += -fsanitize=address,undefined -fno-omit-frame-pointer
+LDFLAGS += -fsanitize=address,undefined
+endif
+CPPFLAGS += -I$(ROOT)/include -I$(ROOT)/lib $(shell pkg-config --cflags $(PKGS))
+LDLIBS += $(shell pkg-config --libs $(PKGS))
+
+# libstackmap.a: in lib/ for the default build, in OUT/lib otherwise, built
+# by lib/Makefile with the same flags.
+LIBSTACKMAP_OUT := $(if $(filter .,$(OUT)),$(abspath $(ROOT)/lib),$(abspath $(OUT))/lib)
+LIBSTACKMAP := $(LIBSTACKMAP_OUT)/libstackmap.a
+ifneq ($(abspath $(CURDIR)),$(abspath $(ROOT)/lib))
+$(LIBSTACKMAP): FORCE
+	$(MAKE) -C $(ROOT)/lib OUT=$(LIBSTACKMAP_OUT)
+endif
+
+# OBJFLAGS: a Makefile's own compile flags (PICFLAGS for PIC objects).
+$(OUT)/%.o: %.c | $(OUT)/
+	$(CC) $(CPPFLAGS) $(CFLAGS) $(EXTRA_CFLAGS) $(WARNFLAGS) $(OBJFLAGS) -MMD -MP -c -o $@ $<
+
+$(OUT)/:
+	mkdir -p $@
+
+FORCE:
+.PHONY: all clean FORCE
