@@ -20,6 +20,7 @@ E2E_TRACE=build/vm-e2e-${KERNELS[0]}/trace.dat
 
 declare -A SUITES=(
 	[map-unit]="make -C tests/kmod check"
+	[lib-unit]="make -C tests/lib check"
 	[decoder-unit]="make -C tests/decoder check"
 	[plugin-unit]="make -C tests/plugin check"
 	[install]="tests/test_install.sh"
@@ -37,7 +38,7 @@ declare -A PER_KERNEL=(
 	[vm-module]="tests/vm/test_module.sh"
 	[vm-lifecycle]="tests/vm/test_lifecycle.sh"
 )
-ORDER=(map-unit decoder-unit plugin-unit install kmod-build vm-harness vm-e2e decoder-badinput vm-frontend vm-modes
+ORDER=(map-unit lib-unit decoder-unit plugin-unit install kmod-build vm-harness vm-e2e decoder-badinput vm-frontend vm-modes
 	vm-module vm-lifecycle bench-quick fuzz-smoke)
 
 # expand NAME: the suite names NAME stands for (NAME@KERNEL for each kernel of a per-kernel suite).
