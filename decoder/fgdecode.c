@@ -316,19 +316,6 @@ static int next_kind(struct fgdecode *fg, int stream)
 }
 
 /*
- * How deeply the context bits @ctx nest (events.h): 0 task, 1 soft IRQ,
- * 2 hard IRQ, 3 NMI.
- */
-static int nesting(unsigned int ctx)
-{
-	if (ctx & 0x40)
-		return 3;
-	if (ctx & 0x08)
-		return 2;
-	return ctx & 0x10 ? 1 : 0;
-}
-
-/*
  * Which record of @stream's lookahead is the stack of @event (events.h,
  * "Which event a stack belongs to"): the first stack record of @event's
  * context that names @event's type as its owner.  The scan passes
@@ -363,7 +350,7 @@ static int find_stack(struct fgdecode *fg, struct tep_record *event,
 			continue;
 		c = tepstack_context(tep, next);
 		if (c != ctx) {
-			if (nesting(c) > nesting(ctx))
+			if (stackmap_context_level(c) > stackmap_context_level(ctx))
 				continue;	/* an interrupt nested in */
 			break;
 		}

@@ -380,16 +380,6 @@ static enum stacktab_result resolve(struct stackmap_ctx *ctx, sm_u64 cookie,
 
 /* ---- which event a stack belongs to ---- */
 
-/* Context level of @ctx (STACKMAP_CONTEXT_FLAGS bits). */
-static int level_of(unsigned int ctx)
-{
-	if (ctx & 0x40)
-		return 3;
-	if (ctx & 0x08)
-		return 2;
-	return ctx & 0x10 ? 1 : 0;
-}
-
 /* The state of @cpu, NULL when out of memory. */
 static struct cpu_state *cpu_state(struct stackmap_ctx *ctx, int cpu)
 {
@@ -429,7 +419,7 @@ static void note_event(struct stackmap_ctx *ctx, struct tep_record *record,
 	if (!c)
 		return;
 	note_losses(c, record);
-	level = level_of(tepstack_context(ctx->tep, record));
+	level = stackmap_context_level(tepstack_context(ctx->tep, record));
 	c->watched = true;
 	c->level[level].type = type;
 	c->level[level].valid = true;
@@ -456,7 +446,7 @@ static bool is_orphan(struct stackmap_ctx *ctx, struct tep_record *record,
 	note_losses(c, record);
 	if (owner == STACKMAP_OWNER_NONE || !c->watched)
 		return false;
-	e = &c->level[level_of(tepstack_context(ctx->tep, record))];
+	e = &c->level[stackmap_context_level(tepstack_context(ctx->tep, record))];
 	if (!e->valid || e->taken || e->type != (int)owner)
 		return true;
 	e->taken = true;
