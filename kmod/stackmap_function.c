@@ -60,9 +60,21 @@ static void notrace stackmap_ftrace_func(unsigned long ip,
  * the grace period a reset waits for (6.12's recursion lock refuses such
  * calls by itself; 6.1's does not).
  */
+#ifdef STACKMAP_TEST_NO_FTRACE_RCU
+/*
+ * TEST ONLY, never in a normal build (tests/vm/test_debug.sh passes
+ * KCFLAGS=-DSTACKMAP_TEST_NO_FTRACE_RCU): the callback as it was before the
+ * fix, so the debug kernel shows that its idle/reset phase catches the race.
+ */
+#define SM_FTRACE_FLAGS	0
+MODULE_INFO(stackmap_test, "no_ftrace_rcu");
+#else
+#define SM_FTRACE_FLAGS	FTRACE_OPS_FL_RCU
+#endif
+
 static struct ftrace_ops stackmap_ops = {
 	.func = stackmap_ftrace_func,
-	.flags = FTRACE_OPS_FL_RCU,
+	.flags = SM_FTRACE_FLAGS,
 };
 
 static int stackmap_set_filter(const char *glob, int reset)

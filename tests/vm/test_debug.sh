@@ -5,8 +5,10 @@
 #               path) attached to sched:sched_switch for one `trace-cmd record`: the harness must FAIL the run
 #               with the kernel's "BUG: sleeping function called from invalid context" in stackmap_record.
 #               Proves the kernel checks and run-vm.sh catches what they report.
-#   clean       the real module, the same recording and the idle/reset race (guest/debug.sh): the run must pass
-#               with no report at all.
+#   norcu       the module as it was before FTRACE_OPS_FL_RCU (KCFLAGS=-DSTACKMAP_TEST_NO_FTRACE_RCU), in the
+#               idle/reset race of guest/debug.sh (arch_cpu_idle attached, the map reset every 50 ms): the run must
+#               fail with a WARNING in stackmap_ftrace_func, so the phase really catches that race.
+#   clean       the real module, the same recording and the idle/reset race: the run must pass with no report.
 # Usage: tests/vm/test_debug.sh   (as root; writes build/vm-debug/)
 set -euo pipefail
 
@@ -14,6 +16,8 @@ ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 OUT=${OUT:-$ROOT/build/vm-debug}
 # A guest run on this kernel takes 10-15 times as long as on Debian's (NOTES: e2e 196 s instead of 15).
 TIMEOUT=${TIMEOUT:-1200}
+# The pre-fix module warns about 30 s into the guest, then hangs it: no need to wait 20 minutes for that.
+NORCU_TIMEOUT=${NORCU_TIMEOUT:-480}
 SLEEP_BUG='BUG: sleeping function called from invalid context'
 
 fail() {
@@ -33,17 +37,18 @@ build_module() {
 		{ cat "$dir/build.log" >&2; fail "module build" "make -C $KDIR M=$dir/kmod $*"; }
 }
 
-# run_guest NAME KO PHASES...: one boot on the debug kernel; run-vm's exit code in $RC.
+# run_guest NAME KO TIMEOUT PHASES...: one boot on the debug kernel; run-vm's exit code in $RC.
 run_guest() {
-	local name=$1 ko=$2 t0=$SECONDS
-	shift 2
+	local name=$1 ko=$2 timeout=$3 t0=$SECONDS
+	shift 3
 	rm -rf "${OUT:?}/${name:?}"
 	mkdir -p "$OUT/$name"
 	echo "$*" >"$OUT/$name-phases"
 	cp "$OUT/$name-phases" "$OUT/phases"
 	RC=0
 	"$ROOT/tests/vm/run-vm.sh" --bzimage "$BZIMAGE" --module "$ko" --guest-script "$ROOT/tests/vm/guest/debug.sh" \
-		--extra "$OUT/phases" --share "$OUT/$name" --timeout "$TIMEOUT" --smp 2 --mem 2G \
+		--extra "$OUT/phases" --share "$OUT/$name" --timeout "$timeout" --hung-retries "${HUNG_RETRIES:-1}" \
+		--smp 2 --mem 2G \
 		2>"$OUT/$name/run-vm.log" || RC=$?
 	echo "test_debug: $name: run-vm exited $RC after $((SECONDS - t0)) s ($OUT/$name/console.log)"
 }
@@ -57,6 +62,17 @@ check_splat() {
 	tr -d '\r' <"$log" | grep -A40 -m1 "$SLEEP_BUG" | grep -q 'stackmap_record' ||
 		fail splat "the report does not name stackmap_record"
 	echo "test_debug: splat: the harness failed the run on: $(tr -d '\r' <"$log" | grep -m1 -o "$SLEEP_BUG.*")"
+}
+
+# The callback outside RCU (before the fix): the idle/reset phase must show it. That module also hangs this
+# guest a few warnings later, so the run fails by the splat or by the (shorter) timeout; the console tells.
+check_norcu() {
+	local log=$OUT/norcu/console.log
+	((RC == 125)) || fail norcu "run-vm exited $RC, not 125, with the callback running outside RCU"
+	tr -d '\r' <"$log" | grep -q 'WARNING: CPU: .* stackmap_ftrace_func' ||
+		fail norcu "run-vm failed, but with no warning in stackmap_ftrace_func: $(grep -m1 'run-vm: .* failed' "$OUT/norcu/run-vm.log")"
+	echo "test_debug: norcu: the harness failed the run on: $(tr -d '\r' <"$log" |
+		grep -m1 -o 'WARNING: CPU: .* stackmap_ftrace_func.*')"
 }
 
 check_clean() {
@@ -74,13 +90,18 @@ main() {
 	mkdir -p "$OUT"
 	build_module "$OUT/kmod-clean"
 	build_module "$OUT/kmod-splat" KCFLAGS=-DSTACKMAP_TEST_SLEEP_IN_PROBE
+	build_module "$OUT/kmod-norcu" KCFLAGS=-DSTACKMAP_TEST_NO_FTRACE_RCU
 	[[ -z $(modinfo -F stackmap_test "$OUT/kmod-clean/kmod/stackmap.ko") ]] ||
 		fail "module build" "the normal build carries the test-only code"
 	[[ $(modinfo -F stackmap_test "$OUT/kmod-splat/kmod/stackmap.ko") == sleep_in_probe ]] ||
 		fail "module build" "the splat build lacks STACKMAP_TEST_SLEEP_IN_PROBE"
-	run_guest splat "$OUT/kmod-splat/kmod/stackmap.ko" record
+	[[ $(modinfo -F stackmap_test "$OUT/kmod-norcu/kmod/stackmap.ko") == no_ftrace_rcu ]] ||
+		fail "module build" "the norcu build lacks STACKMAP_TEST_NO_FTRACE_RCU"
+	run_guest splat "$OUT/kmod-splat/kmod/stackmap.ko" "$TIMEOUT" record
 	check_splat
-	run_guest clean "$OUT/kmod-clean/kmod/stackmap.ko" record idle_reset
+	HUNG_RETRIES=0 run_guest norcu "$OUT/kmod-norcu/kmod/stackmap.ko" "$NORCU_TIMEOUT" idle_reset
+	check_norcu
+	run_guest clean "$OUT/kmod-clean/kmod/stackmap.ko" "$TIMEOUT" record idle_reset
 	check_clean
 	echo "test_debug: ok"
 }
