@@ -31,6 +31,27 @@ FNR == NR && /^ 0x/ {
 FNR == NR { next }
 
 # --- decoded.txt
+
+# Do two frame lists differ only in frames at the very start of a symbol
+# (+0x0) that both sides name differently, with the same size and module?
+# Such names are aliases of one address (the addresses are compared
+# already): the kernel's %pS takes the first in kallsyms order,
+# libtraceevent's lookup the last.  Each such frame is counted.
+function aliases_only(want, got,   w, g, n, i, wn, gn) {
+	n = split(want, w, " ")
+	if (split(got, g, " ") != n)
+		return 0
+	for (i = 1; i <= n; i++) {
+		if (w[i] == g[i])
+			continue
+		wn = w[i]; gn = g[i]
+		if (sub(/^[^+]+\+0x0\//, "", wn) != 1 || sub(/^[^+]+\+0x0\//, "", gn) != 1 || wn != gn)
+			return 0
+		aliased++
+	}
+	return 1
+}
+
 function end_stack() {
 	if (cur == "")
 		return
@@ -46,7 +67,7 @@ function end_stack() {
 			fail("cookie " cur " (generation:slot) not in stack_map")
 		else if (map_addrs[cur] != cur_addrs)
 			fail("cookie " cur " frames differ from stack_map:\n  decoded:" cur_addrs "\n  stack_map:" map_addrs[cur])
-		else if (map_syms[cur] != cur_syms)
+		else if (map_syms[cur] != cur_syms && !aliases_only(map_syms[cur], cur_syms))
 			fail("cookie " cur " symbols differ from stack_map:\n  decoded:" cur_syms "\n  stack_map:" map_syms[cur])
 	}
 	cur = ""
@@ -89,5 +110,7 @@ END {
 	if (distinct == 0)
 		fail("no cookie decoded")
 	printf "check_e2e: %d sched_switch events, %d with stacks, %d distinct cookies checked against stack_map\n", switches, with_stack, distinct
+	if (aliased)
+		printf "check_e2e: %d frames at a symbol's start named by another alias of the same address than the kernel's\n", aliased
 	exit failed
 }

@@ -104,7 +104,14 @@ while ! grep -q sched:sched_switch $D/tracepoints && [ $i -lt 100 ]; do
 	i=$((i + 1))
 done
 cat $D/tracepoints >"$O/int.during"
-sleep 3
+# Interrupt the recording itself, not its setup: the real record starts the
+# command (sleep 60) once it records (a slow guest took more than 3 s).
+i=0
+while ! ps | grep -q '[s]leep 60' && [ $i -lt 150 ]; do
+	sleep 0.2
+	i=$((i + 1))
+done
+sleep 1
 kill -INT "-$pid"	# busybox: a negative pid is the process group
 set +e
 wait $pid

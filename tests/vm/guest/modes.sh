@@ -15,7 +15,8 @@
 #               workload, stop, extract; flight0 the same with
 #               redefine_pct=0 (the figure before re-definition)
 #   reset       a map reset in the middle of a recording
-#   truncated   max_depth=4: every stack is cut
+#   truncated   max_depth=2: every stack is cut (a sched_switch stack has at
+#               least 4 frames: __schedule, schedule, and two callers)
 set -eu
 
 D=/sys/kernel/debug/stackmap
@@ -118,7 +119,7 @@ phase_reset() {
 }
 
 phase_truncated() {
-	begin truncated tracepoints=sched:sched_switch max_depth=4
+	begin truncated tracepoints=sched:sched_switch max_depth=2
 	record -o "$SHARE/truncated/trace.dat" -e stackmap -e sched:sched_switch
 	end
 }
