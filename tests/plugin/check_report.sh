@@ -55,8 +55,12 @@ function head(line, m) {
 FNR == 1 { cur = ""; delete last }
 # fgdecode output: event lines, then "    => " stack lines.
 FILENAME == ARGV[1] {
-	# the plugin cannot name modules (no libtraceevent API): compare without
-	if ($0 ~ /^    => /) { if (cur == "") next; l = substr($0, 5); sub(/ \[[^]]+\] \(/, " (", l); fg[cur] = fg[cur] "\n" l; next }
+	# the plugin cannot name modules (no libtraceevent API): compare without;
+	# nor size a symbol that shares its address with another (libtraceevent
+	# gives it size 0, RT stacks end at __x86_indirect_thunk_rax+0x0): at a
+	# the start of a symbol (+0x0) the size is compared without
+	if ($0 ~ /^    => /) { if (cur == "") next; l = substr($0, 5); sub(/ \[[^]]+\] \(/, " (", l)
+		sub(/\+0x0\/0x[0-9a-f]+ \(/, "+0x0 (", l); fg[cur] = fg[cur] "\n" l; next }
 	if ($0 ~ /^ {4}<cookie /) next
 	# an orphan: its frames belong to no event
 	if ($0 ~ /^ {4}<orphan /) { delete fg[cur]; cur = ""; next }
@@ -67,7 +71,7 @@ FILENAME == ARGV[1] {
 # plugin output: a stack_cookie/stack_fallback line starts the stack of the
 # last other event on its CPU (or its own, if none).
 {
-	if ($0 ~ /^=> /) { if (cur != "") pl[cur] = pl[cur] "\n" $0; next }
+	if ($0 ~ /^=> /) { if (cur != "") { l = $0; sub(/\+0x0\/0x[0-9a-f]+ \(/, "+0x0 (", l); pl[cur] = pl[cur] "\n" l }; next }
 	# an orphan: give the event back what the stack record line took
 	if ($0 ~ /^<orphan /) {
 		if (cur != "") delete pl[cur]
