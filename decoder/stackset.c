@@ -26,6 +26,9 @@ struct stackset {
 	sm_u32 *pair_slots;		/* [pair_cap]: pair index + 1, or 0 */
 	size_t pair_cap;
 	size_t total;
+	sm_u64 total_weight;
+	const char *weight_name;	/* NULL: events */
+	const char *weight_unit;
 };
 
 /* FNV-1a over the status, the depth and the frames. */
@@ -222,20 +225,58 @@ static struct sset_pair *find_pair(struct stackset *set, struct sset_entry *e,
 	p->event_id = event_id;
 	p->stack_id = e->id;
 	p->count = 0;
+	p->weight = 0;
 	place(set->pair_slots, set->pair_cap, h, set->nr_pairs++);
 	return p;
 }
 
-int sset_count(struct stackset *set, struct sset_entry *e, int event_id)
+void sset_set_weight(struct stackset *set, const char *name,
+		     const char *unit)
+{
+	set->weight_name = name;
+	set->weight_unit = unit;
+}
+
+bool sset_weighted(const struct stackset *set)
+{
+	return set->weight_name;
+}
+
+const char *sset_weight_name(const struct stackset *set)
+{
+	return set->weight_name ? set->weight_name : "events";
+}
+
+const char *sset_weight_unit(const struct stackset *set)
+{
+	return set->weight_name ? set->weight_unit : "events";
+}
+
+static int add(struct stackset *set, struct sset_entry *e, int event_id,
+	       sm_u64 weight)
 {
 	struct sset_pair *p = find_pair(set, e, event_id);
 
 	if (!p)
 		return -ENOMEM;
 	p->count++;
+	p->weight += weight;
 	e->count++;
+	e->weight += weight;
 	set->total++;
+	set->total_weight += weight;
 	return 0;
+}
+
+int sset_count(struct stackset *set, struct sset_entry *e, int event_id)
+{
+	return sset_weighted(set) ? -EINVAL : add(set, e, event_id, 1);
+}
+
+int sset_count_weighted(struct stackset *set, struct sset_entry *e,
+			int event_id, sm_u64 weight)
+{
+	return sset_weighted(set) ? add(set, e, event_id, weight) : -EINVAL;
 }
 
 int sset_count_orphan(struct stackset *set, struct sset_entry *e,
@@ -246,6 +287,8 @@ int sset_count_orphan(struct stackset *set, struct sset_entry *e,
 	if (!p)
 		return -ENOMEM;
 	p->count++;
+	if (!sset_weighted(set))
+		p->weight++;
 	return 0;
 }
 
@@ -262,6 +305,11 @@ struct sset_entry *sset_entry_at(const struct stackset *set, size_t id)
 size_t sset_total(const struct stackset *set)
 {
 	return set->total;
+}
+
+sm_u64 sset_total_weight(const struct stackset *set)
+{
+	return set->total_weight;
 }
 
 const struct sset_pair *sset_pairs(const struct stackset *set, size_t *n)

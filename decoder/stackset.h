@@ -5,9 +5,19 @@
  * Every stack an event carries is interned once, keyed by its identity: its
  * status (a stack of frames, or the kind of marker that stands in for it)
  * and its frames.  The entry then holds the number of events that carried
- * it and one cached rendering per output format, so each distinct stack is
- * formatted once and the cost of output grows with distinct stacks, not with
- * events.  Per (event, stack) counts for folded output live here too.
+ * it, their weight, and one cached rendering per output format, so each
+ * distinct stack is formatted once and the cost of output grows with
+ * distinct stacks, not with events.  Per (event, stack) counts and weights
+ * for folded output live here too.
+ *
+ * The weight is what the outputs rank and sum.  By default it is the event
+ * count (each event weighs 1, sset_weight_name() "events"); with
+ * sset_set_weight() it is the sum of a quantity each event carries, such
+ * as a numeric field of the event (fgdecode --weight bytes_alloc: unit
+ * "bytes") or the time a task spent off the CPU (--off-cpu: unit "ns").
+ * Every output (--top, --folded, JSON, pprof, flame graphs) reads
+ * sset_entry.weight / sset_pair.weight and names the weight with
+ * sset_weight_name() and sset_weight_unit().
  *
  * Not thread-safe.
  */
@@ -45,7 +55,10 @@ struct sset_entry {
 	enum sset_status status;
 	sm_u32 depth;
 	sm_u64 *frames;		/* @depth addresses, innermost first */
-	size_t count;		/* events counted with sset_count() */
+	size_t count;		/* events counted with sset_count*() */
+	sm_u64 weight;		/* sum of their weights, in
+				 * sset_weight_unit(); == count when
+				 * the set weighs events */
 	char *render[SSET_NR_RENDER];	/* NULL until rendered (malloc'ed) */
 	sm_u64 hash;
 };
@@ -85,6 +98,30 @@ int sset_render_once(struct trace_seq *s, struct sset_entry *entry,
 		     void (*render)(struct trace_seq *out, const void *ctx),
 		     const void *ctx);
 
+/**
+ * sset_set_weight() - say what the weights of the set are
+ * @set: the set, before anything is counted
+ * @name: what is summed, e.g. "bytes_alloc" (a field name) or "off-cpu";
+ *	not copied, must outlive @set
+ * @unit: its unit, e.g. "bytes", "ns"; "" when not known; not copied
+ *
+ * From then on sset_count() is refused in favour of sset_count_weighted(),
+ * and orphans weigh nothing (no event carried them, so there is nothing to
+ * weigh).  Without this call the set weighs events: name and unit
+ * "events", every sset_count() adds 1 to count and weight alike.
+ */
+void sset_set_weight(struct stackset *set, const char *name,
+		     const char *unit);
+
+/** sset_weighted() - did sset_set_weight() give the set another weight? */
+bool sset_weighted(const struct stackset *set);
+
+/** sset_weight_name() - what the weights sum ("events" by default). */
+const char *sset_weight_name(const struct stackset *set);
+
+/** sset_weight_unit() - their unit ("events" by default; "" unknown). */
+const char *sset_weight_unit(const struct stackset *set);
+
 /** sset_free() - free a set, its entries and their renderings (NULL ok). */
 void sset_free(struct stackset *set);
 
@@ -102,14 +139,29 @@ struct sset_entry *sset_intern(struct stackset *set, enum sset_status status,
 			       const sm_u64 *frames, sm_u32 depth);
 
 /**
- * sset_count() - count one event carrying @e
- * @set: the set
+ * sset_count() - count one event carrying @e, weighing 1
+ * @set: the set (not sset_weighted())
  * @e: an entry of @set
  * @event_id: the event's id, for the per-event counts
  *
- * Return: 0, or -ENOMEM.
+ * Return: 0, -ENOMEM, or -EINVAL when the set weighs something else.
  */
 int sset_count(struct stackset *set, struct sset_entry *e, int event_id);
+
+/**
+ * sset_count_weighted() - count one event carrying @e, weighing @weight
+ * @set: the set (sset_weighted())
+ * @e: an entry of @set
+ * @event_id: the event's id, for the per-event counts
+ * @weight: in sset_weight_unit(); sums wrap past 2^64 - 1 (not checked)
+ *
+ * Adds 1 to the counts and @weight to the weights of @e, of the pair
+ * (@event_id, @e) and of the set.
+ *
+ * Return: 0, -ENOMEM, or -EINVAL when the set weighs events.
+ */
+int sset_count_weighted(struct stackset *set, struct sset_entry *e,
+			int event_id, sm_u64 weight);
 
 /**
  * sset_count_orphan() - count one orphan stack record carrying @e
@@ -118,7 +170,8 @@ int sset_count(struct stackset *set, struct sset_entry *e, int event_id);
  * @owner: the event id the stack names as its owner
  *
  * Counted as the pair (SSET_ORPHAN_ID(@owner), @e) only: not in @e->count
- * nor in sset_total(), since no event carried it.
+ * nor in sset_total(), since no event carried it.  The pair's weight grows
+ * by 1 when the set weighs events, by nothing otherwise.
  *
  * Return: 0, or -ENOMEM.
  */
@@ -136,14 +189,18 @@ size_t sset_size(const struct stackset *set);
 /** sset_entry_at() - entry of id @id (0..sset_size()-1). */
 struct sset_entry *sset_entry_at(const struct stackset *set, size_t id);
 
-/** sset_total() - events counted with sset_count(). */
+/** sset_total() - events counted with sset_count*(). */
 size_t sset_total(const struct stackset *set);
 
-/* One (event, stack) pair and the number of events that carried it. */
+/** sset_total_weight() - the sum of their weights (sset_weight_unit()). */
+sm_u64 sset_total_weight(const struct stackset *set);
+
+/* One (event, stack) pair, the number of events that carried it, their weight. */
 struct sset_pair {
 	int event_id;
 	sm_u32 stack_id;
 	size_t count;
+	sm_u64 weight;		/* as sset_entry.weight */
 };
 
 /**
