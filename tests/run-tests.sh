@@ -41,7 +41,6 @@ declare -A PER_KERNEL=(
 # Per-kernel suites known to fail on a kernel, with why: reported as SKIP in
 # the default run (named explicitly, they run).  Each is an open problem.
 declare -A KNOWN_BAD=(
-	[vm-frontend@6.12-rt]="its Ctrl-C phase: the front end exits 130 on SIGINT under PREEMPT_RT (not yet understood)"
 )
 ORDER=(map-unit lib-unit decoder-unit plugin-unit install kmod-build vm-harness vm-e2e decoder-badinput vm-frontend vm-modes
 	vm-module vm-lifecycle bench-quick fuzz-smoke)
@@ -70,7 +69,7 @@ suite_command() {
 }
 
 main() {
-	local passed=0 failed=0 skipped=0 names=("$@") expanded=() out name cmd start rc secs table=() total=$SECONDS
+	local passed=0 failed=0 skipped=0 names=("$@") expanded=() out name cmd start rc secs table=() why=() total=$SECONDS
 	local explicit=$#
 	((${#names[@]})) || names=("${ORDER[@]}")
 	for name in "${names[@]}"; do
@@ -78,6 +77,8 @@ main() {
 		mapfile -t -O "${#expanded[@]}" expanded <<<"$out"
 	done
 	echo "=== kernels: ${KERNELS[*]}"
+	errlog=$(mktemp) || return 2
+	trap 'rm -f "$errlog"' EXIT
 	for name in "${expanded[@]}"; do
 		if ((!explicit)) && [[ -n ${KNOWN_BAD[$name]:-} ]]; then
 			skipped=$((skipped + 1))
@@ -88,8 +89,9 @@ main() {
 		cmd=$(suite_command "$name")
 		echo "=== suite $name: $cmd"
 		start=$SECONDS
-		bash -c "$cmd"
-		rc=$?
+		# Keep the suite's stderr: its last line is why it failed.
+		{ bash -c "$cmd" 2>&1 1>&3 3>&- | tee "$errlog" >&2; } 3>&1
+		rc=${PIPESTATUS[0]}
 		secs=$((SECONDS - start))
 		if ((rc == 0)); then
 			passed=$((passed + 1))
@@ -99,10 +101,13 @@ main() {
 			failed=$((failed + 1))
 			echo "=== suite $name: FAIL (exit $rc, $secs s)"
 			table+=("$(printf '%-24s FAIL %6d s  (exit %d)' "$name" "$secs" "$rc")")
+			why+=("$(printf 'why %s: %s' "$name" "$(grep -a -v '^[[:space:]]*$' "$errlog" | tail -n 1 | cut -c1-200)")")
 		fi
 	done
 	echo "=== times"
 	printf '%s\n' "${table[@]}"
+	# The failures' reasons last, where a log's tail still shows them.
+	((${#why[@]} == 0)) || printf '%s\n' "${why[@]}"
 	echo "total $((SECONDS - total)) s"
 	echo "suites: $passed passed, $failed failed, $skipped skipped"
 	((failed == 0))

@@ -105,9 +105,12 @@ while ! grep -q sched:sched_switch $D/tracepoints && [ $i -lt 100 ]; do
 done
 cat $D/tracepoints >"$O/int.during"
 # Interrupt the recording itself, not its setup: the real record starts the
-# command (sleep 60) once it records (a slow guest took more than 3 s).
+# command (sleep 60) once it records (a slow guest took more than 3 s).  Wait
+# for the command's own process: "sleep 60" is also in the arguments of the
+# front end and of the real record, and a SIGINT before the real record sets
+# its handler kills it (exit 130, no trace.dat).
 i=0
-while ! ps | grep -q '[s]leep 60' && [ $i -lt 150 ]; do
+while ! ps -o args | grep -qx 'sleep 60' && [ $i -lt 150 ]; do
 	sleep 0.2
 	i=$((i + 1))
 done
