@@ -47,6 +47,7 @@
 #include "resolve.h"
 #include "stackset.h"
 #include "top.h"
+#include "weight.h"
 #include "stackmap/version.h"
 
 /* Per-record warnings printed before the rest are only counted. */
@@ -82,6 +83,7 @@ struct options {
 	bool map;
 	const char *kallsyms;	/* --kallsyms, with --map */
 	const char *stack_map;	/* --stack-map FILE or "live" */
+	const char *weight;	/* --weight FIELD, NULL: count events */
 	double interval;	/* --interval seconds, 0: read once */
 	unsigned long count;	/* --count, 0: until interrupted */
 };
@@ -96,10 +98,12 @@ struct fgdecode {
 	struct resolved resolved;	/* the stack being printed */
 	struct trace_seq line;		/* the event and its stack */
 	struct trace_seq after;		/* definitions met while attaching */
+	struct weight weight;		/* with --weight */
 	size_t events;
 	size_t matched;
 	size_t warnings;
 	bool nomem;
+	bool failed;			/* an error was printed: stop */
 };
 
 static void report_usage(FILE *out)
@@ -121,6 +125,10 @@ static void report_usage(FILE *out)
 		"  --cookies       head each cookie's stack with <cookie 0xC gen G slot S>\n"
 		"                  and each fallback stack with <fallback REASON>\n"
 		"  --show-defines  also print the stack_define events\n"
+		"  --weight FIELD  weigh each stack by the sum of the numeric FIELD of its\n"
+		"                  events (e.g. bytes_alloc) instead of their number, in\n"
+		"                  --top, --folded and --json; every selected event must\n"
+		"                  have FIELD\n"
 		"Symbols (default: the kallsyms stored in the trace):\n"
 		"  --vmlinux FILE  DWARF function names, file:line and inlined frames from\n"
 		"                  FILE, placed at the recorded (KASLR) address; refused\n"
@@ -217,16 +225,42 @@ static struct sset_entry *intern(struct fgdecode *fg,
 	return sset_intern(fg->set, status, res->frames, res->depth);
 }
 
-/* Count the stack @res of an event, or of an orphan; false when out of memory. */
+/*
+ * Count the stack @res of an event (weighing @weight with --weight), or of
+ * an orphan; false when out of memory.
+ */
 static bool count_stack(struct fgdecode *fg, const struct resolved *res,
 			struct sset_entry *entry, struct tep_record *record,
-			bool orphan)
+			bool orphan, sm_u64 weight)
 {
+	int id = tep_data_type(fg->reader.tep, record);
+
 	if (!entry)
 		return false;
 	if (orphan)
 		return !sset_count_orphan(fg->set, entry, res->owner);
-	return !sset_count(fg->set, entry, tep_data_type(fg->reader.tep, record));
+	if (fg->opt.weight)
+		return !sset_count_weighted(fg->set, entry, id, weight);
+	return !sset_count(fg->set, entry, id);
+}
+
+/*
+ * --weight: what the event @record weighs (0 for a stack record shown on
+ * its own: no event carried it).  Return: false after printing why not.
+ */
+static bool read_weight(struct fgdecode *fg, struct tep_record *record,
+			struct tep_record *stack, sm_u64 *weight)
+{
+	struct sm_err err;
+
+	*weight = 0;
+	if (!fg->opt.weight || record == stack)
+		return true;
+	if (!weight_read(&fg->weight, fg->reader.tep, record, weight, &err))
+		return true;
+	fatal(fg->opt.path, "%s", err.msg);
+	fg->failed = true;
+	return false;
 }
 
 /*
@@ -242,7 +276,10 @@ static void emit(struct fgdecode *fg, struct tep_record *record, int stream,
 	const char *buffer = reader_buffer_name(&fg->reader, stream);
 	struct resolved *res = stack ? &fg->resolved : NULL;
 	struct sset_entry *entry = NULL;
+	sm_u64 weight;
 
+	if (!read_weight(fg, record, stack, &weight))
+		return;
 	fg->matched++;
 	if (res) {
 		resolve_record(&fg->res, kind, stack, res);
@@ -255,7 +292,7 @@ static void emit(struct fgdecode *fg, struct tep_record *record, int stream,
 		    res->owner == STACKMAP_OWNER_NONE)
 			fg->res.stats.unverified++;
 		entry = intern(fg, res);
-		if (!count_stack(fg, res, entry, record, orphan))
+		if (!count_stack(fg, res, entry, record, orphan, weight))
 			fg->nomem = true;
 	}
 	switch (fg->opt.mode) {
@@ -269,7 +306,8 @@ static void emit(struct fgdecode *fg, struct tep_record *record, int stream,
 		break;
 	case OUT_JSON:
 		if (json_event(stdout, &fg->sz, record, buffer, res, entry,
-			       orphan))
+			       orphan, fg->opt.weight && stack != record ?
+			       &weight : NULL))
 			fg->nomem = true;
 		break;
 	case OUT_FOLDED:
@@ -494,12 +532,15 @@ static int decode(struct fgdecode *fg)
 	progress_init(&progress, fg->opt.path);
 	if (fg->opt.mode == OUT_TEXT)
 		format_header(stdout, fg->reader.nr_cpus);
-	while (!fg->nomem && (record = reader_next(&fg->reader, &stream))) {
+	while (!fg->nomem && !fg->failed &&
+	       (record = reader_next(&fg->reader, &stream))) {
 		progress_update(&progress, record);
 		decode_record(fg, record, stream);
 		reader_put(record);
 	}
 	progress_done(&progress);
+	if (fg->failed)
+		return -EINVAL;
 	if (fg->nomem)
 		return -ENOMEM;
 	if (fg->opt.mode == OUT_FOLDED)
@@ -514,6 +555,7 @@ enum {
 	OPT_STRICT, OPT_JSON, OPT_FOLDED, OPT_MERGE, OPT_TOP, OPT_EVENT,
 	OPT_PID, OPT_CPU, OPT_FROM, OPT_TO, OPT_VMLINUX, OPT_MODULES, OPT_DEBUGINFO,
 	OPT_KALLSYMS, OPT_INTERVAL, OPT_COUNT, OPT_STACK_MAP,
+	OPT_WEIGHT,
 };
 
 /* fgdecode report: the trace decoder's options. */
@@ -535,6 +577,7 @@ static const struct option report_longopts[] = {
 	{ "modules", required_argument, NULL, OPT_MODULES },
 	{ "debuginfo", no_argument, NULL, OPT_DEBUGINFO },
 	{ "stack-map", required_argument, NULL, OPT_STACK_MAP },
+	{ "weight", required_argument, NULL, OPT_WEIGHT },
 	{ "help", no_argument, NULL, 'h' },
 	{ "version", no_argument, NULL, OPT_VERSION },
 	{ NULL, 0, NULL, 0 },
@@ -677,6 +720,9 @@ static int parse_one(struct options *opt, int c, const char *arg)
 		return parse_count(opt, arg);
 	case OPT_STACK_MAP:
 		opt->stack_map = arg;
+		return 0;
+	case OPT_WEIGHT:
+		opt->weight = arg;
 		return 0;
 	case 'h':
 		(opt->map ? map_usage : report_usage)(stdout);
@@ -894,6 +940,10 @@ static int run_guarded(struct fgdecode *fg)
 	if (open_symbols(fg, fg->reader.tep, fg->opt.path))
 		goto out;
 	fg->set = sset_new();
+	if (fg->set && fg->opt.weight) {
+		weight_init(&fg->weight, fg->opt.weight);
+		sset_set_weight(fg->set, fg->opt.weight, fg->weight.unit);
+	}
 	if (!fg->set || resolve_init(&fg->res, &fg->reader, warn_record, fg) ||
 	    load_snapshot(fg) || resolve_collect(&fg->res)) {
 		fatal(fg->opt.path, "out of memory");
@@ -903,10 +953,14 @@ static int run_guarded(struct fgdecode *fg)
 		goto out;
 	trace_seq_init(&fg->line);
 	trace_seq_init(&fg->after);
-	if (decode(fg)) {
-		fatal(fg->opt.path, "out of memory");
+	ret = decode(fg);
+	if (ret) {
+		if (ret == -ENOMEM)
+			fatal(fg->opt.path, "out of memory");
+		ret = EXIT_ERROR;
 		goto out_seq;
 	}
+	ret = EXIT_ERROR;
 	if (fflush(stdout) || ferror(stdout)) {
 		fatal(fg->opt.path, "cannot write the output");
 		goto out_seq;
@@ -916,6 +970,8 @@ static int run_guarded(struct fgdecode *fg)
 			       stacktab_count(fg->res.tab),
 			       filter_active(&fg->opt.filter) ? fg->matched :
 			       (size_t)-1);
+	if (fg->opt.summary && fg->opt.weight)
+		format_weight_summary(stderr, fg->set, fg->weight.negative);
 	ret = check_strict(fg);
 out_seq:
 	trace_seq_destroy(&fg->line);

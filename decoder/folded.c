@@ -61,13 +61,14 @@ static int cmp_lines(const void *a, const void *b)
 	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-/* One line "ROOT;FRAMES COUNT" (ROOT may be NULL), malloc'ed. */
-static char *make_line(const char *root, const char *frames, size_t count)
+/* One line "ROOT;FRAMES WEIGHT" (ROOT may be NULL), malloc'ed. */
+static char *make_line(const char *root, const char *frames, sm_u64 weight)
 {
 	char *line;
 
-	if (asprintf(&line, "%s%s%s %zu", root ? root : "", root && *frames ? ";" : "",
-		     frames, count) < 0)
+	if (asprintf(&line, "%s%s%s %llu", root ? root : "",
+		     root && *frames ? ";" : "", frames,
+		     (unsigned long long)weight) < 0)
 		return NULL;
 	return line;
 }
@@ -111,13 +112,17 @@ static int make_lines(const struct symbolizer *sz, struct stackset *set,
 		e = sset_entry_at(set, merge ? i : pairs[i].stack_id);
 		if (merge && !e->count)
 			continue;
+		/* Weighed, an orphan weighs nothing: no event carried it. */
+		if (!merge && sset_weighted(set) &&
+		    SSET_IS_ORPHAN_ID(pairs[i].event_id))
+			continue;
 		frames = frames_of(sz, e);
 		if (!frames)
 			return -ENOMEM;
 		lines[*nr] = make_line(merge ? NULL :
 				       event_name(sz->tep, pairs[i].event_id,
 						  root, sizeof(root)),
-				       frames, merge ? e->count : pairs[i].count);
+				       frames, merge ? e->weight : pairs[i].weight);
 		if (!lines[*nr])
 			return -ENOMEM;
 		(*nr)++;

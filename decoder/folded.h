@@ -5,7 +5,9 @@
  *
  * One line per distinct (event, stack) pair, or per distinct stack with
  * --merge: the frames root first (outermost caller first, the frame that hit
- * the event last), separated by ';', then a space and the number of events:
+ * the event last), separated by ';', then a space and the stack's weight
+ * (sset_entry.weight: the number of events, or with --weight the sum of
+ * the field):
  *
  *   sched_switch;secondary_startup_64_no_verify;...;__schedule 12
  *
@@ -23,7 +25,8 @@
  * to no event: without --merge it is listed under the root frame
  * "[orphan SYSTEM:EVENT]" (its owner; "[orphan event id N]" when the trace
  * has no format for it), with --merge it is left out (the summary counts
- * it).  Events that carry no stack are not counted.  Lines are sorted
+ * it); under --weight orphans weigh nothing and are left out in both.
+ * Events that carry no stack are not counted.  Lines are sorted
  * bytewise.
  */
 #ifndef FGDECODE_FOLDED_H

@@ -152,4 +152,17 @@ void format_flush(struct trace_seq *s, FILE *out);
 void format_summary(FILE *out, size_t events, const struct resolve_stats *st,
 		    size_t distinct, size_t matched);
 
+/**
+ * format_weight_summary() - what the weights summed, after the summary line
+ * @out: stream (fgdecode uses stderr)
+ * @set: the stacks, weighed (sset_weighted())
+ * @negative: negative field values taken as 0
+ *
+ * Prints "fgdecode: weight: sum of NAME, TOTAL UNIT over N events with a
+ * stack" (UNIT omitted when not known), then ", K negative values taken
+ * as 0" when @negative is not 0.
+ */
+void format_weight_summary(FILE *out, const struct stackset *set,
+			   size_t negative);
+
 #endif /* FGDECODE_FORMAT_H */

@@ -181,13 +181,16 @@ static int put_resolved(struct trace_seq *s, const struct symbolizer *sz,
 int json_event(FILE *out, const struct symbolizer *sz,
 	       struct tep_record *record,
 	       const char *buffer, const struct resolved *res,
-	       struct sset_entry *entry, bool orphan)
+	       struct sset_entry *entry, bool orphan, const sm_u64 *weight)
 {
 	struct trace_seq s;
 	int ret;
 
 	trace_seq_init(&s);
 	put_header(&s, sz->tep, record, buffer);
+	if (weight)
+		trace_seq_printf(&s, ",\"weight\":%llu",
+				 (unsigned long long)*weight);
 	if (orphan && res)
 		put_orphan(&s, sz->tep, res);
 	ret = put_resolved(&s, sz, res, entry);

@@ -9,7 +9,9 @@
  *    "symbol":"__schedule","offset":1272}, ...]}
  *
  * time is in seconds (microseconds, as printed), ts the raw timestamp in ns.
- * "buffer" appears only for events of a buffer instance; "cookie", "gen" and
+ * "buffer" appears only for events of a buffer instance; "weight" (after the
+ * header: what the event weighs, e.g. its bytes_alloc) only with --weight;
+ * "cookie", "gen" and
  * "slot" only when the stack came from a cookie; "reason" only for a
  * fallback stack.  "status" is "none" (no stack followed the event; no
  * "stack" member), "resolved", "stale", "unknown", "conflicting", "fallback",
@@ -49,13 +51,14 @@
  * @res: the stack that followed it, NULL when none
  * @entry: the interned stack of @res (NULL: no caching)
  * @orphan: @record is the stack record @res, shown as an orphan
+ * @weight: what the event weighs (--weight), NULL: no "weight" member
  *
  * Return: 0, or -ENOMEM.
  */
 int json_event(FILE *out, const struct symbolizer *sz,
 	       struct tep_record *record,
 	       const char *buffer, const struct resolved *res,
-	       struct sset_entry *entry, bool orphan);
+	       struct sset_entry *entry, bool orphan, const sm_u64 *weight);
 
 /**
  * json_put_frames() - append a stack as a JSON array of frame objects

@@ -15,14 +15,14 @@ static const char *const marker_line[SSET_NR_STATUS] = {
 	[SSET_CORRUPT] = "<corrupt stack>",
 };
 
-/* Most events first; equal counts in order of first appearance. */
+/* Most weight first; equal weights in order of first appearance. */
 static int cmp_hot(const void *a, const void *b)
 {
 	const struct sset_entry *x = *(struct sset_entry *const *)a;
 	const struct sset_entry *y = *(struct sset_entry *const *)b;
 
-	if (x->count != y->count)
-		return x->count < y->count ? 1 : -1;
+	if (x->weight != y->weight)
+		return x->weight < y->weight ? 1 : -1;
 	return x->id < y->id ? -1 : x->id > y->id;
 }
 
@@ -46,10 +46,52 @@ static void print_entry(FILE *out, const struct symbolizer *sz,
 	trace_seq_destroy(&s);
 }
 
+static double percent(sm_u64 part, sm_u64 whole)
+{
+	return whole ? 100.0 * part / whole : 0.0;
+}
+
+/* The header and the line of each stack when the set weighs events. */
+static void print_counted(FILE *out, const struct symbolizer *sz,
+			  struct stackset *set, struct sset_entry **hot,
+			  size_t n, size_t shown)
+{
+	size_t total = sset_total(set), i;
+
+	fprintf(out, "fgdecode: top %zu of %zu distinct stacks over %zu events with a stack\n",
+		n, shown, total);
+	for (i = 0; i < n; i++) {
+		fprintf(out, "#%zu %zu events %.2f%%\n", i + 1, hot[i]->count,
+			percent(hot[i]->count, total));
+		print_entry(out, sz, hot[i]);
+	}
+}
+
+/* The same with another weight (sset_set_weight()). */
+static void print_weighed(FILE *out, const struct symbolizer *sz,
+			  struct stackset *set, struct sset_entry **hot,
+			  size_t n, size_t shown)
+{
+	const char *unit = sset_weight_unit(set);
+	const char *label = *unit ? unit : sset_weight_name(set);
+	sm_u64 total = sset_total_weight(set);
+	size_t i;
+
+	fprintf(out, "fgdecode: top %zu of %zu distinct stacks by %s over %zu events with a stack, %llu %s in all\n",
+		n, shown, sset_weight_name(set), sset_total(set),
+		(unsigned long long)total, label);
+	for (i = 0; i < n; i++) {
+		fprintf(out, "#%zu %llu %s %.2f%% (%zu events)\n", i + 1,
+			(unsigned long long)hot[i]->weight, label,
+			percent(hot[i]->weight, total), hot[i]->count);
+		print_entry(out, sz, hot[i]);
+	}
+}
+
 int top_print(FILE *out, const struct symbolizer *sz, struct stackset *set,
 	      size_t n)
 {
-	size_t nr = sset_size(set), total = sset_total(set), i, shown = 0;
+	size_t nr = sset_size(set), i, shown = 0;
 	struct sset_entry **hot;
 
 	hot = calloc(nr ? nr : 1, sizeof(*hot));
@@ -61,13 +103,8 @@ int top_print(FILE *out, const struct symbolizer *sz, struct stackset *set,
 	qsort(hot, shown, sizeof(*hot), cmp_hot);
 	if (n > shown)
 		n = shown;
-	fprintf(out, "fgdecode: top %zu of %zu distinct stacks over %zu events with a stack\n",
-		n, shown, total);
-	for (i = 0; i < n; i++) {
-		fprintf(out, "#%zu %zu events %.2f%%\n", i + 1, hot[i]->count,
-			100.0 * hot[i]->count / total);
-		print_entry(out, sz, hot[i]);
-	}
+	(sset_weighted(set) ? print_weighed : print_counted)(out, sz, set, hot,
+							      n, shown);
 	free(hot);
 	return 0;
 }

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * fgdecode, stage 4: --top N, the N stacks carried by the most events.
+ * fgdecode, stage 4: --top N, the N stacks of most weight: carried by the
+ * most events, or with --weight of the largest sum of the field.
  *
  *   fgdecode: top 2 of 44 distinct stacks over 1804 events with a stack
  *   #1 412 events 22.84%
@@ -8,8 +9,15 @@
  *       ...
  *   #2 ...
  *
+ * Weighed (sset_weighted()), the header names what was summed and the total,
+ * and each stack gives its weight in the unit (or, when that is not known,
+ * in the name of the field) and its event count:
+ *
+ *   fgdecode: top 2 of 44 distinct stacks by bytes_alloc over 1804 events with a stack, 52344 bytes in all
+ *   #1 4096 bytes 7.83% (12 events)
+ *
  * Counts are over the events shown (after filters) that carry a stack; the
- * percentage is of all of those.  Ties are broken by first appearance.  An
+ * percentage is of the weight of all of those.  Ties are broken by first appearance.  An
  * unresolved cookie counts under one line per kind ("=> <stale cookie>").
  * Each stack is printed with the same lines as the default output (a
  * truncated one ends with "=> ... [truncated]").  Orphan stacks are carried

@@ -138,6 +138,18 @@ matrix_stack_map() {
 	run_case stack-map-of-another-generation decode "$TRACE" --stack-map "$TMP/listing-other" --cookies
 }
 
+# --weight FIELD: a field the events do not have, or one that is not a
+# number, is an error naming the event; a numeric field decodes.
+matrix_weight() {
+	run_case weight-unknown-field error "$TRACE" --folded --weight bytes_alloc
+	run_case weight-string-field error "$TRACE" --folded --weight prev_comm
+	run_case weight-numeric-field decode "$TRACE" --top 3 --weight prev_state
+	if ! grep -q "^fgdecode: weight: sum of prev_state, [0-9]* over [1-9][0-9]* events with a stack$" "$TMP/err"; then
+		FAILED=$((FAILED + 1))
+		echo "FAIL weight-numeric-field: no weight summary line"
+	fi
+}
+
 main() {
 	[[ -x $FG ]] || { echo "test_badinput: build tests/decoder first (make -C tests/decoder)"; exit 2; }
 	[[ -f $TRACE ]] || { echo "test_badinput: no real trace at $TRACE (run tests/vm/test_e2e.sh)"; exit 2; }
@@ -152,6 +164,7 @@ main() {
 	matrix_page_header
 	matrix_symbols
 	matrix_stack_map
+	matrix_weight
 	echo "badinput: $PASSED passed, $FAILED failed"
 	((FAILED == 0))
 }

@@ -1117,6 +1117,85 @@ START_TEST(output_options_reject_bad_combinations)
 }
 END_TEST
 
+/* ---- --weight ---- */
+
+/* An event with a string field, to be refused as a weight. */
+static const char fmt_tag[] =
+	"name: tag\n"
+	"ID: 902\n"
+	"format:\n"
+	FX_COMMON_FIELDS
+	"\tfield:char label[8];\toffset:8;\tsize:8;\tsigned:0;\n"
+	"\n"
+	"print fmt: \"label=%s\", REC->label\n";
+
+START_TEST(weight_sums_the_field_per_stack_in_every_output)
+{
+	write_mixed_trace();
+	/* n = 1, 2 under frames3, 3 under frames2, 4 stale, 5 no stack. */
+	run("--folded --weight n trace.dat");
+	ck_assert_int_eq(res.status, 0);
+	ck_assert_str_eq(res.out,
+		"tick;[stale cookie] 4\n"
+		"tick;kthread;schedule;__schedule 3\n"
+		"tick;p9_client_rpc;__schedule 3\n");
+	ck_assert_str_eq(res.err,
+		"fgdecode: 10 events, 3 cookies, 2 resolved, 1 stale, 0 unknown, 1 fallback stacks, 1 definitions (1 distinct stacks)\n"
+		"fgdecode: weight: sum of n, 10 over 4 events with a stack\n");
+	run("--folded --merge --weight n --no-summary trace.dat");
+	ck_assert_str_eq(res.out,
+		"[stale cookie] 4\n"
+		"kthread;schedule;__schedule 3\n"
+		"p9_client_rpc;__schedule 3\n");
+	run("--top 2 --weight n --no-summary trace.dat");
+	ck_assert_int_eq(res.status, 0);
+	ck_assert_str_eq(res.out,
+		"fgdecode: top 2 of 3 distinct stacks by n over 4 events with a stack, 10 n in all\n"
+		"#1 4 n 40.00% (1 events)\n"
+		"    => <stale cookie>\n"
+		"#2 3 n 30.00% (2 events)\n"
+		STACK3);
+	run("--json --weight n --no-summary --cpu 0 trace.dat");
+	ck_assert_int_eq(res.status, 0);
+	ck_assert(strstr(res.out, "\"system\":\"test\",\"weight\":1,\"cookie\""));
+	ck_assert(strstr(res.out, "\"system\":\"test\",\"weight\":3,\"reason\""));
+	ck_assert(strstr(res.out, "\"system\":\"test\",\"weight\":5,\"status\":\"none\"}"));
+}
+END_TEST
+
+START_TEST(weight_of_an_event_without_the_field_is_an_error_naming_it)
+{
+	static const struct mkt_format formats[] = {
+		{ "test", fx_fmt_tick },
+		{ "test", fmt_tag },
+		{ NULL, NULL },
+	};
+
+	tick(0, 1 * SEC, 7);
+	fx_common(&buf, 902, 42);
+	fx_put(&buf, 0x6f6c6c6568ULL, 8);	/* "hello" */
+	mkt_add(mt, 0, 2 * SEC, buf.data, buf.len);
+	write_trace_with(formats);
+	run("--folded --weight bytes_alloc trace.dat");
+	ck_assert_int_eq(res.status, 1);
+	ck_assert_str_eq(res.out, "");
+	ck_assert_str_eq(res.err,
+		"fgdecode: trace.dat: --weight bytes_alloc: event test:tick has no field 'bytes_alloc' (select events that have it with --event)\n");
+	run("--weight label trace.dat");
+	ck_assert_int_eq(res.status, 1);
+	ck_assert_str_eq(res.err,
+		"fgdecode: trace.dat: --weight label: event test:tick has no field 'label' (select events that have it with --event)\n");
+	run("--weight label --event tag --no-summary trace.dat");
+	ck_assert_int_eq(res.status, 1);
+	ck_assert_str_eq(res.err,
+		"fgdecode: trace.dat: --weight label: field 'label' of event test:tag is not a number (char[8])\n");
+	run("--weight n --event tick --folded trace.dat");
+	ck_assert_int_eq(res.status, 0);
+	run("map --weight n x");
+	ck_assert_int_eq(res.status, 2);
+}
+END_TEST
+
 /* ---- filters ---- */
 
 START_TEST(filters_select_events_by_cpu_time_name_and_pid)
@@ -1710,6 +1789,8 @@ static Suite *fgdecode_suite(void)
 	tcase_add_test(outputs, json_prints_one_object_per_event);
 	tcase_add_test(outputs, output_options_reject_bad_combinations);
 	tcase_add_test(outputs, filters_select_events_by_cpu_time_name_and_pid);
+	tcase_add_test(outputs, weight_sums_the_field_per_stack_in_every_output);
+	tcase_add_test(outputs, weight_of_an_event_without_the_field_is_an_error_naming_it);
 	suite_add_tcase(s, outputs);
 
 	tcase_add_checked_fixture(snapshot, setup, teardown);
