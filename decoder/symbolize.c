@@ -34,6 +34,7 @@ int symbolize_addr(const struct symbolizer *sz, sm_u64 addr, bool is_return,
 		   struct sym_frame *out)
 {
 	const struct dw_loc *loc = NULL;
+	struct sym_frame k;
 	int i, n;
 
 	if (sz->dw)
@@ -58,8 +59,24 @@ int symbolize_addr(const struct symbolizer *sz, sm_u64 addr, bool is_return,
 		out[0].line = 0;
 		n = 1;
 	}
-	/* The physical frame: the ELF symbol and the offset into it. */
+	/*
+	 * The physical frame: named as the recording's kallsyms name it, so
+	 * that a frame's name, offset, size and module are the same with and
+	 * without DWARF (several symbols can share an address, and the ELF
+	 * symbol libdw picks is not always the one kallsyms prints: e.g.
+	 * entry_SYSCALL_64 for entry_SYSCALL_64_after_hwframe, a zero-size
+	 * label).  DWARF adds file:line and the inlined frames; the ELF symbol
+	 * names the frame only where kallsyms has none.
+	 */
 	out[n - 1].inlined = false;
+	from_kallsyms(sz, addr, &k);
+	if (k.name) {
+		out[n - 1].name = k.name;
+		out[n - 1].offset = k.offset;
+		out[n - 1].size = k.size;
+		out[n - 1].mod = k.mod;
+		return n;
+	}
 	out[n - 1].name = loc->func ? loc->func : out[n - 1].name;
 	out[n - 1].offset = loc->func ? loc->offset : 0;
 	if (!out[n - 1].name)

@@ -4,9 +4,11 @@
  *
  * By default symbols come from the kallsyms stored in the trace
  * (tep_find_function()): function name and offset into it, the same as the
- * shared stackmap/tep_stack.h prints.  With a vmlinux (dwsym.h), an address
- * inside it gets DWARF function names, file:line and its inlined frames;
- * any other address (modules, or no vmlinux) keeps the kallsyms symbol.
+ * shared stackmap/tep_stack.h prints.  With a vmlinux or modules (dwsym.h),
+ * an address they cover also gets file:line and its inlined frames; its
+ * physical frame keeps the kallsyms name, offset, size and module, so a
+ * frame is named the same in every mode (the ELF symbol names it only when
+ * the trace's kallsyms do not cover it).
  *
  * Every formatter prints frames through symbolize_addr(), so text, JSON,
  * folded and top output agree.
@@ -38,7 +40,7 @@ struct symbolizer {
 struct sym_frame {
 	const char *name;	/* NULL when no symbol covers the address */
 	sm_u64 offset;		/* address - start of @name (physical frame) */
-	sm_u64 size;		/* kallsyms size of @name; 0: unknown or DWARF */
+	sm_u64 size;		/* kallsyms size of @name; 0: unknown or ELF */
 	const char *mod;	/* module of a kallsyms frame; NULL: vmlinux */
 	bool inlined;
 	const char *file;	/* NULL without DWARF */
@@ -69,8 +71,9 @@ int symbolize_addr(const struct symbolizer *sz, sm_u64 addr, bool is_return,
  *
  * The physical frame is printed by tepstack_print_symbol(): from kallsyms
  * "=> SYM+0xOFF/0xSIZE [MODULE] (ADDR)" (the kernel's "%pS", then the
- * address), from DWARF "=> SYM+0xOFF (ADDR)" followed by " FILE:LINE" when
- * known, or "=> 0xADDR"; an inlined frame is "=> NAME (inlined) FILE:LINE".
+ * address) followed by " FILE:LINE" when DWARF knows it, "=> SYM+0xOFF
+ * (ADDR) FILE:LINE" for an ELF symbol kallsyms lacks, or "=> 0xADDR"; an
+ * inlined frame is "=> NAME (inlined) FILE:LINE".
  */
 void symbolize_print(struct trace_seq *s, const struct symbolizer *sz,
 		     sm_u64 addr, bool is_return, const char *indent);

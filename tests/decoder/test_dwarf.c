@@ -596,14 +596,18 @@ START_TEST(fgdecode_vmlinux_prints_lines_and_inlined_frames)
 
 	snprintf(cmd, sizeof(cmd), "'%s' --no-summary --vmlinux fx.elf trace.dat", fg);
 	out = capture(cmd);
+	/*
+	 * The physical frame keeps its kallsyms name, offset and size (as
+	 * without --vmlinux); DWARF adds the inlined frames and file:line.
+	 */
 	snprintf(want, sizeof(want),
 		 "    => fx_a_leaf (inlined) %s/a.c:4\n"
 		 "    => fx_a_mid (inlined) %s/a.c:8\n"
-		 "    => fx_a_top+0x%llx (%llx) %s/a.c:12\n"
+		 "    => fx_a_top+0x%llx/0x20 (%llx) %s/a.c:12\n"
 		 "    => 0xffffffffc0001234\n",
 		 dir, dir, ret - symbol_addr("fx_a_top"), ret + BIAS, dir);
 	ck_assert_msg(strstr(out, want), "output:\n%s\nwanted:\n%s", out, want);
-	snprintf(want, sizeof(want), "    => fx_c_sink+0x1 (%llx) %s/c.c:",
+	snprintf(want, sizeof(want), "    => fx_c_sink+0x1/0x20 (%llx) %s/c.c:",
 		 (unsigned long long)frames[0], dir);
 	ck_assert_msg(strstr(out, want), "output:\n%s", out);
 	free(out);
@@ -712,7 +716,7 @@ START_TEST(fgdecode_modules_prints_module_lines_and_inlined_frames)
 	out = capture(cmd);
 	snprintf(want, sizeof(want),
 		 "    => fx_b_twice (inlined) %s/b.c:4\n"
-		 "    => fx_b_outer+0x%llx (%llx) %s/b.c:8\n",
+		 "    => fx_b_outer+0x%llx/0x30 [fx_mod] (%llx) %s/b.c:8\n",
 		 dir, off, MOD_TEXT + off, dir);
 	ck_assert_msg(strstr(out, want), "output:\n%s\nwanted:\n%s", out, want);
 	free(out);
