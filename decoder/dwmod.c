@@ -178,8 +178,21 @@ static size_t collect_votes(const struct kallsyms *ks, const struct dwmod *m,
 }
 
 /* Majority per section; -1 with @err when a section has none. */
-static int count_votes(struct dwmod *m, const struct vote *v, size_t n,
-		       struct sm_err *err)
+/* The name of @elf's section @shndx, for messages. */
+static const char *section_name(Elf *elf, size_t shndx)
+{
+	Elf_Scn *scn = elf_getscn(elf, shndx);
+	size_t shstrndx;
+	GElf_Shdr sh;
+	const char *name = NULL;
+
+	if (scn && gelf_getshdr(scn, &sh) && !elf_getshdrstrndx(elf, &shstrndx))
+		name = elf_strptr(elf, shstrndx, sh.sh_name);
+	return name ? name : "?";
+}
+
+static int count_votes(struct dwmod *m, Elf *elf, const struct vote *v,
+		       size_t n, struct sm_err *err)
 {
 	size_t i = 0, j, run, best, total;
 	sm_u64 base;
@@ -195,9 +208,11 @@ static int count_votes(struct dwmod *m, const struct vote *v, size_t n,
 				base = v[j].base;
 			}
 		}
-		if (best * 2 <= total)
-			return sm_err_set(err, "%s: does not match the recorded module %s: only %zu of %zu symbols of section %zu at one offset",
-				    m->path, m->name, best, total, v[i].shndx);
+		if ((total - best) * DW_MATCH_TOLERANCE > total)
+			return sm_err_set(err, "%s: does not match the recorded module %s: %zu of the %zu symbols of its section %s are not where the recording has them (at most 1 in %d may differ)",
+				    m->path, m->name, total - best, total,
+				    section_name(elf, v[i].shndx),
+				    DW_MATCH_TOLERANCE);
 		if (v[i].shndx < m->nr_sections)
 			m->base[v[i].shndx] = base;
 		i = j;
@@ -250,7 +265,7 @@ static int place_elf(const struct kallsyms *ks, struct dwmod *m, Elf *elf,
 	for (i = 0; i < m->nr_sections; i++)
 		m->base[i] = DWMOD_UNPLACED;
 	n = collect_votes(ks, m, syms, nsyms, votes);
-	ret = count_votes(m, votes, n, err);
+	ret = count_votes(m, elf, votes, n, err);
 	if (!ret)
 		alloc_range(elf, m);
 	free(syms);

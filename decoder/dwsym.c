@@ -227,6 +227,30 @@ static int check_anchor(const struct kallsyms *ks, const char *name,
 		    (unsigned long long)(link + bias));
 }
 
+/* Refuse @path: name one voting symbol that is not at @bias. */
+static int refuse_moved(const struct kallsyms *ks, const struct elf_info *ei,
+			sm_u64 bias, size_t agree, size_t matched,
+			const char *path, struct sm_err *err)
+{
+	const struct esym *e = NULL;
+	size_t i;
+
+	for (i = 0; i < ks->nr; i++) {
+		if (!votes(&ks->syms[i]))
+			continue;
+		e = find_esym(ei, ks->syms[i].name);
+		if (e && !e->dup && ks->syms[i].addr - e->value != bias)
+			break;
+	}
+	if (i == ks->nr)
+		return sm_err_set(err, "%s: does not match the recorded kernel: %zu of %zu functions are not where the recording has them",
+			    path, matched - agree, matched);
+	return sm_err_set(err, "%s: does not match the recorded kernel: %zu of %zu functions are not where the recording has them (e.g. %s: recorded at 0x%llx, this file puts it at 0x%llx); at most 1 in %d may differ",
+		    path, matched - agree, matched, ks->syms[i].name,
+		    (unsigned long long)ks->syms[i].addr,
+		    (unsigned long long)(e->value + bias), DW_MATCH_TOLERANCE);
+}
+
 /* Find the bias of @path's ELF against the recording, or refuse it. */
 static int place(const struct kallsyms *ks, Elf *elf, const char *path,
 		 struct elf_info *ei, sm_u64 *bias, struct sm_err *err)
@@ -238,9 +262,11 @@ static int place(const struct kallsyms *ks, Elf *elf, const char *path,
 			    path);
 	if (vote_bias(ks, ei, bias, &agree, &matched))
 		return sm_err_set(err, "%s", strerror(ENOMEM));
-	if (!matched || agree * 2 <= matched)
-		return sm_err_set(err, "%s: does not match the recorded kernel: only %zu of %zu functions at one offset",
-			    path, agree, matched);
+	if (!matched)
+		return sm_err_set(err, "%s: none of its %zu symbols is a function the recorded kallsyms list by that name (a vmlinux without its symbol table, such as the BTF-only one of a headers package? the one with symbols and DWARF is /usr/lib/debug/boot/vmlinux-RELEASE, in linux-image-RELEASE-dbg)",
+			    path, ei->nr);
+	if ((matched - agree) * DW_MATCH_TOLERANCE > matched)
+		return refuse_moved(ks, ei, *bias, agree, matched, path, err);
 	if (check_anchor(ks, "_text", ei->text, *bias, path, err) ||
 	    check_anchor(ks, "_stext", ei->stext, *bias, path, err))
 		return -1;

@@ -18,6 +18,13 @@
 
 #include "stackmap/types.h"
 
+/*
+ * At most 1 in DW_MATCH_TOLERANCE of the symbols a file and the recorded
+ * kallsyms both name uniquely may disagree with the others on where the
+ * file is placed (the vmlinux's bias, each module section's base).
+ */
+#define DW_MATCH_TOLERANCE	1000
+
 struct ksym {
 	sm_u64 addr;
 	const char *name;	/* points into kallsyms.text */
