@@ -15,6 +15,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include <elfutils/libdwelf.h>
+
 #include "dwmod.h"
 
 /* A .ko symbol: name, section, value; dup when the name is not unique. */
@@ -43,6 +45,23 @@ static void normalize(const char *name, char *out, size_t len)
 
 /* ---- finding the files ---- */
 
+bool dwmod_is_compressed(const char *name)
+{
+	size_t n = strlen(name);
+
+	return (n > 6 && !strcmp(name + n - 6, ".ko.xz")) ||
+	       (n > 6 && !strcmp(name + n - 6, ".ko.gz")) ||
+	       (n > 7 && !strcmp(name + n - 7, ".ko.zst"));
+}
+
+bool dwmod_is_module_file(const char *name)
+{
+	size_t n = strlen(name);
+
+	return (n > 3 && !strcmp(name + n - 3, ".ko")) ||
+	       dwmod_is_compressed(name);
+}
+
 static struct dwmod *walk_mods;
 static size_t walk_nr;
 
@@ -51,10 +70,10 @@ static int visit(const char *path, const struct stat *st, int type,
 {
 	const char *base = path + ftw->base;
 	char norm[256], want[256];
-	size_t i, n = strlen(base);
+	size_t i;
 
 	(void)st;
-	if (type != FTW_F || n < 4 || strcmp(base + n - 3, ".ko"))
+	if (type != FTW_F || !dwmod_is_module_file(base))
 		return 0;
 	normalize(base, norm, sizeof(norm));
 	for (i = 0; i < walk_nr; i++) {
@@ -282,7 +301,8 @@ static int place(const struct kallsyms *ks, struct dwmod *m, struct sm_err *err)
 	fd = open(m->path, O_RDONLY);
 	if (fd < 0)
 		return sm_err_set(err, "%s: %s", m->path, strerror(errno));
-	elf = elf_begin(fd, ELF_C_READ, NULL);
+	/* dwelf_elf_begin() reads .ko.xz, .ko.gz and .ko.zst too. */
+	elf = dwelf_elf_begin(fd);
 	if (!elf || !gelf_getehdr(elf, &eh) || eh.e_type != ET_REL)
 		ret = sm_err_set(err, "%s: not a kernel module (ELF ET_REL)",
 			   m->path);
@@ -332,7 +352,8 @@ int dwmod_find(const char *dir, const struct kallsyms *ks,
 	}
 	walk_mods = *mods;
 	walk_nr = *nr;
-	if (nftw(dir, visit, 16, FTW_PHYS)) {
+	/* Symbolic links followed: a symlinked modules tree or .ko counts. */
+	if (nftw(dir, visit, 16, 0)) {
 		sm_err_set(err, "%s: cannot search it for modules", dir);
 		return give_up(mods, nr);
 	}

@@ -15,6 +15,7 @@
 #ifndef FGDECODE_DWMOD_H
 #define FGDECODE_DWMOD_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #include "kallsyms.h"
@@ -34,7 +35,9 @@ struct dwmod {
 
 /**
  * dwmod_find() - find and place the recorded modules found under @dir
- * @dir: directory searched recursively for NAME.ko files
+ * @dir: directory searched recursively, symbolic links followed, for
+ *	NAME.ko files, or NAME.ko.xz, .ko.gz, .ko.zst (Debian 6.12 ships
+ *	every module as .ko.xz; read through dwelf_elf_begin())
  * @ks: the recorded kallsyms
  * @mods: set to the placed modules (free with dwmod_free())
  * @nr: set to their number (0 is fine: no module found)
@@ -46,6 +49,12 @@ struct dwmod {
  */
 int dwmod_find(const char *dir, const struct kallsyms *ks,
 	       struct dwmod **mods, size_t *nr, struct sm_err *err);
+
+/** dwmod_is_module_file() - does file name @name end in .ko, .ko.xz, .ko.gz or .ko.zst? */
+bool dwmod_is_module_file(const char *name);
+
+/** dwmod_is_compressed() - does @name end in .ko.xz, .ko.gz or .ko.zst? */
+bool dwmod_is_compressed(const char *name);
 
 /** dwmod_free() - free @nr modules from dwmod_find(). */
 void dwmod_free(struct dwmod *mods, size_t nr);

@@ -11,6 +11,7 @@
  * (dwindex.c); dwsym_set_naive() turns it off.
  */
 #include <dwarf.h>
+#include <elfutils/libdwelf.h>
 #include <elfutils/libdwfl.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -287,7 +288,8 @@ static int find_elf(Dwfl_Module *mod, void **userdata, const char *modname,
 	fd = open(f->path, O_RDONLY);
 	if (fd >= 0) {
 		*file_name = strdup(f->path);
-		*elfp = NULL;
+		/* A compressed module: libdwfl gets it decompressed. */
+		*elfp = dwmod_is_compressed(f->path) ? dwelf_elf_begin(fd) : NULL;
 	}
 	return fd;
 }

@@ -473,6 +473,22 @@ START_TEST(module_is_placed_from_its_recorded_symbols)
 	/* Below the module: not ours. */
 	ck_assert_ptr_null(dwsym_lookup(d, MOD_TEXT - 0x100, false));
 	dwsym_free(d);
+
+	/*
+	 * The same module as .ko.xz (how Debian 6.12 ships every module) in
+	 * a directory reached through a symbolic link: found, placed, and
+	 * its DWARF read.
+	 */
+	snprintf(want, sizeof(want),
+		 "cd '%s' && mkdir -p xzmods/kernel && xz -c mods/extra/fx-mod.ko >xzmods/kernel/fx-mod.ko.xz && ln -sfn xzmods xzlink",
+		 dir);
+	ck_assert_int_eq(system(want), 0);
+	snprintf(want, sizeof(want), "%s/xzlink", dir);
+	ck_assert_msg(!dwsym_open(&d, &ks, NULL, want, &err), "%s", err.msg);
+	ck_assert_str_eq(dwsym_lookup(d, MOD_TEXT, false)->func, "fx_b_outer");
+	ck_assert_int_gt(dwsym_lookup(d, MOD_TEXT, false)->nr, 0);
+	ck_assert_ptr_nonnull(dwsym_lookup(d, MOD_TEXT, false)->chain[0].file);
+	dwsym_free(d);
 	drop_kallsyms(&ks);
 
 	/* Two of the three functions elsewhere: refused, naming the section. */
