@@ -36,6 +36,7 @@
 #include "debuginfo.h"
 #include "filter.h"
 #include "dwsym.h"
+#include "flamegraph.h"
 #include "folded.h"
 #include "fault.h"
 #include "format.h"
@@ -43,6 +44,7 @@
 #include "kallsyms.h"
 #include "maplist.h"
 #include "mapout.h"
+#include "pprof.h"
 #include "read.h"
 #include "resolve.h"
 #include "stackset.h"
@@ -65,6 +67,8 @@ enum output_mode {
 	OUT_JSON,
 	OUT_FOLDED,
 	OUT_TOP,
+	OUT_PPROF,
+	OUT_FLAMEGRAPH,
 };
 
 struct options {
@@ -75,6 +79,7 @@ struct options {
 	bool merge;
 	enum output_mode mode;
 	size_t top;
+	const char *view;	/* --pprof or --flamegraph FILE */
 	struct filter filter;
 	const char *vmlinux;
 	const char *modules;
@@ -93,6 +98,7 @@ struct fgdecode {
 	struct reader reader;
 	struct resolver res;
 	struct stackset *set;
+	struct pprof *pprof;		/* with --pprof */
 	struct kallsyms kallsyms;	/* with --vmlinux */
 	struct symbolizer sz;
 	struct resolved resolved;	/* the stack being printed */
@@ -122,6 +128,11 @@ static void report_usage(FILE *out)
 		"  --folded        folded stacks (flame graphs), one line per event and stack\n"
 		"  --merge         with --folded: merge all events, no event root frame\n"
 		"  --top N         the N stacks carried by the most events\n"
+		"  --pprof FILE    a gzip-compressed pprof profile (go tool pprof, Pyroscope,\n"
+		"                  Parca) of the stacks, labelled by event, comm, pid, cpu;\n"
+		"                  FILE - is standard output\n"
+		"  --flamegraph FILE  an interactive SVG flame graph of the stacks (zoom on\n"
+		"                  click, search); FILE - is standard output\n"
 		"  --cookies       head each cookie's stack with <cookie 0xC gen G slot S>\n"
 		"                  and each fallback stack with <fallback REASON>\n"
 		"  --show-defines  also print the stack_define events\n"
@@ -310,8 +321,14 @@ static void emit(struct fgdecode *fg, struct tep_record *record, int stream,
 			       &weight : NULL))
 			fg->nomem = true;
 		break;
+	case OUT_PPROF:
+		if (entry && !orphan &&
+		    pprof_add(fg->pprof, tep, record, entry, weight))
+			fg->nomem = true;
+		break;
 	case OUT_FOLDED:
 	case OUT_TOP:
+	case OUT_FLAMEGRAPH:
 		break;
 	}
 }
@@ -555,7 +572,7 @@ enum {
 	OPT_STRICT, OPT_JSON, OPT_FOLDED, OPT_MERGE, OPT_TOP, OPT_EVENT,
 	OPT_PID, OPT_CPU, OPT_FROM, OPT_TO, OPT_VMLINUX, OPT_MODULES, OPT_DEBUGINFO,
 	OPT_KALLSYMS, OPT_INTERVAL, OPT_COUNT, OPT_STACK_MAP,
-	OPT_WEIGHT,
+	OPT_WEIGHT, OPT_PPROF, OPT_FLAMEGRAPH,
 };
 
 /* fgdecode report: the trace decoder's options. */
@@ -568,6 +585,8 @@ static const struct option report_longopts[] = {
 	{ "folded", no_argument, NULL, OPT_FOLDED },
 	{ "merge", no_argument, NULL, OPT_MERGE },
 	{ "top", required_argument, NULL, OPT_TOP },
+	{ "pprof", required_argument, NULL, OPT_PPROF },
+	{ "flamegraph", required_argument, NULL, OPT_FLAMEGRAPH },
 	{ "event", required_argument, NULL, OPT_EVENT },
 	{ "pid", required_argument, NULL, OPT_PID },
 	{ "cpu", required_argument, NULL, OPT_CPU },
@@ -606,7 +625,7 @@ static const struct option map_longopts[] = {
 static int set_mode(struct options *opt, enum output_mode mode)
 {
 	if (opt->mode != OUT_TEXT && opt->mode != mode) {
-		fprintf(stderr, "fgdecode: --json, --folded and --top exclude each other\n");
+		fprintf(stderr, "fgdecode: --json, --folded, --top, --pprof and --flamegraph exclude each other\n");
 		return -1;
 	}
 	opt->mode = mode;
@@ -692,6 +711,12 @@ static int parse_one(struct options *opt, int c, const char *arg)
 		return 0;
 	case OPT_TOP:
 		return parse_top(opt, arg);
+	case OPT_PPROF:
+		opt->view = arg;
+		return set_mode(opt, OUT_PPROF);
+	case OPT_FLAMEGRAPH:
+		opt->view = arg;
+		return set_mode(opt, OUT_FLAMEGRAPH);
 	case OPT_EVENT:
 		return parse_filter(opt, "event", arg);
 	case OPT_PID:
@@ -928,6 +953,30 @@ static int load_listing(struct fgdecode *fg)
 	return ret ? -1 : 0;
 }
 
+/*
+ * The view written to a file after decoding, if one was asked for: --pprof
+ * (its vmlinux mapping named after --vmlinux when given) or --flamegraph
+ * (titled with the trace's name).
+ *
+ * Return: 0, or -1 after printing why not.
+ */
+static int write_view(struct fgdecode *fg)
+{
+	struct sm_err err;
+	int ret = 0;
+
+	if (fg->opt.mode == OUT_PPROF)
+		ret = pprof_write(fg->pprof, &fg->sz, fg->set, fg->opt.view,
+				  fg->opt.vmlinux, &err);
+	else if (fg->opt.mode == OUT_FLAMEGRAPH)
+		ret = flamegraph_write(fg->opt.view, &fg->sz, fg->set,
+				       fg->opt.path, &err);
+	if (!ret)
+		return 0;
+	fprintf(stderr, "fgdecode: %s\n", err.msg);
+	return -1;
+}
+
 static int run_guarded(struct fgdecode *fg)
 {
 	struct sm_err err;
@@ -944,7 +993,13 @@ static int run_guarded(struct fgdecode *fg)
 		weight_init(&fg->weight, fg->opt.weight);
 		sset_set_weight(fg->set, fg->opt.weight, fg->weight.unit);
 	}
-	if (!fg->set || resolve_init(&fg->res, &fg->reader, warn_record, fg) ||
+	if (fg->set && fg->opt.mode == OUT_PPROF)
+		fg->pprof = pprof_new(sset_weighted(fg->set) ?
+				      sset_weight_name(fg->set) : NULL,
+				      sset_weighted(fg->set) ?
+				      sset_weight_unit(fg->set) : NULL);
+	if (!fg->set || (fg->opt.mode == OUT_PPROF && !fg->pprof) ||
+	    resolve_init(&fg->res, &fg->reader, warn_record, fg) ||
 	    load_snapshot(fg) || resolve_collect(&fg->res)) {
 		fatal(fg->opt.path, "out of memory");
 		goto out;
@@ -961,6 +1016,8 @@ static int run_guarded(struct fgdecode *fg)
 		goto out_seq;
 	}
 	ret = EXIT_ERROR;
+	if (write_view(fg))
+		goto out_seq;
 	if (fflush(stdout) || ferror(stdout)) {
 		fatal(fg->opt.path, "cannot write the output");
 		goto out_seq;
@@ -980,6 +1037,7 @@ out:
 	dwsym_free(fg->sz.dw);
 	kallsyms_free(&fg->kallsyms);
 	resolve_fini(&fg->res);
+	pprof_free(fg->pprof);
 	sset_free(fg->set);
 	reader_close(&fg->reader);
 	return ret;
@@ -1055,6 +1113,8 @@ static enum mapout_mode map_mode(enum output_mode mode)
 	case OUT_TOP:
 		return MAPOUT_TOP;
 	case OUT_TEXT:
+	case OUT_PPROF:		/* not map options */
+	case OUT_FLAMEGRAPH:
 		break;
 	}
 	return MAPOUT_TEXT;

@@ -18,6 +18,11 @@ static const char *const marker_frame[SSET_NR_STATUS] = {
 	[SSET_CORRUPT] = "[corrupt stack]",
 };
 
+const char *folded_marker(enum sset_status status)
+{
+	return status == SSET_TRUNCATED ? "[truncated]" : marker_frame[status];
+}
+
 void folded_put_addr(struct trace_seq *s, const struct symbolizer *sz,
 		     sm_u64 addr, bool is_return)
 {
@@ -44,10 +49,8 @@ static const char *frames_of(const struct symbolizer *sz,
 	if (e->render[SSET_R_FOLDED])
 		return e->render[SSET_R_FOLDED];
 	trace_seq_init(&s);
-	if (e->status == SSET_TRUNCATED)
-		trace_seq_puts(&s, "[truncated]");
-	else if (e->status != SSET_FRAMES)
-		trace_seq_puts(&s, marker_frame[e->status]);
+	if (e->status != SSET_FRAMES)
+		trace_seq_puts(&s, folded_marker(e->status));
 	for (i = e->depth; i-- > 0;)
 		folded_put_addr(&s, sz, e->frames[i], true);
 	trace_seq_terminate(&s);

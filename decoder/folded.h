@@ -62,6 +62,16 @@
 void folded_put_addr(struct trace_seq *s, const struct symbolizer *sz,
 		     sm_u64 addr, bool is_return);
 
+/**
+ * folded_marker() - the frame that stands for a stack of @status
+ * @status: not SSET_FRAMES
+ *
+ * Return: "[truncated]" (the root frame of a truncated stack, before its
+ * frames), or the only frame of a marker: "[stale cookie]",
+ * "[unknown cookie]", "[conflicting cookie]", "[corrupt stack]".
+ */
+const char *folded_marker(enum sset_status status);
+
 int folded_print(FILE *out, const struct symbolizer *sz,
 		 struct stackset *set, bool merge);
 

@@ -26,6 +26,8 @@ declare -A SUITES=(
 	[install]="tests/test_install.sh"
 	[vm-harness]="tests/vm/selftest.sh"
 	[decoder-badinput]="tests/decoder/test_badinput.sh $E2E_TRACE"
+	[decoder-pprof]="tests/decoder/test_pprof.sh $E2E_TRACE"
+	[decoder-flamegraph]="tests/decoder/test_flamegraph.sh $E2E_TRACE"
 	[decoder-dbg]="tests/decoder/test_dbg.sh $E2E_TRACE"
 	[bench-quick]="tests/bench/run.sh --quick"
 	[fuzz-smoke]="make -C tests/fuzz run SECONDS=\${FUZZ_SECONDS:-15} TRACE=\$PWD/$E2E_TRACE && make -C tests/fuzz regress TRACE=\$PWD/$E2E_TRACE"
@@ -43,7 +45,7 @@ declare -A PER_KERNEL=(
 # the default run (named explicitly, they run).  Each is an open problem.
 declare -A KNOWN_BAD=(
 )
-ORDER=(map-unit lib-unit decoder-unit plugin-unit install kmod-build vm-harness vm-e2e decoder-badinput decoder-dbg vm-frontend vm-modes
+ORDER=(map-unit lib-unit decoder-unit plugin-unit install kmod-build vm-harness vm-e2e decoder-badinput decoder-pprof decoder-flamegraph decoder-dbg vm-frontend vm-modes
 	vm-module vm-lifecycle bench-quick fuzz-smoke)
 
 # expand NAME: the suite names NAME stands for (NAME@KERNEL for each kernel of a per-kernel suite).

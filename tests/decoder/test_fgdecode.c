@@ -1101,7 +1101,7 @@ START_TEST(output_options_reject_bad_combinations)
 	ck_assert_int_eq(res.status, 2);
 	run("--json --folded trace.dat");
 	ck_assert_int_eq(res.status, 2);
-	ck_assert_str_eq(res.err, "fgdecode: --json, --folded and --top exclude each other\n");
+	ck_assert_str_eq(res.err, "fgdecode: --json, --folded, --top, --pprof and --flamegraph exclude each other\n");
 	run("--merge trace.dat");
 	ck_assert_int_eq(res.status, 2);
 	ck_assert_str_eq(res.err, "fgdecode: --merge needs --folded\n");

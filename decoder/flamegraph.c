@@ -1,0 +1,401 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * fgdecode, stage 4: --flamegraph output (see flamegraph.h).
+ *
+ * The counted (event, stack) pairs are merged into a tree of frames (node
+ * 0 the root, children in linked lists, looked up by name and kind), then
+ * laid out depth first, children sorted by name, each frame's x the sum of
+ * the widths of the siblings before it, and written as SVG with the script
+ * of flamegraph.js.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "flamegraph.h"
+#include "flamegraph.js.h"
+#include "folded.h"
+#include "kallsyms.h"
+
+#define PAD		10	/* left and right margin, px */
+#define TOP		48	/* title and buttons */
+#define BOTTOM		36	/* details line */
+#define FONT_SIZE	12
+
+enum fg_kind {
+	FG_ROOT, FG_EVENT, FG_KERNEL, FG_MODULE, FG_INLINED, FG_MARKER,
+	FG_MERGED,
+};
+
+static const char *const kind_name[] = {
+	[FG_ROOT] = "root", [FG_EVENT] = "event", [FG_KERNEL] = "kernel",
+	[FG_MODULE] = "module", [FG_INLINED] = "inlined",
+	[FG_MARKER] = "marker", [FG_MERGED] = "merged",
+};
+
+struct fg_node {
+	const char *name;	/* points into the symbolizer, the trace's
+				 * handle, a static string or @hex */
+	char hex[20];		/* "0xADDR" of an address without symbol */
+	enum fg_kind kind;
+	sm_u64 weight;
+	size_t count;		/* events */
+	int first, next;	/* first child, next sibling; -1: none */
+};
+
+struct fg_tree {
+	struct fg_node *nodes;	/* [0] is the root */
+	size_t nr, alloc;
+	int max_depth;
+	sm_u64 total;
+	const char *unit;	/* what a weight is: "events", "bytes", ... */
+	bool weighted;
+	double scale;		/* px per unit of weight */
+};
+
+/* The child of @parent named @name of kind @kind, added when new; -1 nomem. */
+static int child(struct fg_tree *t, int parent, const char *name,
+		 enum fg_kind kind)
+{
+	struct fg_node *n;
+	int i;
+
+	for (i = t->nodes[parent].first; i >= 0; i = t->nodes[i].next)
+		if (t->nodes[i].kind == kind && !strcmp(t->nodes[i].name, name))
+			return i;
+	if (t->nr == t->alloc) {
+		size_t alloc = t->alloc ? 2 * t->alloc : 1024;
+
+		n = realloc(t->nodes, alloc * sizeof(*n));
+		if (!n)
+			return -1;
+		t->nodes = n;
+		t->alloc = alloc;
+	}
+	n = &t->nodes[t->nr];
+	memset(n, 0, sizeof(*n));
+	n->name = name;
+	if (name[0] == '0' && name[1] == 'x') {
+		snprintf(n->hex, sizeof(n->hex), "%s", name);
+		n->name = n->hex;
+	}
+	n->kind = kind;
+	n->first = -1;
+	n->next = t->nodes[parent].first;
+	t->nodes[parent].first = t->nr;
+	return t->nr++;
+}
+
+/* Step from node *@at to its child (@name, @kind), adding @w and @c to it. */
+static bool step(struct fg_tree *t, int *at, int depth, const char *name,
+		 enum fg_kind kind, sm_u64 w, size_t c)
+{
+	int i = child(t, *at, name, kind);
+
+	if (i < 0)
+		return false;
+	t->nodes[i].weight += w;
+	t->nodes[i].count += c;
+	if (depth > t->max_depth)
+		t->max_depth = depth;
+	*at = i;
+	return true;
+}
+
+/* The frames of address @addr, outermost first, onto the path at *@at. */
+static bool add_addr(struct fg_tree *t, const struct symbolizer *sz,
+		     int *at, int *depth, sm_u64 addr, sm_u64 w, size_t c)
+{
+	struct sym_frame f[SYM_MAX_FRAMES];
+	int n = symbolize_addr(sz, addr, true, f);
+	const struct ksym *k;
+	enum fg_kind kind;
+	char hex[20];
+	sm_u64 end;
+
+	k = kallsyms_find(sz->ks, addr, &end);
+	snprintf(hex, sizeof(hex), "0x%llx", (unsigned long long)addr);
+	while (n-- > 0) {
+		kind = f[n].inlined ? FG_INLINED :
+		       k && k->mod ? FG_MODULE : FG_KERNEL;
+		if (!step(t, at, ++*depth, f[n].name ? f[n].name : hex, kind,
+			  w, c))
+			return false;
+	}
+	return true;
+}
+
+/* One (event, stack) pair: root, event, [marker,] frames. */
+static bool add_pair(struct fg_tree *t, const struct symbolizer *sz,
+		     const struct sset_entry *e, const char *event,
+		     sm_u64 w, size_t c)
+{
+	int at = 0, depth = 1;
+	sm_u32 i;
+
+	t->nodes[0].weight += w;
+	t->nodes[0].count += c;
+	if (!step(t, &at, depth, event, FG_EVENT, w, c))
+		return false;
+	if (e->status != SSET_FRAMES &&
+	    !step(t, &at, ++depth, folded_marker(e->status), FG_MARKER, w, c))
+		return false;
+	for (i = e->depth; i-- > 0;)
+		if (!add_addr(t, sz, &at, &depth, e->frames[i], w, c))
+			return false;
+	return true;
+}
+
+static int build(struct fg_tree *t, const struct symbolizer *sz,
+		 struct stackset *set)
+{
+	const struct sset_pair *pairs;
+	struct tep_event *event;
+	size_t i, n;
+
+	t->alloc = 1024;
+	t->nodes = calloc(t->alloc, sizeof(*t->nodes));
+	if (!t->nodes)
+		return -ENOMEM;
+	t->nr = 1;
+	t->nodes[0] = (struct fg_node){ .name = "all", .kind = FG_ROOT,
+					.first = -1, .next = -1 };
+	pairs = sset_pairs(set, &n);
+	for (i = 0; i < n; i++) {
+		/* Orphans: carried by no event, weighing nothing. */
+		if (SSET_IS_ORPHAN_ID(pairs[i].event_id) || !pairs[i].weight)
+			continue;
+		event = tep_find_event(sz->tep, pairs[i].event_id);
+		if (!add_pair(t, sz, sset_entry_at(set, pairs[i].stack_id),
+			      event ? event->name : "(unknown)",
+			      pairs[i].weight, pairs[i].count))
+			return -ENOMEM;
+	}
+	t->total = t->nodes[0].weight;
+	return 0;
+}
+
+/* ---- SVG ---- */
+
+/* @s with XML's five special characters escaped. */
+static void put_xml(FILE *out, const char *s)
+{
+	for (; *s; s++) {
+		switch (*s) {
+		case '<': fputs("&lt;", out); break;
+		case '>': fputs("&gt;", out); break;
+		case '&': fputs("&amp;", out); break;
+		case '"': fputs("&quot;", out); break;
+		case '\'': fputs("&apos;", out); break;
+		default: fputc(*s, out);
+		}
+	}
+}
+
+/* FNV-1a of @s, cut into three shades in [0, 1). */
+static void shades(const char *s, double v[3])
+{
+	sm_u64 h = 0xcbf29ce484222325ULL;
+
+	for (; *s; s++)
+		h = (h ^ (unsigned char)*s) * 0x100000001b3ULL;
+	v[0] = (h & 0xffff) / 65536.0;
+	v[1] = ((h >> 16) & 0xffff) / 65536.0;
+	v[2] = ((h >> 32) & 0xffff) / 65536.0;
+}
+
+/* The fill of a frame: the hue of its kind, the shade of its name. */
+static void put_fill(FILE *out, const struct fg_node *n)
+{
+	int r, g, b;
+	double v[3];
+
+	shades(n->name, v);
+	switch (n->kind) {
+	case FG_KERNEL:		/* flamegraph.pl's "hot" */
+		r = 205 + 50 * v[2]; g = 230 * v[0]; b = 55 * v[1];
+		break;
+	case FG_MODULE:		/* its "aqua" */
+		r = 50 + 60 * v[0]; g = 165 + 55 * v[0]; b = 165 + 55 * v[0];
+		break;
+	case FG_INLINED:	/* its "green" */
+		r = 50 + 60 * v[1]; g = 200 + 55 * v[0]; b = 50 + 60 * v[1];
+		break;
+	case FG_MARKER:
+		r = g = b = 150 + 40 * v[0];
+		break;
+	case FG_EVENT:
+		r = 180 + 40 * v[0]; g = 110 + 40 * v[0]; b = 220 + 35 * v[0];
+		break;
+	default:
+		r = g = b = 220;
+	}
+	fprintf(out, "rgb(%d,%d,%d)", r, g, b);
+}
+
+/* "NAME: W UNIT, P%[, N events]" for the tooltip. */
+static void put_tooltip(FILE *out, const struct fg_tree *t,
+			const struct fg_node *n)
+{
+	put_xml(out, n->name);
+	fprintf(out, ": %llu %s, %.2f%%", (unsigned long long)n->weight,
+		t->unit, t->total ? 100.0 * n->weight / t->total : 0.0);
+	if (t->weighted)
+		fprintf(out, ", %zu events", n->count);
+	if (n->kind == FG_INLINED)
+		fputs(" (inlined)", out);
+	else if (n->kind == FG_MODULE)
+		fputs(" (module)", out);
+}
+
+static void put_frame(FILE *out, const struct fg_tree *t,
+		      const struct fg_node *n, double x, double w, int depth)
+{
+	int y = TOP + (t->max_depth - depth) * FLAMEGRAPH_FRAME_HEIGHT;
+
+	fprintf(out, "<g class=\"f %s%s\" data-x=\"%.3f\" data-w=\"%.3f\" data-n=\"",
+		kind_name[n->kind], n->kind == FG_ROOT ? " root" : "", x, w);
+	put_xml(out, n->name);
+	fputs("\"><title>", out);
+	put_tooltip(out, t, n);
+	fprintf(out, "</title><rect x=\"%.3f\" y=\"%d\" width=\"%.3f\" height=\"%d\" rx=\"2\" fill=\"",
+		PAD + x, y, w, FLAMEGRAPH_FRAME_HEIGHT - 1);
+	put_fill(out, n);
+	fputs("\" data-fill=\"", out);
+	put_fill(out, n);
+	fprintf(out, "\"/><text x=\"%.3f\" y=\"%d\"></text></g>\n", PAD + x + 3,
+		y + FLAMEGRAPH_FRAME_HEIGHT - 4);
+}
+
+static int cmp_child(const void *a, const void *b, void *nodes)
+{
+	const struct fg_node *n = nodes;
+	const struct fg_node *x = &n[*(const int *)a], *y = &n[*(const int *)b];
+	int c = strcmp(x->name, y->name);
+
+	return c ? c : (int)x->kind - (int)y->kind;
+}
+
+/*
+ * Node @i at @x px (full scale) and @depth, then its children sorted by
+ * name, those narrower than FLAMEGRAPH_MIN_WIDTH merged into one frame
+ * after the others.  Return: 0 or -ENOMEM.
+ */
+static int put_tree(FILE *out, struct fg_tree *t, int i, double x, int depth)
+{
+	struct fg_node merged = { .kind = FG_MERGED };
+	int *kids, c, nr = 0, k, nr_merged = 0, ret = 0;
+	char name[48];
+
+	put_frame(out, t, &t->nodes[i], x, t->nodes[i].weight * t->scale,
+		  depth);
+	for (c = t->nodes[i].first; c >= 0; c = t->nodes[c].next)
+		nr++;
+	if (!nr)
+		return 0;
+	kids = malloc(nr * sizeof(*kids));
+	if (!kids)
+		return -ENOMEM;
+	for (k = 0, c = t->nodes[i].first; c >= 0; c = t->nodes[c].next)
+		kids[k++] = c;
+	qsort_r(kids, nr, sizeof(*kids), cmp_child, t->nodes);
+	for (k = 0; k < nr && !ret; k++) {
+		struct fg_node *n = &t->nodes[kids[k]];
+
+		if (n->weight * t->scale < FLAMEGRAPH_MIN_WIDTH) {
+			merged.weight += n->weight;
+			merged.count += n->count;
+			nr_merged++;
+			continue;
+		}
+		ret = put_tree(out, t, kids[k], x, depth + 1);
+		x += n->weight * t->scale;
+	}
+	if (!ret && merged.weight * t->scale >= FLAMEGRAPH_MIN_WIDTH) {
+		snprintf(name, sizeof(name), "[%d frames]", nr_merged);
+		merged.name = name;
+		put_frame(out, t, &merged, x, merged.weight * t->scale,
+			  depth + 1);
+	}
+	free(kids);
+	return ret;
+}
+
+static const char svg_style[] =
+	"<style>\n"
+	"text { font-family: Verdana, sans-serif; font-size: 12px; fill: rgb(0,0,0); }\n"
+	"g.f text { pointer-events: none; }\n"
+	"g.f:hover rect { stroke: rgb(0,0,0); stroke-width: 0.5; cursor: pointer; }\n"
+	"g.parent { opacity: 0.5; }\n"
+	".button { cursor: pointer; fill: rgb(0,0,160); }\n"
+	".hide { display: none; }\n"
+	"#title { font-size: 17px; }\n"
+	"</style>\n";
+
+static void put_header(FILE *out, const struct fg_tree *t, const char *title,
+		       int height)
+{
+	fprintf(out, "<?xml version=\"1.0\" standalone=\"no\"?>\n"
+		"<svg version=\"1.1\" xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" viewBox=\"0 0 %d %d\" data-width=\"%d\">\n",
+		FLAMEGRAPH_WIDTH, height, FLAMEGRAPH_WIDTH, height,
+		FLAMEGRAPH_WIDTH - 2 * PAD);
+	fputs(svg_style, out);
+	fputs("<script><![CDATA[\n", out);
+	fputs(flamegraph_js, out);
+	fputs("]]></script>\n", out);
+	fprintf(out, "<rect width=\"100%%\" height=\"100%%\" fill=\"rgb(245,245,240)\"/>\n"
+		"<text id=\"title\" x=\"%d\" y=\"24\" text-anchor=\"middle\">",
+		FLAMEGRAPH_WIDTH / 2);
+	put_xml(out, title);
+	fprintf(out, " (%llu %s)</text>\n", (unsigned long long)t->total,
+		t->unit);
+	fprintf(out, "<text id=\"unzoom\" class=\"button hide\" x=\"%d\" y=\"24\">Reset Zoom</text>\n"
+		"<text id=\"search\" class=\"button\" x=\"%d\" y=\"24\" text-anchor=\"end\">Search</text>\n"
+		"<text id=\"details\" x=\"%d\" y=\"%d\"> </text>\n"
+		"<text id=\"matched\" x=\"%d\" y=\"%d\" text-anchor=\"end\"></text>\n",
+		PAD, FLAMEGRAPH_WIDTH - PAD, PAD, height - 12,
+		FLAMEGRAPH_WIDTH - PAD, height - 12);
+}
+
+int flamegraph_write(const char *path, const struct symbolizer *sz,
+		     struct stackset *set, const char *title,
+		     struct sm_err *err)
+{
+	struct fg_tree t = { .weighted = sset_weighted(set) };
+	bool to_stdout = !strcmp(path, "-");
+	FILE *out;
+	int ret, height;
+
+	t.unit = !t.weighted ? "events" : *sset_weight_unit(set) ?
+		 sset_weight_unit(set) : sset_weight_name(set);
+	ret = build(&t, sz, set);
+	if (ret) {
+		free(t.nodes);
+		sm_err_set(err, "%s: out of memory", path);
+		return ret;
+	}
+	t.scale = t.total ? (double)(FLAMEGRAPH_WIDTH - 2 * PAD) / t.total : 0;
+	height = TOP + (t.max_depth + 1) * FLAMEGRAPH_FRAME_HEIGHT + BOTTOM;
+	out = to_stdout ? stdout : fopen(path, "w");
+	if (!out) {
+		free(t.nodes);
+		sm_err_set(err, "%s: cannot open for writing: %s", path,
+			   strerror(errno));
+		return -EIO;
+	}
+	put_header(out, &t, title, height);
+	ret = put_tree(out, &t, 0, 0, 0);
+	fputs("</svg>\n", out);
+	free(t.nodes);
+	if (ret)
+		sm_err_set(err, "%s: out of memory", path);
+	if (fflush(out) || ferror(out))
+		ret = ret ?: -EIO;
+	if (!to_stdout && fclose(out))
+		ret = ret ?: -EIO;
+	if (ret == -EIO)
+		sm_err_set(err, "%s: cannot write the flame graph", path);
+	return ret;
+}

@@ -1,0 +1,60 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * fgdecode, stage 4: --flamegraph FILE.svg, an interactive flame graph of
+ * the counted stacks, in one self-contained SVG file (no external script,
+ * style or font), drawn the way flamegraph.pl and inferno draw them.
+ *
+ * The root frame "all" at the bottom, then one frame per event (its name,
+ * as the root of --folded lines), then the stack's frames outermost first,
+ * the frame that hit the event on top; a frame's width is its weight
+ * (sset_pair.weight: the number of events, or with --weight the sum of the
+ * field).  Siblings are merged by name and sorted by name.  An inlined
+ * frame (with --vmlinux) is a frame of its own above the function it is
+ * inlined into.  Markers are frames too: "[stale cookie]", ...,
+ * "[truncated]" below the frames of a truncated stack (folded_marker()).
+ * Orphan stacks are carried by no event and are left out.
+ *
+ * Colours say what a frame is: warm (red to yellow) a vmlinux function,
+ * aqua a module's, green an inlined frame, grey a marker, violet an event,
+ * light grey merged frames; the shade within a hue comes from the name,
+ * so a function keeps its colour across graphs.
+ *
+ * Siblings narrower than FLAMEGRAPH_MIN_WIDTH px at full width are drawn
+ * as one frame "[N frames]" (with what they weigh), or dropped when that
+ * one too is narrower, so that the file stays small and quick with tens
+ * of thousands of stacks.
+ *
+ * In a browser (flamegraph.js): each frame's tooltip (<title>) says its
+ * name, weight and share of the total ("__schedule: 412 events, 22.84%");
+ * clicking a frame zooms to it, "Search" (or Ctrl-F) paints the frames
+ * whose name matches a regular expression and shows the share they hold.
+ */
+#ifndef FGDECODE_FLAMEGRAPH_H
+#define FGDECODE_FLAMEGRAPH_H
+
+#include "sm_err.h"
+#include "stackset.h"
+#include "symbolize.h"
+
+/* Width of the image and of its frame area (px), height of a frame. */
+#define FLAMEGRAPH_WIDTH	1200
+#define FLAMEGRAPH_FRAME_HEIGHT	16
+/* Frames narrower than this (px at full width) are merged. */
+#define FLAMEGRAPH_MIN_WIDTH	0.5
+
+/**
+ * flamegraph_write() - write the counted stacks of @set as an SVG flame graph
+ * @path: the file to write, "-" for standard output
+ * @sz: the symbolizer (its kallsyms list says which frames are a module's)
+ * @set: stacks counted with sset_count*()
+ * @title: the graph's title (e.g. the trace's file name)
+ * @err: on failure, one line naming @path
+ *
+ * Return: 0, -ENOMEM, or -EIO when @path cannot be written (@err set in
+ * both cases).
+ */
+int flamegraph_write(const char *path, const struct symbolizer *sz,
+		     struct stackset *set, const char *title,
+		     struct sm_err *err);
+
+#endif /* FGDECODE_FLAMEGRAPH_H */

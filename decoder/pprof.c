@@ -1,0 +1,640 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * fgdecode, stage 4: --pprof output (see pprof.h).
+ *
+ * Events are gathered as (stack, event, pid, CPU) keys with a count and a
+ * weight, sorted and merged whenever the array fills, so memory grows with
+ * distinct keys.  pprof_write() then builds the Profile message: strings,
+ * functions and locations are interned in glibc tsearch() trees (each
+ * keeps the index its message got), one location list per stack, shared
+ * by that stack's samples.  protobuf-c packs it and zlib compresses it.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <search.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <zlib.h>
+
+#include "folded.h"
+#include "pprof.h"
+#include "profile.pb-c.h"
+#include "tep_stack.h"
+
+#define PP_MIN_SAMPLES	4096
+/* Label keys of every sample. */
+enum { PP_L_EVENT, PP_L_COMM, PP_L_PID, PP_L_CPU, PP_NR_LABELS };
+static const char *const label_key[PP_NR_LABELS] = {
+	"event", "comm", "pid", "cpu",
+};
+
+typedef Perftools__Profiles__Profile PProfile;
+typedef Perftools__Profiles__Sample PSample;
+typedef Perftools__Profiles__Label PLabel;
+typedef Perftools__Profiles__Location PLocation;
+typedef Perftools__Profiles__Line PLine;
+typedef Perftools__Profiles__Function PFunction;
+typedef Perftools__Profiles__Mapping PMapping;
+typedef Perftools__Profiles__ValueType PValueType;
+
+struct pp_key {
+	sm_u32 stack_id;
+	int event_id;
+	int pid;
+	int cpu;
+	sm_u64 count;
+	sm_u64 weight;
+};
+
+struct pprof {
+	struct pp_key *keys;
+	size_t nr, alloc;
+	size_t merged;		/* keys[0..merged) are sorted and distinct */
+	const char *weight_type, *weight_unit;
+};
+
+/* A tree node: a string, a (name, file) function or an address. */
+struct pp_node {
+	const char *str;
+	int64_t a, b;
+	sm_u64 id;		/* string index, function or location id */
+};
+
+/* A mapping being built: which module, its message. */
+struct pp_map {
+	const char *mod;	/* NULL: vmlinux */
+	PMapping msg;
+};
+
+/* What pprof_write() builds, and frees. */
+struct pp_build {
+	const struct symbolizer *sz;
+	void *strings, *functions, *locations;	/* tsearch() roots */
+	char **strtab;
+	size_t nr_str, alloc_str;
+	PFunction **funcs;
+	size_t nr_funcs, alloc_funcs;
+	PLocation **locs;
+	size_t nr_locs, alloc_locs;
+	struct pp_map *maps;
+	size_t nr_maps;
+	sm_u64 marker_loc[SSET_NR_STATUS];	/* 0: not made yet */
+	uint64_t **stack_locs;			/* [stack id], leaf first */
+	size_t *stack_depth;
+	bool nomem;
+};
+
+/* pprof's name of @unit: it formats "nanoseconds" and "bytes" itself. */
+static const char *pprof_unit(const char *unit)
+{
+	if (!unit || !*unit)
+		return "count";
+	return strcmp(unit, "ns") ? unit : "nanoseconds";
+}
+
+struct pprof *pprof_new(const char *weight_type, const char *weight_unit)
+{
+	struct pprof *pp = calloc(1, sizeof(*pp));
+
+	if (!pp)
+		return NULL;
+	pp->weight_type = weight_type;
+	pp->weight_unit = pprof_unit(weight_unit);
+	return pp;
+}
+
+void pprof_free(struct pprof *pp)
+{
+	if (!pp)
+		return;
+	free(pp->keys);
+	free(pp);
+}
+
+static int cmp_key(const void *a, const void *b)
+{
+	const struct pp_key *x = a, *y = b;
+
+	if (x->stack_id != y->stack_id)
+		return x->stack_id < y->stack_id ? -1 : 1;
+	if (x->event_id != y->event_id)
+		return x->event_id < y->event_id ? -1 : 1;
+	if (x->pid != y->pid)
+		return x->pid < y->pid ? -1 : 1;
+	return (x->cpu > y->cpu) - (x->cpu < y->cpu);
+}
+
+/* Sort the keys and add up equal ones. */
+static void merge_keys(struct pprof *pp)
+{
+	size_t i, n = 0;
+
+	if (!pp->nr)
+		return;
+	qsort(pp->keys, pp->nr, sizeof(*pp->keys), cmp_key);
+	for (i = 0; i < pp->nr; i++) {
+		if (n && !cmp_key(&pp->keys[n - 1], &pp->keys[i])) {
+			pp->keys[n - 1].count += pp->keys[i].count;
+			pp->keys[n - 1].weight += pp->keys[i].weight;
+		} else {
+			pp->keys[n++] = pp->keys[i];
+		}
+	}
+	pp->nr = pp->merged = n;
+}
+
+int pprof_add(struct pprof *pp, struct tep_handle *tep,
+	      struct tep_record *record, const struct sset_entry *e,
+	      sm_u64 weight)
+{
+	struct pp_key *k;
+
+	if (pp->nr == pp->alloc) {
+		merge_keys(pp);
+		/* Grow only when merging freed less than a quarter. */
+		if (pp->nr >= pp->alloc - pp->alloc / 4) {
+			size_t alloc = pp->alloc ? 2 * pp->alloc : PP_MIN_SAMPLES;
+
+			k = realloc(pp->keys, alloc * sizeof(*k));
+			if (!k)
+				return -ENOMEM;
+			pp->keys = k;
+			pp->alloc = alloc;
+		}
+	}
+	k = &pp->keys[pp->nr++];
+	k->stack_id = e->id;
+	k->event_id = tep_data_type(tep, record);
+	k->pid = tep_data_pid(tep, record);
+	k->cpu = record->cpu;
+	k->count = 1;
+	k->weight = weight;
+	return 0;
+}
+
+/* ---- building the message ---- */
+
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(((const struct pp_node *)a)->str,
+		      ((const struct pp_node *)b)->str);
+}
+
+static int cmp_pair(const void *a, const void *b)
+{
+	const struct pp_node *x = a, *y = b;
+
+	if (x->a != y->a)
+		return x->a < y->a ? -1 : 1;
+	return (x->b > y->b) - (x->b < y->b);
+}
+
+/* Grow *@arr of *@alloc elements of @size to hold one more than @nr. */
+static bool grow(void *arr, size_t *alloc, size_t nr, size_t size)
+{
+	void **p = arr, *q;
+	size_t n;
+
+	if (nr < *alloc)
+		return true;
+	n = *alloc ? 2 * *alloc : 64;
+	q = realloc(*p, n * size);
+	if (!q)
+		return false;
+	*p = q;
+	*alloc = n;
+	return true;
+}
+
+/*
+ * Find @key in the tree @root, or add a copy made by @make (which sets its
+ * id).  Return: the node, or NULL when out of memory.
+ */
+static struct pp_node *intern(struct pp_build *b, void **root,
+			      const struct pp_node *key,
+			      int (*cmp)(const void *, const void *),
+			      bool (*make)(struct pp_build *, struct pp_node *))
+{
+	struct pp_node **found = tfind(key, root, cmp), *n;
+
+	if (found)
+		return *found;
+	n = malloc(sizeof(*n));
+	if (!n)
+		return NULL;
+	*n = *key;
+	if (!make(b, n) || !tsearch(n, root, cmp)) {
+		free(n);
+		return NULL;
+	}
+	return n;
+}
+
+static bool make_str(struct pp_build *b, struct pp_node *n)
+{
+	if (!grow(&b->strtab, &b->alloc_str, b->nr_str, sizeof(char *)))
+		return false;
+	n->str = b->strtab[b->nr_str] = strdup(n->str);
+	if (!n->str)
+		return false;
+	n->id = b->nr_str++;
+	return true;
+}
+
+/* The string table index of @s; 0 ("") when out of memory (noted). */
+static int64_t str_id(struct pp_build *b, const char *s)
+{
+	struct pp_node key = { .str = s }, *n;
+
+	n = intern(b, &b->strings, &key, cmp_str, make_str);
+	if (!n) {
+		b->nomem = true;
+		return 0;
+	}
+	return n->id;
+}
+
+static bool make_func(struct pp_build *b, struct pp_node *n)
+{
+	PFunction *f;
+
+	if (!grow(&b->funcs, &b->alloc_funcs, b->nr_funcs, sizeof(*b->funcs)))
+		return false;
+	f = malloc(sizeof(*f));
+	if (!f)
+		return false;
+	perftools__profiles__function__init(f);
+	f->id = n->id = b->nr_funcs + 1;
+	f->name = f->system_name = n->a;
+	f->filename = n->b;
+	b->funcs[b->nr_funcs++] = f;
+	return true;
+}
+
+/* The id of the function @name in @file (NULL: unknown); 0 out of memory. */
+static sm_u64 func_id(struct pp_build *b, const char *name, const char *file)
+{
+	struct pp_node key = { .a = str_id(b, name),
+			       .b = file ? str_id(b, file) : 0 }, *n;
+
+	n = intern(b, &b->functions, &key, cmp_pair, make_func);
+	if (!n) {
+		b->nomem = true;
+		return 0;
+	}
+	return n->id;
+}
+
+/* The mapping of module @mod (NULL: vmlinux), added when new. */
+static PMapping *mapping_of(struct pp_build *b, const char *mod)
+{
+	char name[128];
+	struct pp_map *m;
+	size_t i;
+
+	for (i = 0; i < b->nr_maps; i++)
+		if (mod == b->maps[i].mod ||
+		    (mod && b->maps[i].mod && !strcmp(mod, b->maps[i].mod)))
+			return &b->maps[i].msg;
+	m = realloc(b->maps, (b->nr_maps + 1) * sizeof(*m));
+	if (!m) {
+		b->nomem = true;
+		return NULL;
+	}
+	b->maps = m;
+	m = &b->maps[b->nr_maps];
+	perftools__profiles__mapping__init(&m->msg);
+	m->mod = mod;
+	m->msg.id = ++b->nr_maps;
+	if (mod)
+		snprintf(name, sizeof(name), "[%s]", mod);
+	m->msg.filename = str_id(b, mod ? name : "[kernel.kallsyms]");
+	m->msg.has_functions = true;
+	m->msg.memory_start = ~0ULL;
+	return &m->msg;
+}
+
+/* Widen @m to cover @addr; note what its frames hold. */
+static void map_cover(PMapping *m, sm_u64 addr, const struct sym_frame *f,
+		      int n)
+{
+	if (addr < m->memory_start)
+		m->memory_start = addr;
+	if (addr >= m->memory_limit)
+		m->memory_limit = addr + 1;
+	if (f[n - 1].file) {
+		m->has_filenames = true;
+		m->has_line_numbers = true;
+	}
+	if (n > 1)
+		m->has_inline_frames = true;
+}
+
+/* Lines of a new location: @n frames, inlined ones first. */
+static bool set_lines(struct pp_build *b, PLocation *loc,
+		      const struct sym_frame *f, int n, sm_u64 addr)
+{
+	char hex[24];
+	int i;
+
+	loc->line = calloc(n, sizeof(*loc->line));
+	if (!loc->line)
+		return false;
+	for (i = 0; i < n; i++) {
+		PLine *l = malloc(sizeof(*l));
+
+		if (!l)
+			return false;
+		perftools__profiles__line__init(l);
+		loc->line[loc->n_line++] = l;
+		snprintf(hex, sizeof(hex), "0x%llx", (unsigned long long)addr);
+		l->function_id = func_id(b, f[i].name ? f[i].name : hex,
+					 f[i].file);
+		l->line = f[i].line > 0 ? f[i].line : 0;
+	}
+	return true;
+}
+
+/* A new location for the node @n: an address (n->a) or a marker (n->str). */
+static bool make_loc(struct pp_build *b, struct pp_node *n)
+{
+	struct sym_frame f[SYM_MAX_FRAMES];
+	const struct ksym *k;
+	PLocation *loc;
+	PMapping *m;
+	sm_u64 end;
+	int nf;
+
+	if (!grow(&b->locs, &b->alloc_locs, b->nr_locs, sizeof(*b->locs)))
+		return false;
+	loc = calloc(1, sizeof(*loc));
+	if (!loc)
+		return false;
+	perftools__profiles__location__init(loc);
+	b->locs[b->nr_locs++] = loc;
+	loc->id = n->id = b->nr_locs;
+	if (n->str) {
+		f[0] = (struct sym_frame){ .name = n->str };
+		return set_lines(b, loc, f, 1, 0);
+	}
+	loc->address = n->a;
+	nf = symbolize_addr(b->sz, n->a, true, f);
+	k = kallsyms_find(b->sz->ks, n->a, &end);
+	m = mapping_of(b, k ? k->mod : NULL);
+	if (m) {
+		loc->mapping_id = m->id;
+		map_cover(m, n->a, f, nf);
+	}
+	return set_lines(b, loc, f, nf, n->a);
+}
+
+/* The location id of address @addr; 0 when out of memory (noted). */
+static sm_u64 addr_loc(struct pp_build *b, sm_u64 addr)
+{
+	struct pp_node key = { .a = (int64_t)addr }, *n;
+
+	n = intern(b, &b->locations, &key, cmp_pair, make_loc);
+	if (!n) {
+		b->nomem = true;
+		return 0;
+	}
+	return n->id;
+}
+
+/* The location id of the marker frame of @status (not SSET_FRAMES). */
+static sm_u64 marker_loc(struct pp_build *b, enum sset_status status)
+{
+	struct pp_node n = { .str = folded_marker(status) };
+
+	if (!b->marker_loc[status]) {
+		if (!make_loc(b, &n))
+			b->nomem = true;
+		else
+			b->marker_loc[status] = n.id;
+	}
+	return b->marker_loc[status];
+}
+
+/* The location ids of stack @e, leaf first, made once per stack. */
+static bool stack_locs(struct pp_build *b, const struct sset_entry *e)
+{
+	size_t n = e->depth + (e->status != SSET_FRAMES), i;
+	uint64_t *ids;
+
+	if (b->stack_locs[e->id])
+		return true;
+	ids = calloc(n ? n : 1, sizeof(*ids));
+	if (!ids)
+		return false;
+	b->stack_locs[e->id] = ids;
+	b->stack_depth[e->id] = n;
+	for (i = 0; i < e->depth; i++)
+		ids[i] = addr_loc(b, e->frames[i]);
+	if (e->status != SSET_FRAMES)
+		ids[i] = marker_loc(b, e->status);
+	return !b->nomem;
+}
+
+/* The event's name, "SYSTEM:NAME". */
+static const char *event_label(struct tep_handle *tep, int id, char *buf,
+			       size_t len)
+{
+	return tepstack_owner_name(tep, (sm_u32)id, buf, len);
+}
+
+/* Fill sample @s from key @k; labels from @lab (PP_NR_LABELS of them). */
+static bool make_sample(struct pp_build *b, const struct pprof *pp,
+			const struct pp_key *k, PSample *s, PLabel *lab)
+{
+	char buf[3][128];
+	const char *val[PP_NR_LABELS];
+	int i;
+
+	perftools__profiles__sample__init(s);
+	s->location_id = b->stack_locs[k->stack_id];
+	s->n_location_id = b->stack_depth[k->stack_id];
+	s->n_value = pp->weight_type ? 2 : 1;
+	s->value = calloc(s->n_value, sizeof(*s->value));
+	s->label = calloc(PP_NR_LABELS, sizeof(*s->label));
+	if (!s->value || !s->label)
+		return false;
+	s->value[0] = (int64_t)k->count;
+	if (pp->weight_type)
+		s->value[1] = (int64_t)k->weight;
+	val[PP_L_EVENT] = event_label(b->sz->tep, k->event_id, buf[0],
+				      sizeof(buf[0]));
+	val[PP_L_COMM] = tep_data_comm_from_pid(b->sz->tep, k->pid);
+	snprintf(buf[1], sizeof(buf[1]), "%d", k->pid);
+	val[PP_L_PID] = buf[1];
+	snprintf(buf[2], sizeof(buf[2]), "%d", k->cpu);
+	val[PP_L_CPU] = buf[2];
+	for (i = 0; i < PP_NR_LABELS; i++) {
+		perftools__profiles__label__init(&lab[i]);
+		lab[i].key = str_id(b, label_key[i]);
+		lab[i].str = str_id(b, val[i]);
+		s->label[s->n_label++] = &lab[i];
+	}
+	return !b->nomem;
+}
+
+/* Build @p's samples (arrays in @samples, @labels) from the merged keys. */
+static bool make_samples(struct pp_build *b, const struct pprof *pp,
+			 const struct stackset *set, PProfile *p,
+			 PSample **samples, PLabel **labels)
+{
+	size_t i;
+
+	*samples = calloc(pp->nr ? pp->nr : 1, sizeof(**samples));
+	*labels = calloc(pp->nr ? pp->nr * PP_NR_LABELS : 1, sizeof(**labels));
+	p->sample = calloc(pp->nr ? pp->nr : 1, sizeof(*p->sample));
+	if (!*samples || !*labels || !p->sample)
+		return false;
+	for (i = 0; i < pp->nr; i++) {
+		const struct pp_key *k = &pp->keys[i];
+
+		/* Listed first, so that its arrays are freed however it ends. */
+		p->sample[p->n_sample++] = &(*samples)[i];
+		if (!stack_locs(b, sset_entry_at(set, k->stack_id)) ||
+		    !make_sample(b, pp, k, &(*samples)[i],
+				 &(*labels)[i * PP_NR_LABELS]))
+			return false;
+	}
+	return true;
+}
+
+/* Pack @p and write it gzip-compressed to @path ("-": stdout). */
+static int write_gz(const PProfile *p, const char *path, struct sm_err *err)
+{
+	size_t len = perftools__profiles__profile__get_packed_size(p);
+	uint8_t *buf = malloc(len ? len : 1);
+	gzFile gz;
+	int fd, ok;
+
+	if (!buf)
+		return -ENOMEM;
+	perftools__profiles__profile__pack(p, buf);
+	fd = strcmp(path, "-") ? -1 : dup(STDOUT_FILENO);
+	gz = fd >= 0 ? gzdopen(fd, "wb") : gzopen(path, "wb");
+	if (!gz) {
+		if (fd >= 0)
+			close(fd);
+		free(buf);
+		sm_err_set(err, "%s: cannot open for writing: %s", path,
+			   strerror(errno ? errno : ENOMEM));
+		return -EIO;
+	}
+	ok = !len || gzwrite(gz, buf, len) == (int)len;
+	ok = gzclose(gz) == Z_OK && ok;
+	free(buf);
+	if (!ok) {
+		sm_err_set(err, "%s: cannot write the profile", path);
+		return -EIO;
+	}
+	return 0;
+}
+
+static void free_node(void *n)
+{
+	free(n);
+}
+
+static void build_free(struct pp_build *b, size_t nr_stacks)
+{
+	size_t i, j;
+
+	tdestroy(b->strings, free_node);
+	tdestroy(b->functions, free_node);
+	tdestroy(b->locations, free_node);
+	for (i = 0; i < b->nr_str; i++)
+		free(b->strtab[i]);
+	free(b->strtab);
+	for (i = 0; i < b->nr_funcs; i++)
+		free(b->funcs[i]);
+	free(b->funcs);
+	for (i = 0; i < b->nr_locs; i++) {
+		for (j = 0; j < b->locs[i]->n_line; j++)
+			free(b->locs[i]->line[j]);
+		free(b->locs[i]->line);
+		free(b->locs[i]);
+	}
+	free(b->locs);
+	free(b->maps);
+	for (i = 0; i < nr_stacks; i++)
+		free(b->stack_locs[i]);
+	free(b->stack_locs);
+	free(b->stack_depth);
+}
+
+/* The sample types, and the mappings' pointer array, into @p. */
+static bool make_header(struct pp_build *b, const struct pprof *pp,
+			PProfile *p, PValueType *vt, const char *mapping_name)
+{
+	size_t i;
+
+	perftools__profiles__value_type__init(&vt[0]);
+	vt[0].type = str_id(b, "events");
+	vt[0].unit = str_id(b, "count");
+	perftools__profiles__value_type__init(&vt[1]);
+	vt[1].type = str_id(b, pp->weight_type ? pp->weight_type : "");
+	vt[1].unit = str_id(b, pp->weight_unit ? pp->weight_unit : "");
+	p->n_sample_type = pp->weight_type ? 2 : 1;
+	p->sample_type = calloc(2, sizeof(*p->sample_type));
+	p->mapping = calloc(b->nr_maps ? b->nr_maps : 1, sizeof(*p->mapping));
+	if (!p->sample_type || !p->mapping)
+		return false;
+	p->sample_type[0] = &vt[0];
+	p->sample_type[1] = &vt[1];
+	for (i = 0; i < b->nr_maps; i++) {
+		p->mapping[p->n_mapping++] = &b->maps[i].msg;
+		if (!b->maps[i].mod && mapping_name)
+			b->maps[i].msg.filename = str_id(b, mapping_name);
+	}
+	return !b->nomem;
+}
+
+int pprof_write(struct pprof *pp, const struct symbolizer *sz,
+		const struct stackset *set, const char *path,
+		const char *mapping_name, struct sm_err *err)
+{
+	size_t nr_stacks = sset_size(set);
+	struct pp_build b = { .sz = sz };
+	PProfile p = PERFTOOLS__PROFILES__PROFILE__INIT;
+	PSample *samples = NULL;
+	PLabel *labels = NULL;
+	PValueType vt[2];
+	int ret = -ENOMEM;
+	size_t i;
+
+	merge_keys(pp);
+	b.stack_locs = calloc(nr_stacks ? nr_stacks : 1, sizeof(*b.stack_locs));
+	b.stack_depth = calloc(nr_stacks ? nr_stacks : 1, sizeof(*b.stack_depth));
+	if (!b.stack_locs || !b.stack_depth)
+		goto out;
+	str_id(&b, "");
+	if (!make_samples(&b, pp, set, &p, &samples, &labels) ||
+	    !make_header(&b, pp, &p, vt, mapping_name))
+		goto out;
+	p.string_table = b.strtab;
+	p.n_string_table = b.nr_str;
+	p.function = b.funcs;
+	p.n_function = b.nr_funcs;
+	p.location = b.locs;
+	p.n_location = b.nr_locs;
+	ret = write_gz(&p, path, err);
+out:
+	if (ret == -ENOMEM)
+		sm_err_set(err, "%s: out of memory", path);
+	for (i = 0; i < p.n_sample; i++) {
+		free(p.sample[i]->value);
+		free(p.sample[i]->label);
+	}
+	free(p.sample);
+	free(p.sample_type);
+	free(p.mapping);
+	free(samples);
+	free(labels);
+	build_free(&b, nr_stacks);
+	return ret;
+}

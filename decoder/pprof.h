@@ -1,0 +1,89 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * fgdecode, stage 4: --pprof FILE, a gzip-compressed pprof profile
+ * (profile.proto: perftools.profiles.Profile, encoded by protobuf-c,
+ * compressed by zlib) for go tool pprof, Pyroscope, Parca, Grafana and
+ * Perfetto.
+ *
+ * One Sample per distinct (stack, event, pid, CPU) the shown events
+ * carried, with the string labels "event" (SYSTEM:NAME), "comm", "pid" and
+ * "cpu".  Its values follow the sample types: "events"/"count" (the number
+ * of events), then, when a weight is in use, the weight's own type and unit
+ * ("bytes"/"bytes", "off_cpu"/"nanoseconds", ...).
+ *
+ * Stacks are leaf first, as pprof wants them.  Every distinct address is
+ * one Location (its address, its mapping) whose Line entries are the
+ * frames symbolize_addr() gives it: inlined functions first, each with the
+ * DWARF file and line when --vmlinux/--modules give them, the physical
+ * function last.  An address no symbol covers is the function "0xADDR".
+ * A marker (a stale, unknown or conflicting cookie, a corrupt record) is one
+ * Location without mapping or address whose function is the marker's
+ * --folded name ("[stale cookie]", ...); a truncated stack gets the root
+ * frame "[truncated]".  Orphan stacks are carried by no event and are left
+ * out, as in --top.
+ *
+ * Mappings: "[kernel.kallsyms]" (or the --vmlinux path) and one "[MODULE]"
+ * per module a frame falls in, named from the trace's kallsyms; each covers
+ * the lowest to the highest address the profile holds in it
+ * (memory_limit = highest + 1), with has_functions set, so no consumer
+ * tries to symbolize it again.
+ */
+#ifndef FGDECODE_PPROF_H
+#define FGDECODE_PPROF_H
+
+#include <stdio.h>
+
+#include <event-parse.h>
+
+#include "sm_err.h"
+#include "stackset.h"
+#include "symbolize.h"
+
+struct pprof;
+
+/**
+ * pprof_new() - an empty profile
+ * @weight_type: the weight's sample type ("bytes", ...), or NULL when no
+ *	weight is in use (then samples carry the event count only)
+ * @weight_unit: its unit as sset_weight_unit() gives it ("bytes", "ns";
+ *	"ns" is written "nanoseconds" and "" "count", pprof's names);
+ *	ignored when @weight_type is NULL
+ *
+ * Return: the profile, or NULL when out of memory.
+ */
+struct pprof *pprof_new(const char *weight_type, const char *weight_unit);
+
+/**
+ * pprof_add() - count one event carrying a stack
+ * @pp: the profile
+ * @tep: the trace's handle (event name, pid, comm)
+ * @record: the event
+ * @e: its interned stack
+ * @weight: its weight (in @weight_unit; ignored without a weight)
+ *
+ * Return: 0, or -ENOMEM.
+ */
+int pprof_add(struct pprof *pp, struct tep_handle *tep,
+	      struct tep_record *record, const struct sset_entry *e,
+	      sm_u64 weight);
+
+/**
+ * pprof_write() - write the profile, gzip-compressed
+ * @pp: the profile
+ * @sz: the symbolizer (its kallsyms list names the modules)
+ * @set: the set the entries given to pprof_add() belong to
+ * @path: the file to write, "-" for standard output
+ * @mapping_name: the name of the vmlinux mapping, or NULL for
+ *	"[kernel.kallsyms]"
+ * @err: on failure, one line naming @path
+ *
+ * Return: 0, or -ENOMEM, or -EIO when @path cannot be written (@err set).
+ */
+int pprof_write(struct pprof *pp, const struct symbolizer *sz,
+		const struct stackset *set, const char *path,
+		const char *mapping_name, struct sm_err *err);
+
+/** pprof_free() - free a profile (NULL ok). */
+void pprof_free(struct pprof *pp);
+
+#endif /* FGDECODE_PPROF_H */

@@ -1,0 +1,39 @@
+#!/bin/bash
+# fgdecode --flamegraph in a real browser: the SVG of a real recording, made
+# by the ASan/UBSan build (tests/decoder/fgdecode_san), is loaded in headless
+# Chromium, and flamegraph_browser.py clicks a frame and searches, checking
+# the result against fgdecode --folded of the same trace (see that script).
+# The screenshots it takes are kept in build/flamegraph/ (flamegraph.png is
+# the one the README shows). A file that cannot be written is an error.
+# Usage: test_flamegraph.sh [TRACE.dat]   (default: build/vm-e2e-6.1/trace.dat,
+# which the vm-e2e@6.1 suite leaves behind)
+set -uo pipefail
+
+ROOT=$(cd "$(dirname "$0")/../.." && pwd)
+FG=$ROOT/tests/decoder/fgdecode_san
+TRACE=${1:-$ROOT/build/vm-e2e-6.1/trace.dat}
+OUT=$ROOT/build/flamegraph
+export ASAN_OPTIONS="exitcode=90" UBSAN_OPTIONS="exitcode=91:print_stacktrace=1"
+
+main() {
+	local rc
+	[[ -x $FG ]] || { echo "test_flamegraph: build tests/decoder first (make -C tests/decoder)"; exit 2; }
+	[[ -f $TRACE ]] || { echo "test_flamegraph: no real trace at $TRACE (run tests/run-tests.sh vm-e2e@6.1)"; exit 2; }
+	command -v chromium >/dev/null || { echo "test_flamegraph: chromium is missing (apt-get install chromium)"; exit 2; }
+	mkdir -p "$OUT" || exit 2
+	"$FG" --no-summary --flamegraph "$OUT/flamegraph.svg" "$TRACE" || { echo "test_flamegraph: fgdecode --flamegraph failed"; exit 1; }
+	"$FG" --no-summary --folded "$TRACE" >"$OUT/folded.txt" || exit 1
+	python3 "$ROOT/tests/decoder/flamegraph_browser.py" "$OUT/flamegraph.svg" "$OUT/folded.txt" "$OUT"
+	rc=$?
+	"$FG" --no-summary --flamegraph /nonexistent/dir/x.svg "$TRACE" 2>"$OUT/err"
+	if [[ $? == 1 && $(wc -l <"$OUT/err") == 1 ]] && grep -q '^fgdecode: /nonexistent/dir/x.svg: ' "$OUT/err"; then
+		echo "PASS unwritable file (exit 1, one line)"
+	else
+		echo "FAIL unwritable file: $(head -1 "$OUT/err")"
+		rc=1
+	fi
+	echo "flamegraph: screenshots in ${OUT#"$ROOT"/}/"
+	return $rc
+}
+
+main "$@"

@@ -1,0 +1,155 @@
+#!/bin/bash
+# fgdecode --pprof read by the real consumer, go tool pprof (golang-go), on a
+# real recording, with the ASan/UBSan build (tests/decoder/fgdecode_san):
+#   totals     -top's total equals the event count fgdecode --top reports
+#   flat       -top's flat value of every function equals the events whose
+#              stack's leaf is that function in fgdecode --folded
+#   stacks     -traces, its samples summed per (event label, stack), equals
+#              fgdecode --folded line for line
+#   labels     every sample has the event, comm, pid and cpu labels, and
+#              -tagfocus on one pid keeps exactly that pid's events
+#   merge      the profiles of CPU 0 and CPU 1 (--cpu), merged by
+#              go tool pprof -proto, have the stacks of the whole trace
+#   stdout     --pprof - writes the same profile to standard output
+# Usage: test_pprof.sh [TRACE.dat]   (default: build/vm-e2e-6.1/trace.dat,
+# which the vm-e2e@6.1 suite leaves behind)
+set -uo pipefail
+
+ROOT=$(cd "$(dirname "$0")/../.." && pwd)
+FG=$ROOT/tests/decoder/fgdecode_san
+TRACE=${1:-$ROOT/build/vm-e2e-6.1/trace.dat}
+TMP=$(mktemp -d)
+trap 'rm -rf "$TMP"' EXIT
+PASSED=0 FAILED=0
+export ASAN_OPTIONS="exitcode=90" UBSAN_OPTIONS="exitcode=91:print_stacktrace=1"
+
+check() {
+	local name=$1 why=$2
+	if [[ -z $why ]]; then
+		PASSED=$((PASSED + 1))
+		echo "PASS $name"
+	else
+		FAILED=$((FAILED + 1))
+		echo "FAIL $name: $why"
+	fi
+}
+
+# fgdecode ARGS...: the decoder, failing the test on any error.
+fgdecode() {
+	"$FG" --no-summary "$@" "$TRACE" || { echo "test_pprof: fgdecode $* failed" >&2; exit 1; }
+}
+
+# pprof ARGS...: go tool pprof, failing the test on any error.
+pprof() {
+	go tool pprof "$@" 2>"$TMP/pprof.err" || {
+		echo "test_pprof: go tool pprof $* failed: $(tail -1 "$TMP/pprof.err")" >&2
+		exit 1
+	}
+}
+
+# traces_folded < -traces output: "EVENT;ROOT;...;LEAF COUNT" per sample
+# (event label without its system, frames root first), summed and sorted.
+traces_folded() {
+	awk '
+	function flush() {
+		if (n) {
+			line = ev
+			for (i = n; i >= 1; i--) line = line ";" f[i]
+			sum[line] += v
+		}
+		n = 0
+	}
+	/^-----------\+/ { flush(); ev = ""; next }
+	/^ +event: / { ev = $2; sub(/^[^:]*:/, "", ev); next }
+	/^ +[a-z_]+: / { next }
+	/^ +[0-9]+ +[^ ]/ { flush(); v = $1; f[++n] = $2; next }
+	/^ +[^ ]/ && n { f[++n] = $1 }
+	END { flush(); for (l in sum) print l, sum[l] }' | LC_ALL=C sort
+}
+
+# folded: fgdecode --folded of the events, without orphans (no event
+# carried them; --pprof leaves them out), summed per line (two stacks can
+# differ only in their offsets, which folded lines do not show).
+folded() {
+	fgdecode --folded "$@" | grep -v '^\[orphan' |
+		awk '{ w = $NF; $NF = ""; sub(/ $/, ""); sum[$0] += w } END { for (l in sum) print l, sum[l] }' |
+		LC_ALL=C sort
+}
+
+test_totals() {
+	local want got
+	want=$(fgdecode --top 1 | sed -n 's/.* over \([0-9]*\) events with a stack$/\1/p')
+	got=$(pprof -top "$TMP/all.pb.gz" | sed -n 's/.*% of \([0-9]*\) total$/\1/p')
+	check totals "$([[ -n $want && $want == "$got" ]] || echo "fgdecode --top counts '$want' events, pprof -top '$got'")"
+}
+
+test_flat() {
+	local why
+	awk '{ n = split($1, f, ";"); flat[f[n]] += $2 } END { for (k in flat) print k, flat[k] }' \
+		"$TMP/folded" | LC_ALL=C sort >"$TMP/flat.want"
+	pprof -top -nodecount=100000 -nodefraction=0 -edgefraction=0 "$TMP/all.pb.gz" |
+		awk '$1 ~ /^[0-9]+$/ && $1 > 0 && NF == 6 { print $6, $1 }' | LC_ALL=C sort >"$TMP/flat.got"
+	why=$(diff "$TMP/flat.want" "$TMP/flat.got" | head -3)
+	check flat "${why:+-top flat values differ from the folded leaves: $why}"
+}
+
+test_stacks() {
+	local why
+	pprof -traces "$TMP/all.pb.gz" | traces_folded >"$TMP/traces"
+	why=$(diff "$TMP/folded" "$TMP/traces" | head -3)
+	[[ -s $TMP/folded ]] || why="fgdecode --folded printed nothing"
+	check stacks "${why:+-traces differs from --folded: $why}"
+}
+
+test_labels() {
+	local why="" pid want got samples
+	pprof -traces "$TMP/all.pb.gz" >"$TMP/traces.raw"
+	# A separator line before every sample, and one after the last.
+	samples=$(($(grep -c '^-----------+' "$TMP/traces.raw") - 1))
+	for key in event comm pid cpu; do
+		[[ $(grep -c "^ *$key: " "$TMP/traces.raw") == "$samples" ]] ||
+			why+="not every sample has the label $key; "
+	done
+	pid=$(awk '/^ +pid: / { print $2; exit }' "$TMP/traces.raw")
+	want=$(fgdecode --top 1 --pid "$pid" | sed -n 's/.* over \([0-9]*\) events with a stack$/\1/p')
+	# A string label: a regular expression (a bare number would be a
+	# numeric range).
+	got=$(pprof -top -nodefraction=0 -tagfocus="pid=^$pid\$" "$TMP/all.pb.gz" |
+		sed -n 's/^Showing nodes accounting for \([0-9]*\), .*/\1/p')
+	[[ $want == "$got" ]] || why+="pid $pid: fgdecode --pid counts $want events, -tagfocus $got"
+	check labels "$why"
+}
+
+test_merge() {
+	local why
+	fgdecode --pprof "$TMP/cpu0.pb.gz" --cpu 0
+	fgdecode --pprof "$TMP/cpu1.pb.gz" --cpu 1
+	pprof -proto "$TMP/cpu0.pb.gz" "$TMP/cpu1.pb.gz" >"$TMP/merged.pb.gz"
+	pprof -traces "$TMP/merged.pb.gz" | traces_folded >"$TMP/merged"
+	why=$(diff "$TMP/folded" "$TMP/merged" | head -3)
+	check merge "${why:+the merged CPU 0 and CPU 1 profiles differ from the whole trace: $why}"
+}
+
+test_stdout() {
+	"$FG" --no-summary --pprof - "$TRACE" >"$TMP/stdout.pb.gz" || { check stdout "fgdecode --pprof - failed"; return; }
+	check stdout "$(cmp -s <(gzip -dc "$TMP/stdout.pb.gz") <(gzip -dc "$TMP/all.pb.gz") ||
+		echo "--pprof - differs from --pprof FILE")"
+}
+
+main() {
+	[[ -x $FG ]] || { echo "test_pprof: build tests/decoder first (make -C tests/decoder)"; exit 2; }
+	[[ -f $TRACE ]] || { echo "test_pprof: no real trace at $TRACE (run tests/run-tests.sh vm-e2e@6.1)"; exit 2; }
+	command -v go >/dev/null || { echo "test_pprof: go tool pprof is missing (apt-get install golang-go)"; exit 2; }
+	fgdecode --pprof "$TMP/all.pb.gz"
+	folded >"$TMP/folded"
+	test_totals
+	test_flat
+	test_stacks
+	test_labels
+	test_merge
+	test_stdout
+	echo "pprof: $PASSED passed, $FAILED failed"
+	((FAILED == 0))
+}
+
+main "$@"
