@@ -50,6 +50,7 @@
 #include "stackset.h"
 #include "top.h"
 #include "weight.h"
+#include "offcpu.h"
 #include "stackmap/version.h"
 
 /* Per-record warnings printed before the rest are only counted. */
@@ -89,6 +90,8 @@ struct options {
 	const char *kallsyms;	/* --kallsyms, with --map */
 	const char *stack_map;	/* --stack-map FILE or "live" */
 	const char *weight;	/* --weight FIELD, NULL: count events */
+	bool off_cpu;		/* --off-cpu */
+	bool task_root;		/* --task-root, with --off-cpu */
 	double interval;	/* --interval seconds, 0: read once */
 	unsigned long count;	/* --count, 0: until interrupted */
 };
@@ -105,6 +108,7 @@ struct fgdecode {
 	struct trace_seq line;		/* the event and its stack */
 	struct trace_seq after;		/* definitions met while attaching */
 	struct weight weight;		/* with --weight */
+	struct offcpu offcpu;		/* with --off-cpu */
 	size_t events;
 	size_t matched;
 	size_t warnings;
@@ -140,6 +144,10 @@ static void report_usage(FILE *out)
 		"                  events (e.g. bytes_alloc) instead of their number, in\n"
 		"                  --top, --folded and --json; every selected event must\n"
 		"                  have FIELD\n"
+		"  --off-cpu       with --top N or --folded: weigh each sched_switch stack\n"
+		"                  by the ns its task then spent off the CPU, under the\n"
+		"                  state it left in ([S], [D], [R+], ...)\n"
+		"  --task-root     with --off-cpu: the task's comm as the root frame\n"
 		"Symbols (default: the kallsyms stored in the trace):\n"
 		"  --vmlinux FILE  DWARF function names, file:line and inlined frames from\n"
 		"                  FILE, placed at the recorded (KASLR) address; refused\n"
@@ -218,22 +226,65 @@ static void warn_record(void *ctx, const struct tep_record *record,
 			fg->opt.path);
 }
 
+/* What the stack set calls @res. */
+static enum sset_status status_of(const struct resolved *res)
+{
+	if (res->what == RESOLVED_CORRUPT)
+		return SSET_CORRUPT;
+	if (res->what == RESOLVED_MARKER)
+		return res->result == STACKTAB_STALE ? SSET_STALE :
+		       res->result == STACKTAB_CONFLICT ? SSET_CONFLICT :
+		       SSET_UNKNOWN;
+	return res->flags & STACKMAP_FLAG_TRUNCATED ? SSET_TRUNCATED :
+	       SSET_FRAMES;
+}
+
 /* The set entry that stands for @res. */
 static struct sset_entry *intern(struct fgdecode *fg,
 				 const struct resolved *res)
 {
-	enum sset_status status = res->flags & STACKMAP_FLAG_TRUNCATED ?
-				  SSET_TRUNCATED : SSET_FRAMES;
+	enum sset_status status = status_of(res);
 
-	if (res->what == RESOLVED_CORRUPT)
-		status = SSET_CORRUPT;
-	else if (res->what == RESOLVED_MARKER)
-		status = res->result == STACKTAB_STALE ? SSET_STALE :
-			 res->result == STACKTAB_CONFLICT ? SSET_CONFLICT :
-			 SSET_UNKNOWN;
 	if (!sset_has_frames(status))
 		return sset_intern(fg->set, status, NULL, 0);
 	return sset_intern(fg->set, status, res->frames, res->depth);
+}
+
+/*
+ * --off-cpu: the selected event @record, with its stack @res (NULL: none),
+ * is a switch-out when it is a sched_switch; any other event, and a stack
+ * record on its own, is not counted.  Return: false when out of memory.
+ */
+static bool off_cpu_out(struct fgdecode *fg, struct tep_record *record,
+			struct tep_record *stack, const struct resolved *res)
+{
+	struct tep_handle *tep = fg->reader.tep;
+	enum sset_status status = res ? status_of(res) : SSET_FRAMES;
+	bool frames = res && sset_has_frames(status);
+
+	if (record == stack || !offcpu_is_switch(&fg->offcpu, tep, record))
+		return true;
+	return !offcpu_switch_out(&fg->offcpu, tep, record, status,
+				  frames ? res->frames : NULL,
+				  frames ? res->depth : 0);
+}
+
+/*
+ * --off-cpu: every sched_switch, selected or not, brings its next task
+ * back; an unselected one takes its prev task off uncharged.
+ * Return: false when out of memory.
+ */
+static bool off_cpu_in(struct fgdecode *fg, struct tep_record *record,
+		       bool selected)
+{
+	struct tep_handle *tep = fg->reader.tep;
+
+	if (!offcpu_is_switch(&fg->offcpu, tep, record))
+		return true;
+	if (offcpu_switch_in(&fg->offcpu, tep, record))
+		return false;
+	return selected ||
+	       !offcpu_switch_out_uncharged(&fg->offcpu, tep, record);
 }
 
 /*
@@ -302,6 +353,11 @@ static void emit(struct fgdecode *fg, struct tep_record *record, int stream,
 		    res->what == RESOLVED_STACK &&
 		    res->owner == STACKMAP_OWNER_NONE)
 			fg->res.stats.unverified++;
+	}
+	if (fg->opt.off_cpu) {
+		if (!off_cpu_out(fg, record, stack, res))
+			fg->nomem = true;
+	} else if (res) {
 		entry = intern(fg, res);
 		if (!count_stack(fg, res, entry, record, orphan, weight))
 			fg->nomem = true;
@@ -493,6 +549,8 @@ static void decode_record(struct fgdecode *fg, struct tep_record *record,
 			emit(fg, record, stream, record, kind, orphan);
 	} else {
 		stack = take_stack(fg, record, stream, selected, &kind);
+		if (fg->opt.off_cpu && !off_cpu_in(fg, record, selected))
+			fg->nomem = true;
 		if (selected)
 			emit(fg, record, stream, stack, kind, false);
 	}
@@ -556,6 +614,8 @@ static int decode(struct fgdecode *fg)
 		reader_put(record);
 	}
 	progress_done(&progress);
+	if (fg->opt.off_cpu)
+		offcpu_finish(&fg->offcpu);
 	if (fg->failed)
 		return -EINVAL;
 	if (fg->nomem)
@@ -571,6 +631,7 @@ enum {
 	OPT_SHOW_DEFINES = 256, OPT_NO_SUMMARY, OPT_VERSION, OPT_COOKIES,
 	OPT_STRICT, OPT_JSON, OPT_FOLDED, OPT_MERGE, OPT_TOP, OPT_EVENT,
 	OPT_PID, OPT_CPU, OPT_FROM, OPT_TO, OPT_VMLINUX, OPT_MODULES, OPT_DEBUGINFO,
+	OPT_OFF_CPU, OPT_TASK_ROOT,
 	OPT_KALLSYMS, OPT_INTERVAL, OPT_COUNT, OPT_STACK_MAP,
 	OPT_WEIGHT, OPT_PPROF, OPT_FLAMEGRAPH,
 };
@@ -597,6 +658,8 @@ static const struct option report_longopts[] = {
 	{ "debuginfo", no_argument, NULL, OPT_DEBUGINFO },
 	{ "stack-map", required_argument, NULL, OPT_STACK_MAP },
 	{ "weight", required_argument, NULL, OPT_WEIGHT },
+	{ "off-cpu", no_argument, NULL, OPT_OFF_CPU },
+	{ "task-root", no_argument, NULL, OPT_TASK_ROOT },
 	{ "help", no_argument, NULL, 'h' },
 	{ "version", no_argument, NULL, OPT_VERSION },
 	{ NULL, 0, NULL, 0 },
@@ -749,6 +812,12 @@ static int parse_one(struct options *opt, int c, const char *arg)
 	case OPT_WEIGHT:
 		opt->weight = arg;
 		return 0;
+	case OPT_OFF_CPU:
+		opt->off_cpu = true;
+		return 0;
+	case OPT_TASK_ROOT:
+		opt->task_root = true;
+		return 0;
 	case 'h':
 		(opt->map ? map_usage : report_usage)(stdout);
 		exit(0);
@@ -758,6 +827,30 @@ static int parse_one(struct options *opt, int c, const char *arg)
 	}
 	(opt->map ? map_usage : report_usage)(stderr);
 	return -1;
+}
+
+/*
+ * --off-cpu sums intervals, not events: an aggregate output only, not with
+ * --weight; its folded stacks have no event root (sched_switch, always).
+ */
+static int parse_off_cpu(struct options *opt)
+{
+	if (opt->task_root && !opt->off_cpu) {
+		fprintf(stderr, "fgdecode: --task-root needs --off-cpu\n");
+		return -1;
+	}
+	if (!opt->off_cpu)
+		return 0;
+	if (opt->mode == OUT_TEXT || opt->mode == OUT_JSON) {
+		fprintf(stderr, "fgdecode: --off-cpu needs --top N or --folded\n");
+		return -1;
+	}
+	if (opt->weight) {
+		fprintf(stderr, "fgdecode: --off-cpu weighs by time: not with --weight\n");
+		return -1;
+	}
+	opt->merge = true;
+	return 0;
 }
 
 /* Parse @longopts; -1 on a usage error (printed). */
@@ -774,6 +867,8 @@ static int parse_options(struct options *opt, int argc, char **argv,
 		fprintf(stderr, "fgdecode: --merge needs --folded\n");
 		return -1;
 	}
+	if (parse_off_cpu(opt))
+		return -1;
 	return 0;
 }
 
@@ -993,6 +1088,12 @@ static int run_guarded(struct fgdecode *fg)
 		weight_init(&fg->weight, fg->opt.weight);
 		sset_set_weight(fg->set, fg->opt.weight, fg->weight.unit);
 	}
+	if (fg->set && fg->opt.off_cpu &&
+	    offcpu_init(&fg->offcpu, fg->reader.tep, fg->set,
+			fg->opt.task_root, &err)) {
+		fatal(fg->opt.path, "%s", err.msg);
+		goto out;
+	}
 	if (fg->set && fg->opt.mode == OUT_PPROF)
 		fg->pprof = pprof_new(sset_weighted(fg->set) ?
 				      sset_weight_name(fg->set) : NULL,
@@ -1029,6 +1130,8 @@ static int run_guarded(struct fgdecode *fg)
 			       (size_t)-1);
 	if (fg->opt.summary && fg->opt.weight)
 		format_weight_summary(stderr, fg->set, fg->weight.negative);
+	if (fg->opt.summary && fg->opt.off_cpu)
+		offcpu_summary(stderr, &fg->offcpu);
 	ret = check_strict(fg);
 out_seq:
 	trace_seq_destroy(&fg->line);
@@ -1036,6 +1139,7 @@ out_seq:
 out:
 	dwsym_free(fg->sz.dw);
 	kallsyms_free(&fg->kallsyms);
+	offcpu_fini(&fg->offcpu);
 	resolve_fini(&fg->res);
 	pprof_free(fg->pprof);
 	sset_free(fg->set);

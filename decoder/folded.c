@@ -102,8 +102,8 @@ static int make_lines(const struct symbolizer *sz, struct stackset *set,
 {
 	const struct sset_pair *pairs = NULL;
 	struct sset_entry *e;
-	const char *frames;
-	char root[112];
+	const char *frames, *r;
+	char root[112], full[256];
 	size_t i, n;
 
 	*nr = 0;
@@ -122,10 +122,16 @@ static int make_lines(const struct symbolizer *sz, struct stackset *set,
 		frames = frames_of(sz, e);
 		if (!frames)
 			return -ENOMEM;
-		lines[*nr] = make_line(merge ? NULL :
-				       event_name(sz->tep, pairs[i].event_id,
-						  root, sizeof(root)),
-				       frames, merge ? e->weight : pairs[i].weight);
+		r = merge ? NULL : event_name(sz->tep, pairs[i].event_id, root,
+					      sizeof(root));
+		/* The entry's own root frames (sset_intern_root()) inside. */
+		if (e->root) {
+			snprintf(full, sizeof(full), "%s%s%s", r ? r : "",
+				 r ? ";" : "", e->root);
+			r = full;
+		}
+		lines[*nr] = make_line(r, frames,
+				       merge ? e->weight : pairs[i].weight);
 		if (!lines[*nr])
 			return -ENOMEM;
 		(*nr)++;

@@ -31,13 +31,15 @@ struct stackset {
 	const char *weight_unit;
 };
 
-/* FNV-1a over the status, the depth and the frames. */
-static sm_u64 hash_stack(enum sset_status status, const sm_u64 *frames,
-			 sm_u32 depth)
+/* FNV-1a over the root, the status, the depth and the frames. */
+static sm_u64 hash_stack(const char *root, enum sset_status status,
+			 const sm_u64 *frames, sm_u32 depth)
 {
 	sm_u64 h = 0xcbf29ce484222325ULL;
 	sm_u32 i;
 
+	for (; root && *root; root++)
+		h = (h ^ (unsigned char)*root) * 0x100000001b3ULL;
 	h = (h ^ status) * 0x100000001b3ULL;
 	h = (h ^ depth) * 0x100000001b3ULL;
 	for (i = 0; i < depth; i++)
@@ -81,6 +83,7 @@ void sset_free(struct stackset *set)
 		for (r = 0; r < SSET_NR_RENDER; r++)
 			free(set->entries[i]->render[r]);
 		free(set->entries[i]->frames);
+		free(set->entries[i]->root);
 		free(set->entries[i]);
 	}
 	free(set->entries);
@@ -90,9 +93,12 @@ void sset_free(struct stackset *set)
 	free(set);
 }
 
-static bool same_stack(const struct sset_entry *e, enum sset_status status,
-		       const sm_u64 *frames, sm_u32 depth)
+static bool same_stack(const struct sset_entry *e, const char *root,
+		       enum sset_status status, const sm_u64 *frames,
+		       sm_u32 depth)
 {
+	if (!e->root != !root || (root && strcmp(e->root, root)))
+		return false;
 	return e->status == status && e->depth == depth &&
 	       (!depth || !memcmp(e->frames, frames, depth * sizeof(*frames)));
 }
@@ -134,7 +140,7 @@ static int grow_entries(struct stackset *set)
 	return 0;
 }
 
-static struct sset_entry *new_entry(struct stackset *set,
+static struct sset_entry *new_entry(struct stackset *set, const char *root,
 				    enum sset_status status,
 				    const sm_u64 *frames, sm_u32 depth,
 				    sm_u64 h)
@@ -147,7 +153,10 @@ static struct sset_entry *new_entry(struct stackset *set,
 	if (!e)
 		return NULL;
 	e->frames = malloc((depth ? depth : 1) * sizeof(*frames));
-	if (!e->frames) {
+	e->root = root ? strdup(root) : NULL;
+	if (!e->frames || (root && !e->root)) {
+		free(e->frames);
+		free(e->root);
 		free(e);
 		return NULL;
 	}
@@ -165,16 +174,23 @@ static struct sset_entry *new_entry(struct stackset *set,
 struct sset_entry *sset_intern(struct stackset *set, enum sset_status status,
 			       const sm_u64 *frames, sm_u32 depth)
 {
-	sm_u64 h = hash_stack(status, frames, depth);
+	return sset_intern_root(set, NULL, status, frames, depth);
+}
+
+struct sset_entry *sset_intern_root(struct stackset *set, const char *root,
+				    enum sset_status status,
+				    const sm_u64 *frames, sm_u32 depth)
+{
+	sm_u64 h = hash_stack(root, status, frames, depth);
 	size_t i = h & (set->cap - 1);
 	struct sset_entry *e;
 
 	for (; set->slots[i]; i = (i + 1) & (set->cap - 1)) {
 		e = set->entries[set->slots[i] - 1];
-		if (e->hash == h && same_stack(e, status, frames, depth))
+		if (e->hash == h && same_stack(e, root, status, frames, depth))
 			return e;
 	}
-	return new_entry(set, status, frames, depth, h);
+	return new_entry(set, root, status, frames, depth, h);
 }
 
 static int grow_pairs(struct stackset *set)

@@ -55,6 +55,11 @@ struct sset_entry {
 	enum sset_status status;
 	sm_u32 depth;
 	sm_u64 *frames;		/* @depth addresses, innermost first */
+	char *root;		/* frames outside the stack, root first and
+				 * ';'-separated ("sh;[S]": the task and
+				 * the state it left the CPU in, for
+				 * --off-cpu), or NULL: part of the
+				 * identity (sset_intern_root()) */
 	size_t count;		/* events counted with sset_count*() */
 	sm_u64 weight;		/* sum of their weights, in
 				 * sset_weight_unit(); == count when
@@ -137,6 +142,24 @@ void sset_free(struct stackset *set);
  */
 struct sset_entry *sset_intern(struct stackset *set, enum sset_status status,
 			       const sm_u64 *frames, sm_u32 depth);
+
+/**
+ * sset_intern_root() - sset_intern() under root frames of its own
+ * @set: the set
+ * @root: frames outside the stack, root first, ';'-separated (copied);
+ *	NULL is sset_intern()
+ * @status: as for sset_intern()
+ * @frames: as for sset_intern()
+ * @depth: as for sset_intern()
+ *
+ * The same stack under two roots is two entries; every output prints
+ * @root outside the stack's outermost frame.
+ *
+ * Return: the entry, or NULL when out of memory.
+ */
+struct sset_entry *sset_intern_root(struct stackset *set, const char *root,
+				    enum sset_status status,
+				    const sm_u64 *frames, sm_u32 depth);
 
 /**
  * sset_count() - count one event carrying @e, weighing 1

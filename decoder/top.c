@@ -4,6 +4,7 @@
  */
 #include <errno.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "format.h"
 #include "top.h"
@@ -26,6 +27,20 @@ static int cmp_hot(const void *a, const void *b)
 	return x->id < y->id ? -1 : x->id > y->id;
 }
 
+/* An entry's root frames (sset_intern_root()), innermost first as frames are. */
+static void print_root(FILE *out, const char *root)
+{
+	const char *end, *p;
+
+	if (!root)
+		return;
+	for (end = root + strlen(root); end > root; end = p - (p > root)) {
+		for (p = end; p > root && p[-1] != ';'; p--)
+			;
+		fprintf(out, FORMAT_INDENT "=> %.*s\n", (int)(end - p), p);
+	}
+}
+
 static void print_entry(FILE *out, const struct symbolizer *sz,
 			struct sset_entry *e)
 {
@@ -33,6 +48,7 @@ static void print_entry(FILE *out, const struct symbolizer *sz,
 
 	if (!sset_has_frames(e->status)) {
 		fprintf(out, FORMAT_INDENT "=> %s\n", marker_line[e->status]);
+		print_root(out, e->root);
 		return;
 	}
 	trace_seq_init(&s);
@@ -44,6 +60,7 @@ static void print_entry(FILE *out, const struct symbolizer *sz,
 	if (s.len)
 		fprintf(out, "%s\n", s.buffer + 1);
 	trace_seq_destroy(&s);
+	print_root(out, e->root);
 }
 
 static double percent(sm_u64 part, sm_u64 whole)

@@ -17,11 +17,13 @@
  *   #1 4096 bytes 7.83% (12 events)
  *
  * Counts are over the events shown (after filters) that carry a stack; the
- * percentage is of the weight of all of those.  Ties are broken by first appearance.  An
- * unresolved cookie counts under one line per kind ("=> <stale cookie>").
- * Each stack is printed with the same lines as the default output (a
- * truncated one ends with "=> ... [truncated]").  Orphan stacks are carried
- * by no event and are not counted here (the summary counts them).
+ * percentage is of the weight of all of those.  Ties are broken by first
+ * appearance.  An unresolved cookie counts under one line per kind
+ * ("=> <stale cookie>").  Each stack is printed with the same lines as the
+ * default output (a truncated one ends with "=> ... [truncated]"), then its
+ * root frames, if any (--off-cpu: "=> [S]", "=> TASK"), outermost last.
+ * Orphan stacks are carried by no event and are not counted here (the
+ * summary counts them).
  */
 #ifndef FGDECODE_TOP_H
 #define FGDECODE_TOP_H

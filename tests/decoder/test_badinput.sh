@@ -150,6 +150,18 @@ matrix_weight() {
 	fi
 }
 
+# --off-cpu: a real trace with sched_switch stacks decodes (charging
+# intervals); one whose data is damaged may fail but must not crash.
+matrix_off_cpu() {
+	run_case off-cpu-real-trace decode "$TRACE" --off-cpu --task-root --folded
+	grep -q "^fgdecode: off-cpu: [1-9][0-9]* ns in [1-9][0-9]* intervals" "$TMP/err" ||
+		{ FAILED=$((FAILED + 1)); echo "FAIL off-cpu-real-trace: no off-cpu summary line"; }
+	flip "$TMP/v6.dat" "$TMP/flip" 7 40
+	run_case off-cpu-40-bytes-flipped either "$TMP/flip" --off-cpu --top 5
+	head -c $(($(stat -c %s "$TMP/v6.dat") / 2)) "$TMP/v6.dat" >"$TMP/trunc"
+	run_case off-cpu-truncated-at-half either "$TMP/trunc" --off-cpu --top 5
+}
+
 main() {
 	[[ -x $FG ]] || { echo "test_badinput: build tests/decoder first (make -C tests/decoder)"; exit 2; }
 	[[ -f $TRACE ]] || { echo "test_badinput: no real trace at $TRACE (run tests/vm/test_e2e.sh)"; exit 2; }
@@ -165,6 +177,7 @@ main() {
 	matrix_symbols
 	matrix_stack_map
 	matrix_weight
+	matrix_off_cpu
 	echo "badinput: $PASSED passed, $FAILED failed"
 	((FAILED == 0))
 }

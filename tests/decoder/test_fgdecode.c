@@ -1196,6 +1196,130 @@ START_TEST(weight_of_an_event_without_the_field_is_an_error_naming_it)
 }
 END_TEST
 
+/* ---- --off-cpu ---- */
+
+#define ID_SWITCH	319
+
+/* sched:sched_switch as 6.1 records it. */
+static const char fmt_switch[] =
+	"name: sched_switch\n"
+	"ID: 319\n"
+	"format:\n"
+	FX_COMMON_FIELDS
+	"\tfield:char prev_comm[16];\toffset:8;\tsize:16;\tsigned:1;\n"
+	"\tfield:pid_t prev_pid;\toffset:24;\tsize:4;\tsigned:1;\n"
+	"\tfield:int prev_prio;\toffset:28;\tsize:4;\tsigned:1;\n"
+	"\tfield:long prev_state;\toffset:32;\tsize:8;\tsigned:1;\n"
+	"\tfield:char next_comm[16];\toffset:40;\tsize:16;\tsigned:1;\n"
+	"\tfield:pid_t next_pid;\toffset:56;\tsize:4;\tsigned:1;\n"
+	"\tfield:int next_prio;\toffset:60;\tsize:4;\tsigned:1;\n"
+	"\n"
+	"print fmt: \"prev_pid=%d prev_state=%ld next_pid=%d\", REC->prev_pid, REC->prev_state, REC->next_pid\n";
+
+static void put_comm(const char *comm)
+{
+	char c[16] = { 0 };
+
+	strncpy(c, comm, sizeof(c) - 1);
+	memcpy(buf.data + buf.len, c, sizeof(c));
+	buf.len += sizeof(c);
+}
+
+/* @prev (comm @comm, state @state) leaves CPU @cpu at @ts for @next. */
+static void sched_switch(int cpu, unsigned long long ts, const char *comm,
+			 int prev, long state, int next)
+{
+	fx_common(&buf, ID_SWITCH, prev);
+	put_comm(comm);
+	fx_put(&buf, (unsigned int)prev, 4);
+	fx_put(&buf, 120, 4);
+	fx_put(&buf, (unsigned long long)state, 8);
+	put_comm("next");
+	fx_put(&buf, (unsigned int)next, 4);
+	fx_put(&buf, 120, 4);
+	mkt_add(mt, cpu, ts, buf.data, buf.len);
+}
+
+static const struct mkt_format switch_formats[] = {
+	{ "sched", fmt_switch },
+	{ STACKMAP_SYSTEM, fx_fmt_stack_fallback },
+	{ STACKMAP_SYSTEM, fx_fmt_stack_define },
+	{ STACKMAP_SYSTEM, fx_fmt_stack_cookie },
+	{ NULL, NULL },
+};
+
+/*
+ * worker (42) sleeps in S from 1 s to 3 s on frames3; io (43) in D from
+ * 1.5 s to 2 s on frames2; cat (44) is preempted (R+) at 2 s and back at
+ * 2.25 s on frames3; pid 45 comes in without a switch-out; pid 46 leaves
+ * at 3.5 s and never comes back.
+ */
+static void write_switch_trace(void)
+{
+	sm_u64 ck = stackmap_cookie_make(9, 1);
+
+	define_owned(0, 1 * SEC - 10, ck, frames3, 3, ID_SWITCH, 0);
+	sched_switch(0, 1 * SEC, "worker", 42, 1, 0);
+	cookie(0, 1 * SEC + 1, ck);
+	sched_switch(1, 1 * SEC + SEC / 2, "io", 43, 2, 45);
+	fx_fallback_owned(&buf, STACKMAP_FALLBACK_FULL, 2, frames2, 2, ID_SWITCH, 0);
+	mkt_add(mt, 1, 1 * SEC + SEC / 2 + 1, buf.data, buf.len);
+	sched_switch(1, 2 * SEC, "cat", 44, 0x100, 43);
+	cookie(1, 2 * SEC + 1, ck);
+	sched_switch(1, 2 * SEC + SEC / 4, "io", 43, 0, 44);
+	cookie(1, 2 * SEC + SEC / 4 + 1, ck);
+	sched_switch(0, 3 * SEC, "swapper/0", 0, 0, 42);
+	sched_switch(0, 3 * SEC + SEC / 2, "gone", 46, 1, 0);
+	cookie(0, 3 * SEC + SEC / 2 + 1, ck);
+	write_trace_with(switch_formats);
+}
+
+START_TEST(off_cpu_charges_each_interval_to_its_switch_out_stack_and_state)
+{
+	write_switch_trace();
+	run("--off-cpu --folded trace.dat");
+	ck_assert_int_eq(res.status, 0);
+	ck_assert_str_eq(res.out,
+		"[D];p9_client_rpc;__schedule 500000000\n"
+		"[R+];kthread;schedule;__schedule 250000000\n"
+		"[S];kthread;schedule;__schedule 2000000000\n");
+	ck_assert(strstr(res.err,
+		"fgdecode: off-cpu: 2750000000 ns in 3 intervals, 1 switch-ins with no switch-out in the trace, 2 tasks still off the CPU at its end (neither charged)\n"));
+	run("--off-cpu --task-root --folded --no-summary trace.dat");
+	ck_assert_str_eq(res.out,
+		"cat;[R+];kthread;schedule;__schedule 250000000\n"
+		"io;[D];p9_client_rpc;__schedule 500000000\n"
+		"worker;[S];kthread;schedule;__schedule 2000000000\n");
+	run("--off-cpu --top 1 --no-summary trace.dat");
+	ck_assert_str_eq(res.out,
+		"fgdecode: top 1 of 3 distinct stacks by off-cpu over 3 events with a stack, 2750000000 ns in all\n"
+		"#1 2000000000 ns 72.73% (1 events)\n"
+		STACK3
+		"    => [S]\n");
+	/* --pid selects whose switch-outs are charged. */
+	run("--off-cpu --folded --pid 43 --no-summary trace.dat");
+	ck_assert_str_eq(res.out, "[D];p9_client_rpc;__schedule 500000000\n");
+}
+END_TEST
+
+START_TEST(off_cpu_refuses_other_outputs_and_traces_without_sched_switch)
+{
+	run("--off-cpu trace.dat");
+	ck_assert_int_eq(res.status, 2);
+	ck_assert_str_eq(res.err, "fgdecode: --off-cpu needs --top N or --folded\n");
+	run("--task-root --folded trace.dat");
+	ck_assert_int_eq(res.status, 2);
+	run("--off-cpu --weight n --folded trace.dat");
+	ck_assert_int_eq(res.status, 2);
+	tick(0, 1 * SEC, 1);
+	write_trace();
+	run("--off-cpu --folded trace.dat");
+	ck_assert_int_eq(res.status, 1);
+	ck_assert_str_eq(res.err,
+		"fgdecode: trace.dat: --off-cpu: the trace has no sched:sched_switch events (record them, with stacks: -e sched:sched_switch)\n");
+}
+END_TEST
+
 /* ---- filters ---- */
 
 START_TEST(filters_select_events_by_cpu_time_name_and_pid)
@@ -1791,6 +1915,8 @@ static Suite *fgdecode_suite(void)
 	tcase_add_test(outputs, filters_select_events_by_cpu_time_name_and_pid);
 	tcase_add_test(outputs, weight_sums_the_field_per_stack_in_every_output);
 	tcase_add_test(outputs, weight_of_an_event_without_the_field_is_an_error_naming_it);
+	tcase_add_test(outputs, off_cpu_charges_each_interval_to_its_switch_out_stack_and_state);
+	tcase_add_test(outputs, off_cpu_refuses_other_outputs_and_traces_without_sched_switch);
 	suite_add_tcase(s, outputs);
 
 	tcase_add_checked_fixture(snapshot, setup, teardown);

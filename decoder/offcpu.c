@@ -1,0 +1,295 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * fgdecode --off-cpu (see offcpu.h).
+ *
+ * The tasks are an open-addressing table by pid with linear probing,
+ * doubled when half full; a task is never removed (it is only marked back
+ * on the CPU), so pids reused within a trace share a slot, which is right:
+ * only one task has a pid at a time.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "offcpu.h"
+
+#define OFFCPU_MIN_CAP	1024
+
+struct offcpu_task {
+	int pid;		/* -1: free slot */
+	bool off;		/* switched out, not yet back */
+	sm_u64 ts;		/* of the switch-out */
+	struct sset_entry *entry;	/* charged stack; NULL: not charged */
+};
+
+static struct offcpu_task *new_table(size_t cap)
+{
+	struct offcpu_task *t = malloc(cap * sizeof(*t));
+	size_t i;
+
+	if (t)
+		for (i = 0; i < cap; i++)
+			t[i].pid = -1;
+	return t;
+}
+
+/* A numeric field of sched_switch, or NULL. */
+static struct tep_format_field *number(struct tep_event *ev, const char *name)
+{
+	struct tep_format_field *f = tep_find_field(ev, name);
+
+	if (!f || (f->flags & (TEP_FIELD_IS_ARRAY | TEP_FIELD_IS_STRING |
+			       TEP_FIELD_IS_DYNAMIC)) ||
+	    f->size < 1 || f->size > 8)
+		return NULL;
+	return f;
+}
+
+int offcpu_init(struct offcpu *o, struct tep_handle *tep,
+		struct stackset *set, bool task_root, struct sm_err *err)
+{
+	struct tep_event *ev;
+
+	memset(o, 0, sizeof(*o));
+	ev = tep_find_event_by_name(tep, "sched", "sched_switch");
+	if (!ev) {
+		sm_err_set(err, "--off-cpu: the trace has no sched:sched_switch events (record them, with stacks: -e sched:sched_switch)");
+		return -ENOENT;
+	}
+	o->prev_pid = number(ev, "prev_pid");
+	o->prev_state = number(ev, "prev_state");
+	o->next_pid = number(ev, "next_pid");
+	o->prev_comm = tep_find_field(ev, "prev_comm");
+	if (!o->prev_pid || !o->prev_state || !o->next_pid || !o->prev_comm ||
+	    !(o->prev_comm->flags & TEP_FIELD_IS_ARRAY)) {
+		sm_err_set(err, "--off-cpu: event sched:sched_switch lacks a numeric prev_pid, prev_state or next_pid, or the prev_comm array");
+		return -ENOENT;
+	}
+	o->event_id = ev->id;
+	o->set = set;
+	o->task_root = task_root;
+	o->cap = OFFCPU_MIN_CAP;
+	o->tasks = new_table(o->cap);
+	if (!o->tasks) {
+		sm_err_set(err, "%s", strerror(ENOMEM));
+		return -ENOMEM;
+	}
+	sset_set_weight(set, "off-cpu", "ns");
+	return 0;
+}
+
+void offcpu_fini(struct offcpu *o)
+{
+	free(o->tasks);
+	o->tasks = NULL;
+}
+
+bool offcpu_is_switch(const struct offcpu *o, struct tep_handle *tep,
+		      struct tep_record *record)
+{
+	return o->tasks && tep_data_type(tep, record) == o->event_id;
+}
+
+static size_t slot_of(int pid, size_t cap)
+{
+	return ((sm_u64)(unsigned int)pid * 0x9e3779b97f4a7c15ULL >> 20) &
+	       (cap - 1);
+}
+
+/* The task of @pid, or NULL when it was never seen. */
+static struct offcpu_task *find(struct offcpu *o, int pid)
+{
+	size_t i = slot_of(pid, o->cap);
+
+	for (; o->tasks[i].pid != -1; i = (i + 1) & (o->cap - 1))
+		if (o->tasks[i].pid == pid)
+			return &o->tasks[i];
+	return NULL;
+}
+
+static int grow(struct offcpu *o)
+{
+	size_t cap = o->cap * 2, i, j;
+	struct offcpu_task *t = new_table(cap);
+
+	if (!t)
+		return -ENOMEM;
+	for (i = 0; i < o->cap; i++) {
+		if (o->tasks[i].pid == -1)
+			continue;
+		for (j = slot_of(o->tasks[i].pid, cap); t[j].pid != -1;
+		     j = (j + 1) & (cap - 1))
+			;
+		t[j] = o->tasks[i];
+	}
+	free(o->tasks);
+	o->tasks = t;
+	o->cap = cap;
+	return 0;
+}
+
+/* The task of @pid, added when new; NULL when out of memory. */
+static struct offcpu_task *get(struct offcpu *o, int pid)
+{
+	struct offcpu_task *t = find(o, pid);
+	size_t i;
+
+	if (t)
+		return t;
+	if ((o->nr_tasks + 1) * 2 > o->cap && grow(o))
+		return NULL;
+	for (i = slot_of(pid, o->cap); o->tasks[i].pid != -1;
+	     i = (i + 1) & (o->cap - 1))
+		;
+	t = &o->tasks[i];
+	t->pid = pid;
+	t->off = false;
+	t->entry = NULL;
+	o->nr_tasks++;
+	return t;
+}
+
+static long long field(struct tep_handle *tep, struct tep_record *record,
+		       const struct tep_format_field *f)
+{
+	unsigned long long v;
+
+	if (f->offset + f->size > record->size)
+		return 0;
+	v = tep_read_number(tep, (char *)record->data + f->offset, f->size);
+	if ((f->flags & TEP_FIELD_IS_SIGNED) && f->size < 8 &&
+	    (v & (1ULL << (f->size * 8 - 1))))
+		v |= ~0ULL << (f->size * 8);
+	return (long long)v;
+}
+
+int offcpu_switch_in(struct offcpu *o, struct tep_handle *tep,
+		     struct tep_record *record)
+{
+	int pid = (int)field(tep, record, o->next_pid);
+	struct offcpu_task *t;
+	struct sset_entry *e;
+	sm_u64 ns;
+
+	if (!pid)
+		return 0;
+	t = find(o, pid);
+	if (!t || !t->off) {
+		o->stats.no_switch_out++;
+		return 0;
+	}
+	t->off = false;
+	e = t->entry;
+	t->entry = NULL;
+	if (!e)
+		return 0;
+	ns = record->ts > t->ts ? record->ts - t->ts : 0;
+	o->stats.intervals++;
+	o->stats.ns += ns;
+	return sset_count_weighted(o->set, e, o->event_id, ns);
+}
+
+/* prev_pid leaves the CPU, charging @entry (NULL: nothing) on its return. */
+static int leave(struct offcpu *o, struct tep_handle *tep,
+		 struct tep_record *record, struct sset_entry *entry)
+{
+	int pid = (int)field(tep, record, o->prev_pid);
+	struct offcpu_task *t;
+
+	if (!pid) {
+		o->stats.idle++;
+		return 0;
+	}
+	t = get(o, pid);
+	if (!t)
+		return -ENOMEM;
+	t->off = true;
+	t->ts = record->ts;
+	t->entry = entry;
+	return 0;
+}
+
+const char *offcpu_state_name(sm_u64 state, char *buf)
+{
+	static const char letters[] = "SDTtXZPI";
+	char *p = buf;
+	int i;
+
+	for (i = 0; i < 8; i++) {
+		if (!(state & OFFCPU_STATE_MASK & (1ULL << i)))
+			continue;
+		if (p != buf)
+			*p++ = '|';
+		*p++ = letters[i];
+	}
+	if (p == buf)
+		*p++ = 'R';
+	if (state & OFFCPU_STATE_PREEMPT)
+		*p++ = '+';
+	*p = '\0';
+	return buf;
+}
+
+/* The root frames of a switch-out: "[STATE]", or "COMM;[STATE]". */
+static void root_of(struct offcpu *o, struct tep_handle *tep,
+		    struct tep_record *record, char *buf, size_t len)
+{
+	const struct tep_format_field *c = o->prev_comm;
+	char state[OFFCPU_STATE_LEN], comm[32];
+	size_t n = 0;
+
+	offcpu_state_name((sm_u64)field(tep, record, o->prev_state), state);
+	if (!o->task_root) {
+		snprintf(buf, len, "[%s]", state);
+		return;
+	}
+	if (c->offset + c->size <= record->size) {
+		n = (size_t)c->size < sizeof(comm) - 1 ? (size_t)c->size :
+		    sizeof(comm) - 1;
+		memcpy(comm, (char *)record->data + c->offset, n);
+		n = strnlen(comm, n);
+	}
+	comm[n] = '\0';
+	/* A ';' would split the frame in folded output. */
+	for (; n--;)
+		if (comm[n] == ';')
+			comm[n] = '_';
+	snprintf(buf, len, "%s;[%s]", comm, state);
+}
+
+int offcpu_switch_out(struct offcpu *o, struct tep_handle *tep,
+		      struct tep_record *record, enum sset_status status,
+		      const sm_u64 *frames, sm_u32 depth)
+{
+	struct sset_entry *e;
+	char root[64];
+
+	if (!field(tep, record, o->prev_pid))
+		return leave(o, tep, record, NULL);
+	root_of(o, tep, record, root, sizeof(root));
+	e = sset_intern_root(o->set, root, status, frames, depth);
+	return e ? leave(o, tep, record, e) : -ENOMEM;
+}
+
+int offcpu_switch_out_uncharged(struct offcpu *o, struct tep_handle *tep,
+				struct tep_record *record)
+{
+	return leave(o, tep, record, NULL);
+}
+
+void offcpu_finish(struct offcpu *o)
+{
+	size_t i;
+
+	for (i = 0; i < o->cap; i++)
+		if (o->tasks[i].pid != -1 && o->tasks[i].off &&
+		    o->tasks[i].entry)
+			o->stats.still_off++;
+}
+
+void offcpu_summary(FILE *out, const struct offcpu *o)
+{
+	fprintf(out, "fgdecode: off-cpu: %llu ns in %zu intervals, %zu switch-ins with no switch-out in the trace, %zu tasks still off the CPU at its end (neither charged)\n",
+		(unsigned long long)o->stats.ns, o->stats.intervals,
+		o->stats.no_switch_out, o->stats.still_off);
+}

@@ -1,0 +1,155 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * fgdecode --off-cpu: the time tasks spent off the CPU, charged to the
+ * stack they left it with.
+ *
+ * Every sched:sched_switch is a switch-out of prev_pid (with the stack the
+ * event carries: where the task called into the scheduler) and a switch-in
+ * of next_pid.  The interval of a task from a switch-out to its next
+ * switch-in, in ns of the trace clock, is charged to the stack of the
+ * switch-out, under the root frame "[STATE]" (the state it left in,
+ * spelled as the kernel's sched_switch format prints prev_state: "S", "D",
+ * "R+" for a preempted task, ...), and with task_root under the task's
+ * comm before that ("sh;[S]").  The stack set's weight is then "off-cpu"
+ * in "ns" (sset_set_weight()).
+ *
+ * Nothing is guessed: a switch-in with no switch-out of that task earlier
+ * in the trace, and a task still off the CPU at the end of the trace, are
+ * counted (struct offcpu_stats) and charged nowhere.  The idle tasks (pid
+ * 0) are left out: their "off-CPU" time is the time the CPU was busy.
+ * Only switch-outs the filters select are charged (--pid P: P's time off
+ * the CPU); every switch-in is looked at, selected or not.
+ */
+#ifndef FGDECODE_OFFCPU_H
+#define FGDECODE_OFFCPU_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdio.h>
+
+#include <event-parse.h>
+
+#include "sm_err.h"
+#include "stackset.h"
+
+/* prev_state bits as sched_switch prints them (6.1 .. 6.12). */
+#define OFFCPU_STATE_MASK	0xffULL	/* "S", "D", "T", "t", "X", "Z", "P", "I" */
+#define OFFCPU_STATE_PREEMPT	0x100ULL	/* TASK_REPORT_MAX: "+" */
+/* Room for the longest state: all eight letters, '|' between, "+". */
+#define OFFCPU_STATE_LEN	20
+
+struct offcpu_stats {
+	size_t intervals;	/* charged */
+	sm_u64 ns;		/* their sum */
+	size_t no_switch_out;	/* switch-ins of a task not seen leaving */
+	size_t still_off;	/* tasks off the CPU at the end of the trace */
+	size_t idle;		/* switch-outs of pid 0, not charged */
+};
+
+struct offcpu_task;
+
+struct offcpu {
+	struct stackset *set;
+	bool task_root;
+	int event_id;			/* sched:sched_switch */
+	struct tep_format_field *prev_comm, *prev_pid, *prev_state;
+	struct tep_format_field *next_pid;
+	struct offcpu_task *tasks;	/* open addressing by pid */
+	size_t nr_tasks, cap;
+	struct offcpu_stats stats;
+};
+
+/**
+ * offcpu_init() - set up --off-cpu for a trace
+ * @o: filled in
+ * @tep: the trace's handle
+ * @set: the stack set intervals are charged into (given the weight
+ *	"off-cpu", "ns" here; nothing counted in it yet)
+ * @task_root: put the task's comm above the state
+ * @err: on failure, one line
+ *
+ * Return: 0; -ENOENT when the trace has no sched:sched_switch event, or one
+ * without the numeric prev_pid, prev_state, next_pid and the prev_comm
+ * array; -ENOMEM.
+ */
+int offcpu_init(struct offcpu *o, struct tep_handle *tep,
+		struct stackset *set, bool task_root, struct sm_err *err);
+
+/** offcpu_fini() - free what offcpu_init() took. */
+void offcpu_fini(struct offcpu *o);
+
+/** offcpu_is_switch() - is @record a sched_switch? */
+bool offcpu_is_switch(const struct offcpu *o, struct tep_handle *tep,
+		      struct tep_record *record);
+
+/**
+ * offcpu_switch_in() - a sched_switch: charge next_pid's interval, if any
+ * @o: the analysis
+ * @tep: the trace's handle
+ * @record: a sched_switch record (offcpu_is_switch()), selected or not
+ *
+ * Call it for every sched_switch, before offcpu_switch_out() of the same
+ * record.
+ *
+ * Return: 0, or -ENOMEM.
+ */
+int offcpu_switch_in(struct offcpu *o, struct tep_handle *tep,
+		     struct tep_record *record);
+
+/**
+ * offcpu_switch_out() - a selected sched_switch: prev_pid leaves the CPU
+ * @o: the analysis
+ * @tep: the trace's handle
+ * @record: the sched_switch record
+ * @status: the stack's status, as for sset_intern()
+ * @frames: its frames (copied), innermost first
+ * @depth: their number (0: the event carried no stack)
+ *
+ * Return: 0, or -ENOMEM.
+ */
+int offcpu_switch_out(struct offcpu *o, struct tep_handle *tep,
+		      struct tep_record *record, enum sset_status status,
+		      const sm_u64 *frames, sm_u32 depth);
+
+/**
+ * offcpu_switch_out_uncharged() - prev_pid leaves, in a switch-out the
+ *	filters did not select: its interval is charged nowhere, and its
+ *	switch-in is not a switch-in without a switch-out
+ * @o: the analysis
+ * @tep: the trace's handle
+ * @record: the sched_switch record
+ *
+ * Return: 0, or -ENOMEM.
+ */
+int offcpu_switch_out_uncharged(struct offcpu *o, struct tep_handle *tep,
+				struct tep_record *record);
+
+/**
+ * offcpu_finish() - the end of the trace: count the tasks still off
+ * @o: the analysis
+ */
+void offcpu_finish(struct offcpu *o);
+
+/**
+ * offcpu_state_name() - prev_state as sched_switch prints it
+ * @state: the prev_state value
+ * @buf: at least OFFCPU_STATE_LEN bytes
+ *
+ * Return: @buf: the letters of the bits in OFFCPU_STATE_MASK joined by '|'
+ * ("S", "D", "S|D"), "R" when none is set, then "+" when
+ * OFFCPU_STATE_PREEMPT is set.
+ */
+const char *offcpu_state_name(sm_u64 state, char *buf);
+
+/**
+ * offcpu_summary() - the summary line of --off-cpu
+ * @out: stream (fgdecode uses stderr)
+ * @o: the analysis, finished
+ *
+ * Prints "fgdecode: off-cpu: T ns in N intervals, U switch-ins with no
+ * switch-out in the trace, V tasks still off the CPU at its end (neither
+ * charged)".
+ */
+void offcpu_summary(FILE *out, const struct offcpu *o);
+
+#endif /* FGDECODE_OFFCPU_H */
