@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include <elfutils/libdwelf.h>
+#include <elfutils/libdwfl.h>
 
 #include "dwmod.h"
 
@@ -44,6 +45,32 @@ static void normalize(const char *name, char *out, size_t len)
 }
 
 /* ---- finding the files ---- */
+
+const char *dwmod_dwarf_problem(Elf *elf)
+{
+	Elf_Scn *scn = NULL;
+	size_t shstrndx;
+	const char *name;
+	GElf_Chdr ch;
+	GElf_Shdr sh;
+
+	if (elf_getshdrstrndx(elf, &shstrndx))
+		return "no section headers";
+	while ((scn = elf_nextscn(elf, scn))) {
+		if (!gelf_getshdr(scn, &sh))
+			continue;
+		name = elf_strptr(elf, shstrndx, sh.sh_name);
+		if (!name || (strcmp(name, ".debug_info") &&
+			      strcmp(name, ".zdebug_info")))
+			continue;
+		/* elfutils reads zstd sections from 0.189 on (ELFCOMPRESS_ZSTD). */
+		if ((sh.sh_flags & SHF_COMPRESSED) && gelf_getchdr(scn, &ch) &&
+		    ch.ch_type == 2 && strverscmp(dwfl_version(NULL), "0.189") < 0)
+			return "its DWARF is zstd-compressed, which this libdw cannot read (elfutils 0.189 can; or decompress it: objcopy --decompress-debug-sections)";
+		return NULL;
+	}
+	return "no DWARF (.debug_info; a stripped file)";
+}
 
 bool dwmod_is_compressed(const char *name)
 {
@@ -308,6 +335,8 @@ static int place(const struct kallsyms *ks, struct dwmod *m, struct sm_err *err)
 			   m->path);
 	else
 		ret = place_elf(ks, m, elf, err);
+	if (!ret && elf)
+		m->dwarf_problem = dwmod_dwarf_problem(elf);
 	if (elf)
 		elf_end(elf);
 	close(fd);

@@ -18,6 +18,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include <gelf.h>
+
 #include "kallsyms.h"
 #include "sm_err.h"
 #include "stackmap/types.h"
@@ -31,6 +33,7 @@ struct dwmod {
 	size_t nr_sections;
 	sm_u64 *base;		/* [nr_sections]: address, or DWMOD_UNPLACED */
 	sm_u64 low, high;	/* range of its placed SHF_ALLOC sections */
+	const char *dwarf_problem;	/* why it gives no file:line, or NULL */
 };
 
 /**
@@ -52,6 +55,16 @@ int dwmod_find(const char *dir, const struct kallsyms *ks,
 
 /** dwmod_is_module_file() - does file name @name end in .ko, .ko.xz, .ko.gz or .ko.zst? */
 bool dwmod_is_module_file(const char *name);
+
+/**
+ * dwmod_dwarf_problem() - why @elf gives no file:line or inlined frames
+ * @elf: a vmlinux or module
+ *
+ * Return: NULL when it has readable DWARF (.debug_info), else a static
+ * phrase: no DWARF (stripped), or zstd-compressed DWARF this libdw (before
+ * elfutils 0.189) cannot read.
+ */
+const char *dwmod_dwarf_problem(Elf *elf);
 
 /** dwmod_is_compressed() - does @name end in .ko.xz, .ko.gz or .ko.zst? */
 bool dwmod_is_compressed(const char *name);

@@ -659,6 +659,9 @@ static int open_vmlinux(struct dwsym *d, const struct kallsyms *ks,
 		goto out;
 	}
 	ret = place(ks, elf, path, ei, &d->bias, err);
+	if (!ret && dwmod_dwarf_problem(elf))
+		fprintf(stderr, "fgdecode: %s: %s: its frames keep the kallsyms symbols, with no file:line or inlined frames\n",
+			path, dwmod_dwarf_problem(elf));
 out:
 	if (elf)
 		elf_end(elf);
@@ -670,8 +673,21 @@ out:
 static int open_modules(struct dwsym *d, const struct kallsyms *ks,
 			const char *dir, struct sm_err *err)
 {
+	const char *example = NULL, *why = NULL;
+	size_t i, without = 0;
+
 	if (dwmod_find(dir, ks, &d->mods, &d->nr_mods, err))
 		return -1;
+	/* One line for all modules without usable DWARF (a stripped tree). */
+	for (i = 0; i < d->nr_mods; i++)
+		if (d->mods[i].dwarf_problem) {
+			example = example ? example : d->mods[i].path;
+			why = why ? why : d->mods[i].dwarf_problem;
+			without++;
+		}
+	if (without)
+		fprintf(stderr, "fgdecode: %zu of the %zu modules found under %s give no file:line (e.g. %s: %s); their frames keep the kallsyms symbols\n",
+			without, d->nr_mods, dir, example, why);
 	d->mod_files = calloc(d->nr_mods + 1, sizeof(*d->mod_files));
 	if (!d->mod_files)
 		return sm_err_set(err, "%s", strerror(ENOMEM));

@@ -605,6 +605,26 @@ static void write_fixture_trace(const sm_u64 *frames, int depth)
 	free(ks);
 }
 
+/* A vmlinux without DWARF is used for placement only, and fgdecode says so. */
+START_TEST(fgdecode_says_a_vmlinux_has_no_dwarf)
+{
+	char fg[4096], cmd[8192], *out;
+	sm_u64 frames[1];
+
+	ck_assert_ptr_nonnull(realpath(FGDECODE, fg));
+	build_fixture();
+	frames[0] = ret_in_a_top() + BIAS;
+	write_fixture_trace(frames, 1);
+	snprintf(cmd, sizeof(cmd),
+		 "objcopy --strip-debug fx.elf fx-nodw.elf && '%s' --no-summary --vmlinux fx-nodw.elf trace.dat 2>&1 >/dev/null",
+		 fg);
+	out = capture(cmd);
+	ck_assert_str_eq(out, "fgdecode: fx-nodw.elf: no DWARF (.debug_info; a stripped file): its frames keep the kallsyms symbols, with no file:line or inlined frames\n");
+	free(out);
+	remove_fixture();
+}
+END_TEST
+
 START_TEST(fgdecode_vmlinux_prints_lines_and_inlined_frames)
 {
 	char fg[4096], cmd[8192], want[1024], *out;
@@ -996,6 +1016,7 @@ static Suite *dwarf_suite(void)
 	tcase_add_test(tc, module_is_placed_from_its_recorded_symbols);
 	tcase_add_test(tc, vmlinux_that_does_not_match_is_refused);
 	tcase_add_test(tc, fgdecode_vmlinux_prints_lines_and_inlined_frames);
+	tcase_add_test(tc, fgdecode_says_a_vmlinux_has_no_dwarf);
 	tcase_add_test(tc, fgdecode_refuses_a_vmlinux_that_does_not_match);
 	tcase_add_test(tc, fgdecode_modules_prints_module_lines_and_inlined_frames);
 	tcase_add_test(tc, index_gives_what_the_libdw_calls_give_on_every_address);
