@@ -5,8 +5,10 @@
 #   tests/bench/run.sh            full sizes (~15 min); writes tests/bench/RESULTS.md
 #   tests/bench/run.sh --quick    tiny sizes (~1 min), for CI; prints only
 #   --parts "b1 b9"               only these benchmarks (any of b1 b2 b3 b4
-#                                 b5 b6 b8 b9; b3 and b8 run together, B7 comes
-#                                 from b1 and b2); prints only
+#                                 b5 b6 b8 b9 b10; b3 and b8 run together, B7
+#                                 comes from b1 and b2; b10 needs the vm-e2e@6.1
+#                                 trace and fetches Debian's -dbg package once,
+#                                 see firstline.sh); prints only
 #   BENCH_B6_FUNC=name            another traceable function for B6
 #   BENCH_B9_PCTS="25 50"         B9 also with these redefine_pct values
 #
@@ -18,7 +20,7 @@ set -euo pipefail
 HERE=$(cd "$(dirname "$0")" && pwd)
 TOP=$(cd "$HERE/../.." && pwd)
 QUICK=0
-ALL_PARTS="b1 b2 b3 b4 b5 b6 b8 b9"
+ALL_PARTS="b1 b2 b3 b4 b5 b6 b8 b9 b10"
 PARTS=$ALL_PARTS
 WORK=""
 FAILED=()
@@ -284,6 +286,12 @@ main() {
 		# shellcheck disable=SC2046 # an empty word is not wanted in full mode
 		attempt "B3 B8 (symbolization)" "$HERE/symbolize/run.sh" --prefix b8_ --append "$WORK/results.txt" \
 			$( ((QUICK)) && echo --quick)
+	fi
+	if want b10; then
+		[[ -s $TOP/build/vm-e2e-6.1/trace.dat ]] ||
+			attempt "B10 (the vm-e2e@6.1 trace)" "$TOP/tests/run-tests.sh" vm-e2e@6.1
+		attempt "B10 (time to first line)" "$HERE/firstline.sh" "$TOP/build/vm-e2e-6.1/trace.dat" \
+			--append "$WORK/results.txt"
 	fi
 	{
 		print_header

@@ -124,6 +124,7 @@ gawk -F'\t' '$2 !~ / \[[^]]+\]$/ { print $1 }' "$OUT/dbg.frames" |
 	while read -r a; do printf '%s 0x%x\n' "$a" $((0x$a - bias - 1)); done >"$OUT/q"
 eu_chains "$VMLINUX" >>"$OUT/eu.frames"
 nv=$(wc -l <"$OUT/q")
+cp "$OUT/q" "$OUT/vmlinux.lookups"	# "ADDR LOOKUP" lines, for tests/bench/firstline.sh
 
 # Module addresses: the frame's symbol in the .ko gives section and offset.
 nm_=0
