@@ -29,6 +29,8 @@ declare -A SUITES=(
 	[decoder-pprof]="tests/decoder/test_pprof.sh $E2E_TRACE"
 	[decoder-flamegraph]="tests/decoder/test_flamegraph.sh $E2E_TRACE"
 	[decoder-dbg]="tests/decoder/test_dbg.sh $E2E_TRACE"
+	# fgdecode's --weight, --off-cpu and diff against known work, kernel 6.1 only
+	[vm-answers]="tests/vm/test_answers.sh"
 	[bench-quick]="tests/bench/run.sh --quick"
 	[fuzz-smoke]="make -C tests/fuzz run SECONDS=\${FUZZ_SECONDS:-15} TRACE=\$PWD/$E2E_TRACE && make -C tests/fuzz regress TRACE=\$PWD/$E2E_TRACE"
 )
@@ -45,7 +47,7 @@ declare -A PER_KERNEL=(
 # the default run (named explicitly, they run).  Each is an open problem.
 declare -A KNOWN_BAD=(
 )
-ORDER=(map-unit lib-unit decoder-unit plugin-unit install kmod-build vm-harness vm-e2e decoder-badinput decoder-pprof decoder-flamegraph decoder-dbg vm-frontend vm-modes
+ORDER=(map-unit lib-unit decoder-unit plugin-unit install kmod-build vm-harness vm-e2e vm-answers decoder-badinput decoder-pprof decoder-flamegraph decoder-dbg vm-frontend vm-modes
 	vm-module vm-lifecycle bench-quick fuzz-smoke)
 
 # expand NAME: the suite names NAME stands for (NAME@KERNEL for each kernel of a per-kernel suite).

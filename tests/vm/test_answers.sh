@@ -1,0 +1,105 @@
+#!/bin/bash
+# Answers on a real kernel (issue #16): the guest (guest/answers.sh) runs
+# tests/vm/tools/anstool, work of a known cost, under stock trace-cmd with
+# stackmap.ko on kmem:kmalloc and sched:sched_switch, and fgdecode's sums
+# are checked on the host against what the workload asked for:
+#   --weight bytes_req / bytes_alloc  the msg_msg allocations under
+#                                     load_msg(): exactly N * (48 + LEN)
+#                                     requested, N * the slab size allocated
+#   --off-cpu --task-root             anstool's time asleep in [S] under
+#                                     do_nanosleep: within 5 % of 4 * 250 ms,
+#                                     and every state's sum equal to the one
+#                                     offcpu_ref.awk computes from
+#                                     `trace-cmd report -t` of the same trace
+#   bad input                         --off-cpu on a trace without
+#                                     sched_switch is one line, exit 1
+# Needs `make` (kmod/stackmap.ko, decoder/fgdecode) and a C compiler with a
+# static libc.  ANSWERS_REUSE=1 checks the traces of the previous run again.
+set -euo pipefail
+
+ROOT=$(cd "$(dirname "$0")/../.." && pwd)
+# shellcheck source=tests/vm/kernel.sh
+. "$ROOT/tests/vm/kernel.sh"
+vm_kernel_setup test_answers "${OUT:-$ROOT/build/vm-answers}"
+FG=$ROOT/decoder/fgdecode
+
+fail() {
+	echo "test_answers: $1 failed: $2" >&2
+	exit 1
+}
+
+run_guest() {
+	rm -rf "$OUT"
+	mkdir -p "$OUT/tool"
+	cc -Wall -Wextra -Werror -O2 -static -o "$OUT/tool/anstool" "$ROOT/tests/vm/tools/anstool.c" ||
+		fail "build" "cannot build anstool"
+	"$ROOT/tests/vm/run-vm.sh" --module "$KO" ${VM_ARGS[@]+"${VM_ARGS[@]}"} \
+		--guest-script "$ROOT/tests/vm/guest/answers.sh" --share "$OUT" \
+		--extra "$OUT/tool/anstool" --timeout 300 ||
+		fail "guest run" "run-vm exited $? (see $OUT/console.log)"
+	local f
+	for f in base new nosched; do
+		[[ -s $OUT/$f.dat ]] || fail "guest run" "no $f.dat came back"
+	done
+}
+
+# sum_matching FOLDED REGEX: the sum of the weights of the lines matching REGEX.
+sum_matching() {
+	gawk -v re="$2" '$0 ~ re { s += $NF } END { printf "%d\n", s }' "$1"
+}
+
+# expect WHAT GOT WANT
+expect() {
+	[[ $2 == "$3" ]] || fail "$1" "got $2, expected $3"
+	echo "test_answers: $1: $2 as expected"
+}
+
+check_weight() {
+	local f
+	for f in bytes_req bytes_alloc; do
+		"$FG" --folded --merge --weight $f --event kmalloc "$OUT/new.dat" >"$OUT/new.$f" 2>"$OUT/new.$f.err" ||
+			fail "--weight $f" "fgdecode exited $? ($(head -n1 "$OUT/new.$f.err"))"
+		grep -q "^fgdecode: weight: sum of $f, [0-9]* bytes over [0-9]* events with a stack$" "$OUT/new.$f.err" ||
+			fail "--weight $f" "no weight summary line"
+	done
+	# 100 * (48 + 976) + 50 * (48 + 3952); kmalloc-1k and kmalloc-4k slabs.
+	expect "msg_msg bytes requested (new.dat)" "$(sum_matching "$OUT/new.bytes_req" ';load_msg;')" 302400
+	expect "msg_msg bytes allocated (new.dat)" "$(sum_matching "$OUT/new.bytes_alloc" ';load_msg;')" 307200
+	"$FG" --folded --merge --weight bytes_req --event kmalloc "$OUT/base.dat" >"$OUT/base.bytes_req" 2>/dev/null
+	expect "msg_msg bytes requested (base.dat)" "$(sum_matching "$OUT/base.bytes_req" ';load_msg;')" 102400
+	"$FG" --weight bytes_alloc "$OUT/new.dat" >/dev/null 2>"$OUT/err" && fail "--weight on sched_switch" "exit 0"
+	grep -q "event sched:sched_switch has no field 'bytes_alloc'" "$OUT/err" ||
+		fail "--weight on sched_switch" "$(cat "$OUT/err")"
+}
+
+check_off_cpu() {
+	local got ns
+	"$FG" --off-cpu --task-root --folded "$OUT/base.dat" >"$OUT/offcpu.folded" 2>"$OUT/offcpu.err" ||
+		fail "--off-cpu" "fgdecode exited $? ($(head -n1 "$OUT/offcpu.err"))"
+	ns=$(sum_matching "$OUT/offcpu.folded" '^anstool;[[]S[]];.*;do_nanosleep;')
+	# 4 * 250 ms asked; TCG timers overshoot a little, never undershoot.
+	((ns >= 1000000000 && ns <= 1050000000)) ||
+		fail "--off-cpu of anstool sleep 4 250" "$ns ns under do_nanosleep, expected 1e9 ns within 5 %"
+	echo "test_answers: --off-cpu: anstool slept $ns ns under do_nanosleep (asked 1000000000)"
+	# Every state's sum against an awk computation from trace-cmd report.
+	trace-cmd report -t -N "$OUT/base.dat" 2>/dev/null | gawk -f "$ROOT/tests/vm/offcpu_ref.awk" |
+		sort >"$OUT/offcpu.ref"
+	"$FG" --off-cpu --folded --no-summary "$OUT/base.dat" >"$OUT/offcpu.states"
+	got=$(gawk '{ st = $1; sub(/;.*/, "", st); gsub(/[][]/, "", st); w[st] += $NF }
+		END { for (k in w) printf "state %s %d\n", k, w[k] }' "$OUT/offcpu.states" | sort)
+	diff <(gawk '/^state/ { print $1, $2, $3 }' "$OUT/offcpu.ref") <(echo "$got") >"$OUT/offcpu.diff" ||
+		fail "--off-cpu against trace-cmd report" "per-state sums differ: $(tr '\n' ' ' <"$OUT/offcpu.diff")"
+	echo "test_answers: --off-cpu: every state's sum equals trace-cmd report's: $(echo "$got" | tr '\n' ' ')"
+	expect "--off-cpu total against trace-cmd report" \
+		"$(sed -n 's/^fgdecode: off-cpu: \([0-9]*\) ns in \([0-9]*\) intervals, \([0-9]*\) switch-ins.*, \([0-9]*\) tasks still off.*/total \1 \2 no_switch_out \3 still_off \4/p' "$OUT/offcpu.err")" \
+		"$(gawk '/^total/ { t = $2 " " $3 } /^no_switch_out/ { a = $2 } /^still_off/ { b = $2 } END { print "total " t " no_switch_out " a " still_off " b }' "$OUT/offcpu.ref")"
+	"$FG" --off-cpu --folded "$OUT/nosched.dat" >/dev/null 2>"$OUT/err" && fail "--off-cpu without sched_switch" "exit 0"
+	grep -q "^fgdecode: .*nosched.dat: --off-cpu: the trace has no sched:sched_switch events" "$OUT/err" ||
+		fail "--off-cpu without sched_switch" "$(cat "$OUT/err")"
+}
+
+# ANSWERS_REUSE=1: check the traces of the last run again, without a guest.
+[[ -n ${ANSWERS_REUSE:-} ]] || run_guest
+check_weight
+check_off_cpu
+echo "test_answers: ok on kernel $KERNEL_LABEL ($OUT)"
