@@ -35,7 +35,11 @@ int debuginfo_release(const char *uname, char *out, size_t len);
  * running system's: /usr/lib/debug/boot/vmlinux-R,
  * /usr/lib/debug/lib/modules/R/vmlinux, /boot/vmlinux-R,
  * /lib/modules/R/build/vmlinux; modules /usr/lib/debug/lib/modules/R, then
- * /lib/modules/R.
+ * /lib/modules/R.  A vmlinux without readable DWARF (e.g. the BTF-only one
+ * Debian 6.12's headers package puts in /lib/modules/R/build) is passed
+ * over with one line on stderr ("fgdecode: --debuginfo: not using PATH:
+ * WHY"); a module tree is taken as it is (dwsym_open() says which modules
+ * give no file:line).
  *
  * Return: the number of the two found (0, 1 or 2).
  */

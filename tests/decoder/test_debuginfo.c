@@ -17,22 +17,25 @@
 
 static char root[64];
 
-/* Create @rel under the scratch root: a directory, or an empty file. */
-static void mkpath(const char *rel, int dir)
+/* How mkpath() makes a vmlinux. */
+enum kind { DIR_, ELF_DWARF, ELF_NO_DWARF };
+
+/*
+ * Create @rel under the scratch root: a directory, or a small ELF object
+ * with DWARF (cc -g) or without (what a BTF-only vmlinux is to us).
+ */
+static void mkpath(const char *rel, enum kind kind)
 {
-	char path[PATH_MAX], cmd[2 * PATH_MAX];
-	FILE *f;
+	char path[PATH_MAX], cmd[3 * PATH_MAX];
 
 	snprintf(path, sizeof(path), "%s%s", root, rel);
-	snprintf(cmd, sizeof(cmd), "mkdir -p '%s'", path);
-	if (!dir)
-		snprintf(cmd, sizeof(cmd), "mkdir -p \"$(dirname '%s')\"", path);
+	if (kind == DIR_)
+		snprintf(cmd, sizeof(cmd), "mkdir -p '%s'", path);
+	else
+		snprintf(cmd, sizeof(cmd),
+			 "mkdir -p \"$(dirname '%s')\" && echo 'int x;' | cc %s -x c -c -o '%s' -",
+			 path, kind == ELF_DWARF ? "-g" : "-g0", path);
 	ck_assert_int_eq(system(cmd), 0);
-	if (!dir) {
-		f = fopen(path, "w");
-		ck_assert_ptr_nonnull(f);
-		fclose(f);
-	}
 }
 
 static void setup(void)
@@ -66,10 +69,10 @@ START_TEST(debug_package_files_win_over_the_running_system)
 {
 	struct debuginfo d = { .release = REL };
 
-	mkpath("/boot/vmlinux-" REL, 0);
-	mkpath("/usr/lib/debug/boot/vmlinux-" REL, 0);
-	mkpath("/lib/modules/" REL, 1);
-	mkpath("/usr/lib/debug/lib/modules/" REL, 1);
+	mkpath("/boot/vmlinux-" REL, ELF_DWARF);
+	mkpath("/usr/lib/debug/boot/vmlinux-" REL, ELF_DWARF);
+	mkpath("/lib/modules/" REL, DIR_);
+	mkpath("/usr/lib/debug/lib/modules/" REL, DIR_);
 	ck_assert_int_eq(debuginfo_find(&d, root), 2);
 	ck_assert_str_eq(d.vmlinux + strlen(root), "/usr/lib/debug/boot/vmlinux-" REL);
 	ck_assert_str_eq(d.modules + strlen(root), "/usr/lib/debug/lib/modules/" REL);
@@ -80,11 +83,29 @@ START_TEST(falls_back_to_boot_and_lib_modules)
 {
 	struct debuginfo d = { .release = REL };
 
-	mkpath("/lib/modules/" REL "/build/vmlinux", 0);
-	mkpath("/lib/modules/" REL, 1);
+	mkpath("/lib/modules/" REL "/build/vmlinux", ELF_DWARF);
+	mkpath("/lib/modules/" REL, DIR_);
 	ck_assert_int_eq(debuginfo_find(&d, root), 2);
 	ck_assert_str_eq(d.vmlinux + strlen(root), "/lib/modules/" REL "/build/vmlinux");
 	ck_assert_str_eq(d.modules + strlen(root), "/lib/modules/" REL);
+}
+END_TEST
+
+/* Debian 6.12's headers package ships a BTF-only vmlinux: never taken. */
+START_TEST(a_vmlinux_without_dwarf_is_passed_over)
+{
+	struct debuginfo d = { .release = REL };
+
+	mkpath("/lib/modules/" REL "/build/vmlinux", ELF_NO_DWARF);
+	mkpath("/lib/modules/" REL, DIR_);
+	ck_assert_int_eq(debuginfo_find(&d, root), 1);
+	ck_assert_str_eq(d.vmlinux, "");
+	ck_assert_str_eq(d.modules + strlen(root), "/lib/modules/" REL);
+	/* A later candidate with DWARF is still found. */
+	mkpath("/boot/vmlinux-" REL, ELF_NO_DWARF);
+	mkpath("/usr/lib/debug/lib/modules/" REL "/vmlinux", ELF_DWARF);
+	ck_assert_int_eq(debuginfo_find(&d, root), 2);
+	ck_assert_str_eq(d.vmlinux + strlen(root), "/usr/lib/debug/lib/modules/" REL "/vmlinux");
 }
 END_TEST
 
@@ -92,8 +113,8 @@ START_TEST(nothing_found_for_another_release)
 {
 	struct debuginfo d = { .release = "5.10.0-1-amd64" };
 
-	mkpath("/boot/vmlinux-" REL, 0);
-	mkpath("/lib/modules/" REL, 1);
+	mkpath("/boot/vmlinux-" REL, ELF_DWARF);
+	mkpath("/lib/modules/" REL, DIR_);
 	ck_assert_int_eq(debuginfo_find(&d, root), 0);
 	ck_assert_str_eq(d.vmlinux, "");
 	ck_assert_str_eq(d.modules, "");
@@ -104,7 +125,7 @@ START_TEST(a_directory_is_not_a_vmlinux)
 {
 	struct debuginfo d = { .release = REL };
 
-	mkpath("/boot/vmlinux-" REL, 1);
+	mkpath("/boot/vmlinux-" REL, DIR_);
 	ck_assert_int_eq(debuginfo_find(&d, root), 0);
 }
 END_TEST
@@ -120,6 +141,7 @@ int main(void)
 	tcase_add_test(tc, release_is_the_third_uname_field);
 	tcase_add_test(tc, debug_package_files_win_over_the_running_system);
 	tcase_add_test(tc, falls_back_to_boot_and_lib_modules);
+	tcase_add_test(tc, a_vmlinux_without_dwarf_is_passed_over);
 	tcase_add_test(tc, nothing_found_for_another_release);
 	tcase_add_test(tc, a_directory_is_not_a_vmlinux);
 	suite_add_tcase(s, tc);
