@@ -6,6 +6,7 @@
  *
  *   fgdecode [report] [options] trace.dat   the trace decoder
  *   fgdecode map [options] [LISTING]         the map profiler (--map: alias)
+ *   fgdecode diff [options] BASE.dat NEW.dat what changed between two traces
  *
  * Each takes argv as main() does (argv[0] the program or command name, read
  * with getopt_long(), so set optind = 1 before a second call) and returns
@@ -18,8 +19,9 @@
 
 int fgdecode_report(int argc, char **argv);
 int fgdecode_map(int argc, char **argv);
+int fgdecode_diff(int argc, char **argv);
 
-/* Print the help of @command ("report", "map"; NULL: report) to @out. */
+/* Print the help of @command ("report", "map", "diff"; NULL: report) to @out. */
 void fgdecode_usage(const char *command, FILE *out);
 
 #endif /* FGDECODE_COMMANDS_H */

@@ -51,6 +51,7 @@
 #include "top.h"
 #include "weight.h"
 #include "offcpu.h"
+#include "diff.h"
 #include "stackmap/version.h"
 
 /* Per-record warnings printed before the rest are only counted. */
@@ -92,6 +93,12 @@ struct options {
 	const char *weight;	/* --weight FIELD, NULL: count events */
 	bool off_cpu;		/* --off-cpu */
 	bool task_root;		/* --task-root, with --off-cpu */
+	bool diff;		/* fgdecode diff */
+	const char *new_path;	/* diff: the second trace (path: the base) */
+	bool normalize;		/* diff --normalize */
+	bool any_kernel;	/* diff --any-kernel */
+	enum output_mode diff_mode;	/* diff: OUT_TEXT (table), OUT_FOLDED
+					 * or OUT_TOP */
 	double interval;	/* --interval seconds, 0: read once */
 	unsigned long count;	/* --count, 0: until interrupted */
 };
@@ -109,6 +116,9 @@ struct fgdecode {
 	struct trace_seq after;		/* definitions met while attaching */
 	struct weight weight;		/* with --weight */
 	struct offcpu offcpu;		/* with --off-cpu */
+	struct fgdiff *diff;		/* fgdecode diff: where stacks go */
+	int diff_side;			/* DIFF_BASE or DIFF_NEW */
+	char release[128];		/* kernel release, for diff */
 	size_t events;
 	size_t matched;
 	size_t warnings;
@@ -597,6 +607,14 @@ static void progress_done(struct progress *p)
 		fprintf(stderr, "\r              \r");
 }
 
+/* folded_fn: fgdecode diff collects the stacks of this side. */
+static int add_to_diff(void *ctx, const char *stack, sm_u64 weight)
+{
+	struct fgdecode *fg = ctx;
+
+	return fgdiff_add(fg->diff, fg->diff_side, stack, weight);
+}
+
 /* Pass 2: every record in time order, then the aggregated outputs. */
 static int decode(struct fgdecode *fg)
 {
@@ -620,6 +638,9 @@ static int decode(struct fgdecode *fg)
 		return -EINVAL;
 	if (fg->nomem)
 		return -ENOMEM;
+	if (fg->diff)
+		return folded_foreach(&fg->sz, fg->set, fg->opt.merge,
+				      add_to_diff, fg);
 	if (fg->opt.mode == OUT_FOLDED)
 		return folded_print(stdout, &fg->sz, fg->set, fg->opt.merge);
 	if (fg->opt.mode == OUT_TOP)
@@ -631,7 +652,7 @@ enum {
 	OPT_SHOW_DEFINES = 256, OPT_NO_SUMMARY, OPT_VERSION, OPT_COOKIES,
 	OPT_STRICT, OPT_JSON, OPT_FOLDED, OPT_MERGE, OPT_TOP, OPT_EVENT,
 	OPT_PID, OPT_CPU, OPT_FROM, OPT_TO, OPT_VMLINUX, OPT_MODULES, OPT_DEBUGINFO,
-	OPT_OFF_CPU, OPT_TASK_ROOT,
+	OPT_OFF_CPU, OPT_TASK_ROOT, OPT_NORMALIZE, OPT_ANY_KERNEL,
 	OPT_KALLSYMS, OPT_INTERVAL, OPT_COUNT, OPT_STACK_MAP,
 	OPT_WEIGHT, OPT_PPROF, OPT_FLAMEGRAPH,
 };
@@ -679,6 +700,29 @@ static const struct option map_longopts[] = {
 	{ "kallsyms", required_argument, NULL, OPT_KALLSYMS },
 	{ "interval", required_argument, NULL, OPT_INTERVAL },
 	{ "count", required_argument, NULL, OPT_COUNT },
+	{ "help", no_argument, NULL, 'h' },
+	{ "version", no_argument, NULL, OPT_VERSION },
+	{ NULL, 0, NULL, 0 },
+};
+
+/* fgdecode diff: the options of the stacks compared, and how to print. */
+static const struct option diff_longopts[] = {
+	{ "folded", no_argument, NULL, OPT_FOLDED },
+	{ "top", required_argument, NULL, OPT_TOP },
+	{ "merge", no_argument, NULL, OPT_MERGE },
+	{ "normalize", no_argument, NULL, OPT_NORMALIZE },
+	{ "any-kernel", no_argument, NULL, OPT_ANY_KERNEL },
+	{ "weight", required_argument, NULL, OPT_WEIGHT },
+	{ "off-cpu", no_argument, NULL, OPT_OFF_CPU },
+	{ "task-root", no_argument, NULL, OPT_TASK_ROOT },
+	{ "event", required_argument, NULL, OPT_EVENT },
+	{ "pid", required_argument, NULL, OPT_PID },
+	{ "cpu", required_argument, NULL, OPT_CPU },
+	{ "from", required_argument, NULL, OPT_FROM },
+	{ "to", required_argument, NULL, OPT_TO },
+	{ "vmlinux", required_argument, NULL, OPT_VMLINUX },
+	{ "modules", required_argument, NULL, OPT_MODULES },
+	{ "no-summary", no_argument, NULL, OPT_NO_SUMMARY },
 	{ "help", no_argument, NULL, 'h' },
 	{ "version", no_argument, NULL, OPT_VERSION },
 	{ NULL, 0, NULL, 0 },
@@ -747,6 +791,36 @@ static int parse_filter(struct options *opt, const char *name,
 		return 0;
 	fprintf(stderr, "fgdecode: --%s: invalid value '%s'\n", name, arg);
 	return -1;
+}
+
+static void diff_usage(FILE *out)
+{
+	fprintf(out,
+		"usage: fgdecode diff [options] BASE.dat NEW.dat\n"
+		"\n"
+		"Compare the stacks of two traces: each stack's weight in BASE and in NEW,\n"
+		"stacks matched by their symbolized frames (as --folded prints them), not by\n"
+		"cookie.  By default a table of the stacks that changed, most change first.\n"
+		"\n"
+		"Output:\n"
+		"  --folded        every stack as 'STACK BASE NEW' (differential flame graphs)\n"
+		"  --top N         the table's N stacks of most change\n"
+		"  --normalize     scale BASE's weights to NEW's total first\n"
+		"  --merge         no event root frame\n"
+		"What is compared (as for fgdecode report):\n"
+		"  --weight FIELD, --off-cpu, --task-root, --event, --pid, --cpu, --from, --to,\n"
+		"  --vmlinux FILE, --modules DIR\n"
+		"Other:\n"
+		"  --any-kernel    compare traces of two kernel releases (refused by default)\n"
+		"  --no-summary    no summary lines on stderr\n"
+		"  -h, --help      print this help and exit\n"
+		"  --version       print the version and exit\n");
+}
+
+/* The help of the command @opt was parsed for. */
+static void command_usage(const struct options *opt, FILE *out)
+{
+	(opt->map ? map_usage : opt->diff ? diff_usage : report_usage)(out);
 }
 
 /* One option; -1 on a usage error. */
@@ -818,14 +892,20 @@ static int parse_one(struct options *opt, int c, const char *arg)
 	case OPT_TASK_ROOT:
 		opt->task_root = true;
 		return 0;
+	case OPT_NORMALIZE:
+		opt->normalize = true;
+		return 0;
+	case OPT_ANY_KERNEL:
+		opt->any_kernel = true;
+		return 0;
 	case 'h':
-		(opt->map ? map_usage : report_usage)(stdout);
+		command_usage(opt, stdout);
 		exit(0);
 	case OPT_VERSION:
 		printf("fgdecode %s\n", STACKMAP_VERSION);
 		exit(0);
 	}
-	(opt->map ? map_usage : report_usage)(stderr);
+	command_usage(opt, stderr);
 	return -1;
 }
 
@@ -841,7 +921,7 @@ static int parse_off_cpu(struct options *opt)
 	}
 	if (!opt->off_cpu)
 		return 0;
-	if (opt->mode == OUT_TEXT || opt->mode == OUT_JSON) {
+	if (!opt->diff && (opt->mode == OUT_TEXT || opt->mode == OUT_JSON)) {
 		fprintf(stderr, "fgdecode: --off-cpu needs --top N or --folded\n");
 		return -1;
 	}
@@ -863,7 +943,7 @@ static int parse_options(struct options *opt, int argc, char **argv,
 	while ((c = getopt_long(argc, argv, "h", longopts, NULL)) != -1)
 		if (parse_one(opt, c, optarg))
 			return -1;
-	if (opt->merge && opt->mode != OUT_FOLDED) {
+	if (opt->merge && opt->mode != OUT_FOLDED && !opt->diff) {
 		fprintf(stderr, "fgdecode: --merge needs --folded\n");
 		return -1;
 	}
@@ -883,6 +963,28 @@ static int parse_report_options(struct options *opt, int argc, char **argv)
 		return -1;
 	}
 	opt->path = argv[optind];
+	return 0;
+}
+
+/*
+ * fgdecode diff: exactly two traces.  The table, --folded or --top N is
+ * printed after both are read: while reading, the mode is OUT_FOLDED (no
+ * per-event output, folded stacks).
+ */
+static int parse_diff_options(struct options *opt, int argc, char **argv)
+{
+	opt->diff = true;
+	if (parse_options(opt, argc, argv, diff_longopts))
+		return -1;
+	if (optind != argc - 2) {
+		fprintf(stderr, "fgdecode diff: expected two trace.dat files, BASE and NEW\n");
+		diff_usage(stderr);
+		return -1;
+	}
+	opt->path = argv[optind];
+	opt->new_path = argv[optind + 1];
+	opt->diff_mode = opt->mode;
+	opt->mode = OUT_FOLDED;
 	return 0;
 }
 
@@ -1081,6 +1183,9 @@ static int run_guarded(struct fgdecode *fg)
 		fatal(fg->opt.path, "%s", err.msg);
 		return EXIT_ERROR;
 	}
+	if (fg->diff && debuginfo_release(reader_uname(&fg->reader),
+					  fg->release, sizeof(fg->release)))
+		snprintf(fg->release, sizeof(fg->release), "(not recorded)");
 	if (open_symbols(fg, fg->reader.tep, fg->opt.path))
 		goto out;
 	fg->set = sset_new();
@@ -1338,6 +1443,72 @@ static int run_command(int argc, char **argv,
 	return ret;
 }
 
+/* What the weights of @opt sum, and their unit. */
+static void weight_of(const struct options *opt, struct fgdiff_print *p)
+{
+	p->name = opt->off_cpu ? "off-cpu" : opt->weight ? opt->weight : "events";
+	p->unit = opt->off_cpu ? "ns" : opt->weight ? weight_unit(opt->weight) :
+		  "events";
+}
+
+/*
+ * fgdecode diff: read BASE, then NEW, each into the diff, on a fresh
+ * struct fgdecode; refuse traces of two kernel releases unless
+ * --any-kernel (their stacks would differ for that alone); print.
+ */
+static int run_diff(struct fgdecode *fg)
+{
+	const struct options opt = fg->opt;
+	const char *path[2] = { opt.path, opt.new_path };
+	struct fgdiff_print p = {
+		.folded = opt.diff_mode == OUT_FOLDED,
+		.normalize = opt.normalize,
+		.top = opt.diff_mode == OUT_TOP ? opt.top : 0,
+	};
+	struct fgdiff *d = fgdiff_new();
+	char release[2][sizeof(fg->release)];
+	int side, ret = EXIT_ERROR;
+
+	if (!d) {
+		fprintf(stderr, "fgdecode: out of memory\n");
+		return EXIT_ERROR;
+	}
+	for (side = DIFF_BASE; side <= DIFF_NEW; side++) {
+		memset(fg, 0, sizeof(*fg));
+		fg->opt = opt;
+		fg->opt.path = path[side];
+		fg->diff = d;
+		fg->diff_side = side;
+		ret = run(fg);
+		if (ret == EXIT_ERROR)
+			goto out;
+		memcpy(release[side], fg->release, sizeof(release[side]));
+	}
+	if (!opt.any_kernel && strcmp(release[DIFF_BASE], release[DIFF_NEW])) {
+		fprintf(stderr, "fgdecode: diff: %s was recorded on kernel %s, %s on %s: their stacks differ for that alone (--any-kernel to compare them anyway)\n",
+			path[DIFF_BASE], release[DIFF_BASE], path[DIFF_NEW],
+			release[DIFF_NEW]);
+		ret = EXIT_ERROR;
+		goto out;
+	}
+	weight_of(&opt, &p);
+	if (fgdiff_print(stdout, d, &p) || fflush(stdout) || ferror(stdout)) {
+		fprintf(stderr, "fgdecode: diff: out of memory or cannot write the output\n");
+		ret = EXIT_ERROR;
+		goto out;
+	}
+	if (opt.summary)
+		fgdiff_summary(stderr, d);
+out:
+	fgdiff_free(d);
+	return ret;
+}
+
+int fgdecode_diff(int argc, char **argv)
+{
+	return run_command(argc, argv, parse_diff_options, run_diff);
+}
+
 int fgdecode_report(int argc, char **argv)
 {
 	return run_command(argc, argv, parse_report_options, run);
@@ -1350,5 +1521,10 @@ int fgdecode_map(int argc, char **argv)
 
 void fgdecode_usage(const char *command, FILE *out)
 {
-	(command && !strcmp(command, "map") ? map_usage : report_usage)(out);
+	if (command && !strcmp(command, "map"))
+		map_usage(out);
+	else if (command && !strcmp(command, "diff"))
+		diff_usage(out);
+	else
+		report_usage(out);
 }

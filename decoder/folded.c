@@ -64,18 +64,6 @@ static int cmp_lines(const void *a, const void *b)
 	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-/* One line "ROOT;FRAMES WEIGHT" (ROOT may be NULL), malloc'ed. */
-static char *make_line(const char *root, const char *frames, sm_u64 weight)
-{
-	char *line;
-
-	if (asprintf(&line, "%s%s%s %llu", root ? root : "",
-		     root && *frames ? ";" : "", frames,
-		     (unsigned long long)weight) < 0)
-		return NULL;
-	return line;
-}
-
 /*
  * The root frame of pair event @id: the event's name, or for the orphans
  * of an owner "[orphan system:event]".
@@ -96,17 +84,27 @@ static const char *event_name(struct tep_handle *tep, int id, char *buf,
 	return event ? event->name : "(unknown)";
 }
 
-/* Build the lines: per pair, or per entry with @merge. */
-static int make_lines(const struct symbolizer *sz, struct stackset *set,
-		      bool merge, char **lines, size_t *nr)
+/* "ROOT;FRAMES" (ROOT may be NULL or empty), malloc'ed. */
+static char *join(const char *root, const char *frames)
+{
+	char *stack;
+
+	if (asprintf(&stack, "%s%s%s", root ? root : "",
+		     root && *root && *frames ? ";" : "", frames) < 0)
+		return NULL;
+	return stack;
+}
+
+int folded_foreach(const struct symbolizer *sz, struct stackset *set,
+		   bool merge, folded_fn fn, void *ctx)
 {
 	const struct sset_pair *pairs = NULL;
 	struct sset_entry *e;
 	const char *frames, *r;
-	char root[112], full[256];
+	char root[112], full[256], *stack;
 	size_t i, n;
+	int ret;
 
-	*nr = 0;
 	if (merge)
 		n = sset_size(set);
 	else
@@ -130,35 +128,54 @@ static int make_lines(const struct symbolizer *sz, struct stackset *set,
 				 r ? ";" : "", e->root);
 			r = full;
 		}
-		lines[*nr] = make_line(r, frames,
-				       merge ? e->weight : pairs[i].weight);
-		if (!lines[*nr])
+		stack = join(r, frames);
+		if (!stack)
 			return -ENOMEM;
-		(*nr)++;
+		ret = fn(ctx, stack, merge ? e->weight : pairs[i].weight);
+		free(stack);
+		if (ret)
+			return ret;
 	}
+	return 0;
+}
+
+struct lines {
+	char **line;
+	size_t nr;
+};
+
+/* folded_fn of folded_print(): keep "STACK WEIGHT". */
+static int add_line(void *ctx, const char *stack, sm_u64 weight)
+{
+	struct lines *l = ctx;
+
+	if (asprintf(&l->line[l->nr], "%s %llu", stack,
+		     (unsigned long long)weight) < 0)
+		return -ENOMEM;
+	l->nr++;
 	return 0;
 }
 
 int folded_print(FILE *out, const struct symbolizer *sz,
 		 struct stackset *set, bool merge)
 {
-	size_t n, nr = 0, i, max;
-	char **lines;
+	struct lines l = { NULL, 0 };
+	size_t n, max, i;
 	int ret;
 
 	sset_pairs(set, &n);
 	max = merge ? sset_size(set) : n;
-	lines = calloc(max ? max : 1, sizeof(*lines));
-	if (!lines)
+	l.line = calloc(max ? max : 1, sizeof(*l.line));
+	if (!l.line)
 		return -ENOMEM;
-	ret = make_lines(sz, set, merge, lines, &nr);
+	ret = folded_foreach(sz, set, merge, add_line, &l);
 	if (!ret) {
-		qsort(lines, nr, sizeof(*lines), cmp_lines);
-		for (i = 0; i < nr; i++)
-			fprintf(out, "%s\n", lines[i]);
+		qsort(l.line, l.nr, sizeof(*l.line), cmp_lines);
+		for (i = 0; i < l.nr; i++)
+			fprintf(out, "%s\n", l.line[i]);
 	}
-	for (i = 0; i < nr; i++)
-		free(lines[i]);
-	free(lines);
+	for (i = 0; i < l.nr; i++)
+		free(l.line[i]);
+	free(l.line);
 	return ret;
 }

@@ -76,4 +76,25 @@ const char *folded_marker(enum sset_status status);
 int folded_print(FILE *out, const struct symbolizer *sz,
 		 struct stackset *set, bool merge);
 
+/* Called by folded_foreach(): nonzero stops the walk and is returned. */
+typedef int (*folded_fn)(void *ctx, const char *stack, sm_u64 weight);
+
+/**
+ * folded_foreach() - every folded line of @set, unsorted, to @fn
+ * @sz: symbolizer
+ * @set: stacks counted with sset_count*()
+ * @merge: as for folded_print()
+ * @fn: gets each line's stack ("ROOT;...;LEAF", without the weight; valid
+ *	during the call) and weight; two entries may give the same stack
+ *	(stacks that differ only in offsets), each is passed
+ * @ctx: passed to @fn
+ *
+ * What folded_print() prints, line by line: fgdecode diff matches the
+ * stacks of two traces by these strings.
+ *
+ * Return: 0, -ENOMEM, or what @fn returned.
+ */
+int folded_foreach(const struct symbolizer *sz, struct stackset *set,
+		   bool merge, folded_fn fn, void *ctx);
+
 #endif /* FGDECODE_FOLDED_H */

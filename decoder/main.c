@@ -5,8 +5,8 @@
  * without one it is report, so `fgdecode trace.dat` works as it always did.
  * The old spelling `fgdecode --map ...` stays an alias of `fgdecode map ...`.
  * A trace file literally named like a command is read with `fgdecode report
- * NAME`.  A new command (diff: two traces or listings) is one more entry in
- * cmds[] and its function in commands.h.
+ * NAME`.  A new command is one more entry in cmds[] and its function in
+ * commands.h.
  */
 #include <stdbool.h>
 #include <stdio.h>
@@ -24,6 +24,7 @@ static int do_help(int argc, char **argv);
 static const struct cmd cmds[] = {
 	{ "report", fgdecode_report },
 	{ "map", fgdecode_map },
+	{ "diff", fgdecode_diff },
 	{ "help", do_help },
 	{ NULL, NULL },
 };

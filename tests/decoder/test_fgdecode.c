@@ -1320,6 +1320,101 @@ START_TEST(off_cpu_refuses_other_outputs_and_traces_without_sched_switch)
 }
 END_TEST
 
+/* ---- fgdecode diff ---- */
+
+/* new.dat: frames3 under 6 ticks, frames2 (a fallback) under 2. */
+static void write_new_trace(void)
+{
+	sm_u64 ck = stackmap_cookie_make(77, 5);
+	char path[128];
+	int i;
+
+	mt = mkt_new(1);
+	define(0, 1 * SEC - 10, ck, frames3, 3);
+	for (i = 0; i < 8; i++) {
+		tick(0, (2 + i) * SEC, i);
+		if (i < 6)
+			cookie(0, (2 + i) * SEC + 1, ck);
+		else
+			fallback(0, (2 + i) * SEC + 1, STACKMAP_FALLBACK_FULL,
+				 frames2, 2, 2);
+	}
+	snprintf(path, sizeof(path), "%s/new.dat", dir);
+	ck_assert_int_eq(mkt_write(mt, path, all_formats, kallsyms, cmdlines), 0);
+	mt = NULL;
+}
+
+START_TEST(diff_matches_stacks_by_frames_and_sorts_by_change)
+{
+	write_mixed_trace();
+	write_new_trace();
+	/* Other cookies, other CPUs: the same stacks by their frames. */
+	run("diff --no-summary trace.dat new.dat");
+	ck_assert_int_eq(res.status, 0);
+	ck_assert_str_eq(res.out,
+		"fgdecode: diff by events: base 4, new 8; 3 of 3 stacks changed\n"
+		"          BASE            NEW         CHANGE  STACK\n"
+		"             2              6             +4  tick;kthread;schedule;__schedule\n"
+		"             1              0             -1  tick;[stale cookie]\n"
+		"             1              2             +1  tick;p9_client_rpc;__schedule\n");
+	run("diff --normalize --no-summary trace.dat new.dat");
+	ck_assert_str_eq(res.out,
+		"fgdecode: diff by events: base 4, new 8 (base normalized to the new total); 2 of 3 stacks changed\n"
+		"          BASE            NEW         CHANGE  STACK\n"
+		"             2              0             -2  tick;[stale cookie]\n"
+		"             4              6             +2  tick;kthread;schedule;__schedule\n");
+	run("diff --folded --merge trace.dat new.dat");
+	ck_assert_int_eq(res.status, 0);
+	ck_assert_str_eq(res.out,
+		"[stale cookie] 1 0\n"
+		"kthread;schedule;__schedule 2 6\n"
+		"p9_client_rpc;__schedule 1 2\n");
+	ck_assert(strstr(res.err,
+		"fgdecode: diff: 3 stacks, 1 only in base, 0 only in new, 2 changed, 0 unchanged; totals 4 -> 8\n"));
+	run("diff --weight n --top 1 --no-summary trace.dat new.dat");
+	/* n: 1 + 2 -> 0 + ... + 5 under frames3. */
+	ck_assert_str_eq(res.out,
+		"fgdecode: diff by n: base 10, new 28; 3 of 3 stacks changed\n"
+		"          BASE            NEW         CHANGE  STACK\n"
+		"             3             15            +12  tick;kthread;schedule;__schedule\n");
+}
+END_TEST
+
+START_TEST(diff_needs_two_traces_of_one_kernel_and_reports_which_one_is_bad)
+{
+	write_mixed_trace();
+	write_new_trace();
+	run("diff trace.dat");
+	ck_assert_int_eq(res.status, 2);
+	ck_assert(strstr(res.err, "fgdecode diff: expected two trace.dat files, BASE and NEW\n"));
+	run("diff --json trace.dat trace.dat");
+	ck_assert_int_eq(res.status, 2);
+	run("diff --no-summary trace.dat missing.dat");
+	ck_assert_int_eq(res.status, 1);
+	ck_assert_str_eq(res.out, "");
+	ck_assert(strstr(res.err, "fgdecode: missing.dat: "));
+	run("diff --weight nope --no-summary trace.dat trace.dat");
+	ck_assert_int_eq(res.status, 1);
+	ck_assert(strstr(res.err, "event test:tick has no field 'nope'"));
+	/* Traces of two kernels: refused, unless --any-kernel. */
+	mt = mkt_new(1);
+	mkt_set_uname(mt, "Linux guest 6.12.117+deb12-amd64 #1 SMP PREEMPT_DYNAMIC");
+	tick(0, 1 * SEC, 1);
+	snprintf(trace_path, sizeof(trace_path), "%s/other.dat", dir);
+	write_trace();
+	run("diff --no-summary new.dat other.dat");
+	ck_assert_int_eq(res.status, 1);
+	ck_assert_str_eq(res.out, "");
+	ck_assert_str_eq(res.err,
+		"fgdecode: diff: new.dat was recorded on kernel (not recorded), other.dat on 6.12.117+deb12-amd64: their stacks differ for that alone (--any-kernel to compare them anyway)\n");
+	run("diff --any-kernel --no-summary new.dat other.dat");
+	ck_assert_int_eq(res.status, 0);
+	run("help diff");
+	ck_assert_int_eq(res.status, 0);
+	ck_assert(strstr(res.out, "usage: fgdecode diff [options] BASE.dat NEW.dat\n"));
+}
+END_TEST
+
 /* ---- filters ---- */
 
 START_TEST(filters_select_events_by_cpu_time_name_and_pid)
@@ -1917,6 +2012,8 @@ static Suite *fgdecode_suite(void)
 	tcase_add_test(outputs, weight_of_an_event_without_the_field_is_an_error_naming_it);
 	tcase_add_test(outputs, off_cpu_charges_each_interval_to_its_switch_out_stack_and_state);
 	tcase_add_test(outputs, off_cpu_refuses_other_outputs_and_traces_without_sched_switch);
+	tcase_add_test(outputs, diff_matches_stacks_by_frames_and_sorts_by_change);
+	tcase_add_test(outputs, diff_needs_two_traces_of_one_kernel_and_reports_which_one_is_bad);
 	suite_add_tcase(s, outputs);
 
 	tcase_add_checked_fixture(snapshot, setup, teardown);

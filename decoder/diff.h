@@ -1,0 +1,86 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * fgdecode diff: what changed between two recordings, stack by stack.
+ *
+ * Two traces have unrelated cookies and, after a reboot, other (KASLR)
+ * addresses, so stacks are matched by their symbolized frames: the folded
+ * line of each stack (folded_foreach(): "EVENT;outermost;...;innermost",
+ * or without the event with --merge), the same string in both traces being
+ * the same stack.  Each side's weights (the event count, the --weight
+ * field's sum, or --off-cpu ns) are summed per string.
+ *
+ * Output, after both traces were read:
+ *  - the table: the stacks whose weight changed, most change (absolute)
+ *    first, equal changes bytewise by stack; at most N with --top N:
+ *
+ *      fgdecode: diff by bytes_req (bytes): base 102400, new 302400; 1 of 43 stacks changed
+ *            BASE         NEW      CHANGE  STACK
+ *          102400      302400     +200000  kmalloc;entry_SYSCALL_64_after_hwframe;...;__kmalloc
+ *
+ *  - --folded: every stack as "STACK BASE NEW", sorted bytewise: the
+ *    two-column folded format of differential flame graphs
+ *    (difffolded.pl output, flamegraph.pl's input for red/blue graphs).
+ *
+ * With normalize, the base weights are scaled by new total / base total
+ * (rounded to the nearest integer) before they are compared, so that a
+ * longer recording does not make every stack look hotter.
+ */
+#ifndef FGDECODE_DIFF_H
+#define FGDECODE_DIFF_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdio.h>
+
+#include "stackmap/types.h"
+
+enum { DIFF_BASE = 0, DIFF_NEW = 1 };
+
+struct fgdiff;
+
+/** fgdiff_new() - an empty diff; NULL when out of memory. */
+struct fgdiff *fgdiff_new(void);
+
+/** fgdiff_free() - free @d (NULL ok). */
+void fgdiff_free(struct fgdiff *d);
+
+/**
+ * fgdiff_add() - add @weight to @stack on one side
+ * @d: the diff
+ * @side: DIFF_BASE or DIFF_NEW
+ * @stack: the folded stack (copied)
+ * @weight: in the weight's unit
+ *
+ * Return: 0, or -ENOMEM.
+ */
+int fgdiff_add(struct fgdiff *d, int side, const char *stack, sm_u64 weight);
+
+struct fgdiff_print {
+	bool folded;		/* "STACK BASE NEW" lines, every stack */
+	bool normalize;		/* scale base to the new total */
+	size_t top;		/* table: at most this many; 0: all */
+	const char *name;	/* what the weights sum ("events", "bytes_req") */
+	const char *unit;	/* their unit; "" unknown */
+};
+
+/**
+ * fgdiff_print() - print the diff
+ * @out: stream
+ * @d: the diff, both sides added
+ * @p: how
+ *
+ * Return: 0, or -ENOMEM.
+ */
+int fgdiff_print(FILE *out, struct fgdiff *d, const struct fgdiff_print *p);
+
+/**
+ * fgdiff_summary() - one line: the totals and how many stacks differ
+ * @out: stream (fgdecode uses stderr)
+ * @d: the diff
+ *
+ * "fgdecode: diff: N stacks, A only in base, B only in new, C changed,
+ * D unchanged; totals BASE -> NEW" (raw, not normalized).
+ */
+void fgdiff_summary(FILE *out, const struct fgdiff *d);
+
+#endif /* FGDECODE_DIFF_H */
