@@ -11,6 +11,13 @@
 #                                     and every state's sum equal to the one
 #                                     offcpu_ref.awk computes from
 #                                     `trace-cmd report -t` of the same trace
+#   diff base.dat new.dat             the load_msg stack changed by exactly
+#                                     the 50 added messages; the queues'
+#                                     allocations (two per run in both) are
+#                                     not in the table of changes, and in
+#                                     --folded with equal weights; with
+#                                     --off-cpu, anstool's sleep is only in
+#                                     base
 #   bad input                         --off-cpu on a trace without
 #                                     sched_switch is one line, exit 1
 # Needs `make` (kmod/stackmap.ko, decoder/fgdecode) and a C compiler with a
@@ -72,6 +79,22 @@ check_weight() {
 		fail "--weight on sched_switch" "$(cat "$OUT/err")"
 }
 
+check_diff() {
+	local opts=(--weight bytes_req --event kmalloc --no-summary) line
+	"$FG" diff "${opts[@]}" "$OUT/base.dat" "$OUT/new.dat" >"$OUT/diff.txt" 2>"$OUT/diff.err" ||
+		fail "diff" "fgdecode exited $? ($(head -n1 "$OUT/diff.err"))"
+	line=$(grep ';load_msg;' "$OUT/diff.txt") || fail "diff" "no load_msg stack among the changes"
+	expect "diff of the load_msg stack" "$(echo "$line" | gawk '{ print $1, $2, $3 }')" "102400 302400 +200000"
+	! grep -q ';newque;' "$OUT/diff.txt" || fail "diff" "the queues' allocations, equal in both, are listed as changed"
+	"$FG" diff --folded "${opts[@]}" "$OUT/base.dat" "$OUT/new.dat" >"$OUT/diff.folded"
+	expect "diff --folded of the newque stack" "$(grep ';newque;' "$OUT/diff.folded" | gawk '{ print $(NF - 1), $NF }')" "512 512"
+	"$FG" diff --off-cpu --task-root --folded --no-summary "$OUT/base.dat" "$OUT/new.dat" >"$OUT/diff.offcpu"
+	line=$(grep '^anstool;[[]S[]];.*;do_nanosleep;' "$OUT/diff.offcpu") || fail "diff --off-cpu" "no anstool sleep stack"
+	[[ $(echo "$line" | gawk '{ print $NF }') == 0 && $(echo "$line" | gawk '{ print $(NF - 1) }') -ge 1000000000 ]] ||
+		fail "diff --off-cpu" "anstool's sleep should be in base only: $line"
+	echo "test_answers: diff: load_msg +200000 bytes, newque unchanged, anstool's sleep only in base"
+}
+
 check_off_cpu() {
 	local got ns
 	"$FG" --off-cpu --task-root --folded "$OUT/base.dat" >"$OUT/offcpu.folded" 2>"$OUT/offcpu.err" ||
@@ -101,5 +124,6 @@ check_off_cpu() {
 # ANSWERS_REUSE=1: check the traces of the last run again, without a guest.
 [[ -n ${ANSWERS_REUSE:-} ]] || run_guest
 check_weight
+check_diff
 check_off_cpu
 echo "test_answers: ok on kernel $KERNEL_LABEL ($OUT)"

@@ -3,7 +3,8 @@
 # $SHARE).  stackmap.ko attached to kmem:kmalloc and sched:sched_switch;
 # three recordings of /extra/anstool with stock trace-cmd:
 #   base.dat      100 messages of 976 bytes (struct msg_msg: 1024 bytes
-#                 requested), then 4 sleeps of 250 ms
+#                 requested), a second queue with no message (so that both
+#                 traces create two queues), then 4 sleeps of 250 ms
 #   new.dat       the same 100 messages, then 50 of 3952 bytes (4000
 #                 requested), no sleep
 #   nosched.dat   kmem:kmalloc only (no sched_switch in the trace)
@@ -23,7 +24,7 @@ echo sched:sched_switch >>$D/tracepoints
 
 step "record base.dat"
 trace-cmd record -q -e stackmap -e kmem:kmalloc -e sched:sched_switch -o "$SHARE/base.dat" \
-	sh -c "$T msg 100 976 && $T sleep 4 250"
+	sh -c "$T msg 100 976 && $T msg 0 976 && $T sleep 4 250"
 step "record new.dat"
 trace-cmd record -q -e stackmap -e kmem:kmalloc -e sched:sched_switch -o "$SHARE/new.dat" \
 	sh -c "$T msg 100 976 && $T msg 50 3952"
