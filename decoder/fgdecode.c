@@ -82,6 +82,7 @@ struct options {
 	enum output_mode mode;
 	size_t top;
 	const char *view;	/* --pprof or --flamegraph FILE */
+	bool no_plugins;	/* -N */
 	struct filter filter;
 	const char *vmlinux;
 	const char *modules;
@@ -175,6 +176,8 @@ static void report_usage(FILE *out)
 		"  --cpu CPU       only events on CPU (repeatable)\n"
 		"  --from SEC      only events at or after SEC (seconds, as printed)\n"
 		"  --to SEC        only events at or before SEC\n"
+		"Event text (default: as trace-cmd report, with its libtraceevent plugins):\n"
+		"  -N, --no-plugins  load no plugin, as trace-cmd report -N\n"
 		"Other:\n"
 		"  --strict        exit 3 if any cookie is stale, unknown or conflicting,\n"
 		"                  any stack is an orphan or any record is corrupt\n"
@@ -678,6 +681,7 @@ static const struct option report_longopts[] = {
 	{ "modules", required_argument, NULL, OPT_MODULES },
 	{ "debuginfo", no_argument, NULL, OPT_DEBUGINFO },
 	{ "stack-map", required_argument, NULL, OPT_STACK_MAP },
+	{ "no-plugins", no_argument, NULL, 'N' },
 	{ "weight", required_argument, NULL, OPT_WEIGHT },
 	{ "off-cpu", no_argument, NULL, OPT_OFF_CPU },
 	{ "task-root", no_argument, NULL, OPT_TASK_ROOT },
@@ -898,6 +902,9 @@ static int parse_one(struct options *opt, int c, const char *arg)
 	case OPT_ANY_KERNEL:
 		opt->any_kernel = true;
 		return 0;
+	case 'N':
+		opt->no_plugins = true;
+		return 0;
 	case 'h':
 		command_usage(opt, stdout);
 		exit(0);
@@ -940,7 +947,8 @@ static int parse_options(struct options *opt, int argc, char **argv,
 	int c;
 
 	opt->summary = true;
-	while ((c = getopt_long(argc, argv, "h", longopts, NULL)) != -1)
+	while ((c = getopt_long(argc, argv, opt->map ? "h" : "hN", longopts,
+				NULL)) != -1)
 		if (parse_one(opt, c, optarg))
 			return -1;
 	if (opt->merge && opt->mode != OUT_FOLDED && !opt->diff) {
@@ -1179,7 +1187,8 @@ static int run_guarded(struct fgdecode *fg)
 	struct sm_err err;
 	int ret = EXIT_ERROR;
 
-	if (reader_open(&fg->reader, fg->opt.path, &err)) {
+	if (reader_open(&fg->reader, fg->opt.path,
+			fg->opt.no_plugins ? READER_NO_PLUGINS : 0, &err)) {
 		fatal(fg->opt.path, "%s", err.msg);
 		return EXIT_ERROR;
 	}

@@ -170,13 +170,13 @@ const char *reader_uname(const struct reader *r)
  * which dereferences NULL; here the handle is left allocated instead and the
  * caller exits with the error.
  */
-static struct tracecmd_input *open_trace(const char *path,
+static struct tracecmd_input *open_trace(const char *path, unsigned int flags,
 					 struct sm_err *err)
 {
 	struct tracecmd_input *handle;
 
 	handle = FAULT_GUARDED(-1, tracecmd_open_head(path,
-					TRACECMD_FL_LOAD_NO_PLUGINS));
+			flags & READER_NO_PLUGINS ? TRACECMD_FL_LOAD_NO_PLUGINS : 0));
 	if (!handle) {
 		sm_err_set(err, "not a trace-cmd trace.dat file, or its headers are corrupt");
 		return NULL;
@@ -188,7 +188,29 @@ static struct tracecmd_input *open_trace(const char *path,
 	return handle;
 }
 
-int reader_open(struct reader *r, const char *path, struct sm_err *err)
+/*
+ * The stack events print as their own fields: fgdecode prints their stacks
+ * itself, so plugin_stackmap's handlers (when installed) and libtracecmd's
+ * kernel_stack handler ("<stack trace >" and "=> " lines) must not.
+ */
+static void drop_stack_handlers(struct reader *r)
+{
+	struct tep_event *event;
+	int kind;
+
+	for (kind = 0; kind < READER_NR_KINDS; kind++) {
+		if (r->ids[kind] < 0)
+			continue;
+		event = tep_find_event(r->tep, r->ids[kind]);
+		if (event) {
+			event->handler = NULL;
+			event->context = NULL;
+		}
+	}
+}
+
+int reader_open(struct reader *r, const char *path, unsigned int flags,
+		struct sm_err *err)
 {
 	memset(r, 0, sizeof(*r));
 	r->path = path;
@@ -196,7 +218,7 @@ int reader_open(struct reader *r, const char *path, struct sm_err *err)
 		return -1;
 	/* Failures are reported here in one line, not by the library. */
 	tracecmd_set_loglevel(TEP_LOG_NONE);
-	r->handle = open_trace(path, err);
+	r->handle = open_trace(path, flags, err);
 	if (!r->handle)
 		return -1;
 	r->tep = tracecmd_get_tep(r->handle);
@@ -204,6 +226,7 @@ int reader_open(struct reader *r, const char *path, struct sm_err *err)
 	r->nr_cpus = buffer_cpus(r->handle);
 	if (open_buffers(r, err) || find_events(r, err))
 		goto fail;
+	drop_stack_handlers(r);
 	reader_rewind(r);
 	return 0;
 fail:

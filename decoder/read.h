@@ -79,9 +79,15 @@ struct reader {
  * reader_open() - open a trace.dat and check its stackmap event formats
  * @r: filled in
  * @path: the file
+ * @flags: READER_NO_PLUGINS, or 0
  * @err: on failure, one line (no newline) saying what is wrong with @path
  *
- * Loads no plugins.  Opens every buffer instance the trace holds.  A
+ * Loads the libtraceevent plugins as `trace-cmd report` does, so that
+ * events print the same (libtracecmd's loader: the system directory,
+ * $TRACEEVENT_PLUGIN_DIR, ~/.local/lib/traceevent/plugins), unless @flags
+ * has READER_NO_PLUGINS (trace-cmd report -N).  A handler of a stackmap
+ * or kernel_stack event is dropped: those print their fields, fgdecode
+ * prints their stacks.  Opens every buffer instance the trace holds.  A
  * stackmap event absent from the trace is fine; one present with a missing
  * or misshapen field is an error (so is a kernel_stack event without a
  * numeric 'size' or an array 'caller').  Leaves the reader positioned at the
@@ -89,7 +95,11 @@ struct reader {
  *
  * Return: 0, or -1 with @err set (@r needs no reader_close()).
  */
-int reader_open(struct reader *r, const char *path, struct sm_err *err);
+int reader_open(struct reader *r, const char *path, unsigned int flags,
+		struct sm_err *err);
+
+/* reader_open() flags. */
+#define READER_NO_PLUGINS	(1U << 0)	/* load no libtraceevent plugin */
 
 /**
  * reader_close() - release everything reader_open() took

@@ -28,6 +28,7 @@ declare -A SUITES=(
 	[decoder-badinput]="tests/decoder/test_badinput.sh $E2E_TRACE"
 	[decoder-pprof]="tests/decoder/test_pprof.sh $E2E_TRACE"
 	[decoder-flamegraph]="tests/decoder/test_flamegraph.sh $E2E_TRACE"
+	[decoder-identity]="tests/decoder/test_identity.sh $E2E_TRACE tests/fixtures/traces/views.dat tests/fixtures/traces/kstack.dat"
 	[decoder-dbg]="tests/decoder/test_dbg.sh $E2E_TRACE"
 	# fgdecode's --weight, --off-cpu and diff against known work, kernel 6.1 only
 	[vm-answers]="tests/vm/test_answers.sh"
@@ -47,7 +48,7 @@ declare -A PER_KERNEL=(
 # the default run (named explicitly, they run).  Each is an open problem.
 declare -A KNOWN_BAD=(
 )
-ORDER=(map-unit lib-unit decoder-unit plugin-unit install kmod-build vm-harness vm-e2e vm-answers decoder-badinput decoder-pprof decoder-flamegraph decoder-dbg vm-frontend vm-modes
+ORDER=(map-unit lib-unit decoder-unit plugin-unit install kmod-build vm-harness vm-e2e vm-answers decoder-badinput decoder-pprof decoder-flamegraph decoder-identity decoder-dbg vm-frontend vm-modes
 	vm-module vm-lifecycle bench-quick fuzz-smoke)
 
 # expand NAME: the suite names NAME stands for (NAME@KERNEL for each kernel of a per-kernel suite).

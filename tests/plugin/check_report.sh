@@ -1,7 +1,8 @@
 #!/bin/bash
 # Cross-check fgdecode and the trace-cmd plugin on a real trace.dat:
-#  1. fgdecode's event lines (stack lines and stackmap events left out) are
-#     exactly `trace-cmd report -N`'s (stackmap events left out);
+#  1. `fgdecode -N`'s event lines (stack lines and stackmap events left out)
+#     are exactly `trace-cmd report -N`'s (stackmap events left out); with
+#     plugins, on both sides, tests/decoder/test_identity.sh checks them;
 #  2. every stack fgdecode prints under an event is the stack
 #     `TRACEEVENT_PLUGIN_DIR=plugin trace-cmd report` prints for the
 #     stack_cookie / stack_fallback that follows that event on its CPU.
@@ -29,7 +30,7 @@ fail() {
 [[ -x $ROOT/decoder/fgdecode ]] || { echo "check_report: build decoder/ first" >&2; exit 2; }
 [[ -f $ROOT/plugin/plugin_stackmap.so ]] || { echo "check_report: build plugin/ first" >&2; exit 2; }
 
-"$ROOT/decoder/fgdecode" --no-summary "$TRACE" >"$TMP/fg" || fail "fgdecode exited $?"
+"$ROOT/decoder/fgdecode" --no-summary -N "$TRACE" >"$TMP/fg" || fail "fgdecode exited $?"
 trace-cmd report -N -i "$TRACE" >"$TMP/report" 2>/dev/null || fail "trace-cmd report -N failed"
 TRACEEVENT_PLUGIN_DIR=$ROOT/plugin trace-cmd report -i "$TRACE" >"$TMP/plugin" 2>/dev/null ||
 	fail "trace-cmd report with the plugin failed"
@@ -40,7 +41,7 @@ grep -v -E "^    (=> |<cookie |<orphan )" "$TMP/fg" | grep -v -E "$STACKMAP_LINE
 grep -v -E "$STACKMAP_LINE" "$TMP/report" >"$TMP/report.events" || true
 if ! cmp -s "$TMP/fg.events" "$TMP/report.events"; then
 	diff "$TMP/report.events" "$TMP/fg.events" | head -n 20 >&2
-	fail "fgdecode event lines differ from trace-cmd report -N (diff above: < report, > fgdecode)"
+	fail "fgdecode -N event lines differ from trace-cmd report -N (diff above: < report, > fgdecode)"
 fi
 
 # 2. Stacks, keyed by "cpu ts event #n" of the event they belong to.
