@@ -89,19 +89,42 @@ void stackmap_window_exit(void);
 int stackmap_owner_register(u16 owner, const char *name);
 const char *stackmap_owner_name(u16 owner);
 
-int stackmap_attach_tracepoint(const char *name);
-int stackmap_detach_tracepoint(const char *name);
-void stackmap_detach_all(void);
-void stackmap_show_attached(struct seq_file *m);
+/**
+ * struct stackmap_visitor - what stackmap_points.visit calls per name
+ * @fn: called with the name and @arg
+ * @arg: passed to @fn
+ */
+struct stackmap_visitor {
+	void (*fn)(const char *name, void *arg);
+	void *arg;
+};
 
-int stackmap_attach_function(const char *glob);
-int stackmap_detach_function(const char *glob);
+/**
+ * struct stackmap_points - one kind of attachment point (tracepoints, or
+ * function globs), as the debugfs control files and the module parameters
+ * drive it
+ * @attach: attach one name; 0 or a negative errno
+ * @detach: detach one name; 0 or a negative errno
+ * @clear: detach everything (the control file's O_TRUNC), or NULL
+ * @visit: call the visitor with each attached name, in attach order,
+ *	under the kind's lock (the visitor must not attach or detach)
+ *
+ * Context: process, for every operation.
+ */
+struct stackmap_points {
+	int (*attach)(const char *name);
+	int (*detach)(const char *name);
+	void (*clear)(void);
+	void (*visit)(const struct stackmap_visitor *v);
+};
+
+extern const struct stackmap_points stackmap_tracepoint_points;
+extern const struct stackmap_points stackmap_function_points;
+
+void stackmap_detach_all(void);
 void stackmap_detach_all_functions(void);
 void stackmap_function_exit(void);
-void stackmap_show_functions(struct seq_file *m);
 
-int stackmap_attached_names(char *buf, size_t size);
-int stackmap_function_names(char *buf, size_t size);
 void stackmap_params_init(void);
 
 int stackmap_debugfs_init(void);

@@ -215,7 +215,7 @@ fail:
  * -ENOSPC when 128 distinct events were attached since load; -ENOMEM; or
  * the error of tracepoint_probe_register_prio().
  */
-int stackmap_attach_tracepoint(const char *name)
+static int stackmap_attach_tracepoint(const char *name)
 {
 	struct stackmap_attached *a;
 	int ret;
@@ -260,7 +260,7 @@ static void stackmap_detach_one(struct stackmap_attached *a)
  * Context: process, sleeps for a grace period.
  * Return: 0, or -ENOENT if @name is not attached.
  */
-int stackmap_detach_tracepoint(const char *name)
+static int stackmap_detach_tracepoint(const char *name)
 {
 	struct stackmap_attached *a;
 	int ret = -ENOENT;
@@ -286,35 +286,19 @@ void stackmap_detach_all(void)
 	mutex_unlock(&stackmap_attach_lock);
 }
 
-/**
- * stackmap_attached_names() - the attached events, comma-separated
- * @buf: receives "a,b\n" (just "\n" when none), NUL-terminated
- * @size: its size
- *
- * Context: process.
- * Return: the length written, at most @size - 1 (a list that does not fit
- * is cut).
- */
-int stackmap_attached_names(char *buf, size_t size)
-{
-	struct stackmap_attached *a;
-	int len = 0;
-
-	mutex_lock(&stackmap_attach_lock);
-	list_for_each_entry(a, &stackmap_attached_list, list)
-		len += scnprintf(buf + len, size - len, "%s%s", len ? "," : "",
-				 a->name);
-	mutex_unlock(&stackmap_attach_lock);
-	return len + scnprintf(buf + len, size - len, "\n");
-}
-
-/** stackmap_show_attached() - one "system:event" line per attached point. */
-void stackmap_show_attached(struct seq_file *m)
+/* stackmap_points.visit: the attached events, "system:event". */
+static void stackmap_visit_tracepoints(const struct stackmap_visitor *v)
 {
 	struct stackmap_attached *a;
 
 	mutex_lock(&stackmap_attach_lock);
 	list_for_each_entry(a, &stackmap_attached_list, list)
-		seq_printf(m, "%s\n", a->name);
+		v->fn(a->name, v->arg);
 	mutex_unlock(&stackmap_attach_lock);
 }
+
+const struct stackmap_points stackmap_tracepoint_points = {
+	.attach = stackmap_attach_tracepoint,
+	.detach = stackmap_detach_tracepoint,
+	.visit = stackmap_visit_tracepoints,
+};

@@ -173,40 +173,26 @@ DEFINE_SHOW_ATTRIBUTE(stackmap_stats);
 /*
  * Control files: each lists what is attached, one per line; writing "name"
  * attaches, "!name" detaches, and a write of only white space does nothing.
- * Where @clear is set, opening for writing with O_TRUNC (`echo x > file`)
+ * Where the kind has a clear operation, opening for writing with O_TRUNC (`echo x > file`)
  * first detaches everything, as set_ftrace_filter does.
  */
-struct stackmap_control {
-	void (*show)(struct seq_file *m);
-	int (*attach)(const char *name);
-	int (*detach)(const char *name);
-	void (*clear)(void);
-};
-
-static const struct stackmap_control stackmap_tracepoints_control = {
-	.show = stackmap_show_attached,
-	.attach = stackmap_attach_tracepoint,
-	.detach = stackmap_detach_tracepoint,
-};
-
-static const struct stackmap_control stackmap_functions_control = {
-	.show = stackmap_show_functions,
-	.attach = stackmap_attach_function,
-	.detach = stackmap_detach_function,
-	.clear = stackmap_detach_all_functions,
-};
+static void stackmap_control_line(const char *name, void *m)
+{
+	seq_printf(m, "%s\n", name);
+}
 
 static int stackmap_control_show(struct seq_file *m, void *v)
 {
-	const struct stackmap_control *ctl = m->private;
+	const struct stackmap_points *ctl = m->private;
+	const struct stackmap_visitor visitor = { stackmap_control_line, m };
 
-	ctl->show(m);
+	ctl->visit(&visitor);
 	return 0;
 }
 
 static int stackmap_control_open(struct inode *inode, struct file *file)
 {
-	const struct stackmap_control *ctl = inode->i_private;
+	const struct stackmap_points *ctl = inode->i_private;
 
 	if (ctl->clear && (file->f_mode & FMODE_WRITE) &&
 	    (file->f_flags & O_TRUNC))
@@ -240,7 +226,7 @@ static ssize_t stackmap_control_write(struct file *file,
 				      const char __user *ubuf,
 				      size_t count, loff_t *ppos)
 {
-	const struct stackmap_control *ctl =
+	const struct stackmap_points *ctl =
 		((struct seq_file *)file->private_data)->private;
 	char buf[SM_WRITE_MAX];
 	bool remove;
@@ -289,10 +275,10 @@ int stackmap_debugfs_init(void)
 	debugfs_create_file("stats", 0400, stackmap_dir, NULL,
 			    &stackmap_stats_fops);
 	debugfs_create_file("tracepoints", rw, stackmap_dir,
-			    (void *)&stackmap_tracepoints_control,
+			    (void *)&stackmap_tracepoint_points,
 			    &stackmap_control_fops);
 	debugfs_create_file("functions", rw, stackmap_dir,
-			    (void *)&stackmap_functions_control,
+			    (void *)&stackmap_function_points,
 			    &stackmap_control_fops);
 	return 0;
 }

@@ -138,7 +138,7 @@ static struct stackmap_glob *stackmap_find_glob(const char *glob)
  * traceable function; -EEXIST if already attached; -ENOMEM; or the error of
  * register_ftrace_function().
  */
-int stackmap_attach_function(const char *glob)
+static int stackmap_attach_function(const char *glob)
 {
 	struct stackmap_glob *g;
 	int ret;
@@ -176,7 +176,7 @@ fail:
  * Return: 0, -ENOENT if @glob is not attached, or the error of re-applying
  * the remaining globs.
  */
-int stackmap_detach_function(const char *glob)
+static int stackmap_detach_function(const char *glob)
 {
 	struct stackmap_glob *g;
 	int ret = -ENOENT;
@@ -218,34 +218,20 @@ void stackmap_function_exit(void)
 	ftrace_free_filter(&stackmap_ops);
 }
 
-/**
- * stackmap_function_names() - the attached globs, comma-separated
- * @buf: receives "a,b\n" (just "\n" when none), NUL-terminated
- * @size: its size
- *
- * Context: process.
- * Return: the length written, at most @size - 1.
- */
-int stackmap_function_names(char *buf, size_t size)
-{
-	struct stackmap_glob *g;
-	int len = 0;
-
-	mutex_lock(&stackmap_function_lock);
-	list_for_each_entry(g, &stackmap_globs, list)
-		len += scnprintf(buf + len, size - len, "%s%s", len ? "," : "",
-				 g->glob);
-	mutex_unlock(&stackmap_function_lock);
-	return len + scnprintf(buf + len, size - len, "\n");
-}
-
-/** stackmap_show_functions() - one glob per line. */
-void stackmap_show_functions(struct seq_file *m)
+/* stackmap_points.visit: the attached globs. */
+static void stackmap_visit_functions(const struct stackmap_visitor *v)
 {
 	struct stackmap_glob *g;
 
 	mutex_lock(&stackmap_function_lock);
 	list_for_each_entry(g, &stackmap_globs, list)
-		seq_printf(m, "%s\n", g->glob);
+		v->fn(g->glob, v->arg);
 	mutex_unlock(&stackmap_function_lock);
 }
+
+const struct stackmap_points stackmap_function_points = {
+	.attach = stackmap_attach_function,
+	.detach = stackmap_detach_function,
+	.clear = stackmap_detach_all_functions,
+	.visit = stackmap_visit_functions,
+};

@@ -28,18 +28,28 @@
 #define SM_PARAM_MAX	1024
 
 /**
- * struct stackmap_param - one list parameter and its operations
- * @attach: attach one name
- * @detach: detach one name
- * @names: write the attached names, comma-separated, into a buffer
+ * struct stackmap_param - one list parameter
+ * @points: the kind of attachment point it drives
  * @at_load: what was given at load, applied by stackmap_params_init()
  */
 struct stackmap_param {
-	int (*attach)(const char *name);
-	int (*detach)(const char *name);
-	int (*names)(char *buf, size_t size);
+	const struct stackmap_points *points;
 	char *at_load;
 };
+
+/* Where stackmap_param_name() appends: a PAGE_SIZE sysfs buffer. */
+struct stackmap_names {
+	char *buf;
+	int len;
+};
+
+static void stackmap_param_name(const char *name, void *arg)
+{
+	struct stackmap_names *n = arg;
+
+	n->len += scnprintf(n->buf + n->len, PAGE_SIZE - n->len, "%s%s",
+			    n->len ? "," : "", name);
+}
 
 static bool stackmap_params_ready;
 
@@ -58,7 +68,8 @@ static int stackmap_param_apply(const struct stackmap_param *p,
 		name = strim(name);
 		if (!*name)
 			continue;
-		err = *name == '!' ? p->detach(name + 1) : p->attach(name);
+		err = *name == '!' ? p->points->detach(name + 1) :
+				     p->points->attach(name);
 		if (err && log)
 			pr_warn("cannot %s %s: %d\n",
 				*name == '!' ? "detach" : "attach", name, err);
@@ -86,10 +97,13 @@ static int stackmap_param_set(const char *val, const struct kernel_param *kp)
 static int stackmap_param_get(char *buf, const struct kernel_param *kp)
 {
 	const struct stackmap_param *p = kp->arg;
+	struct stackmap_names n = { .buf = buf };
+	const struct stackmap_visitor v = { stackmap_param_name, &n };
 
-	if (!READ_ONCE(stackmap_params_ready))
-		return sysfs_emit(buf, "\n");
-	return p->names(buf, PAGE_SIZE);
+	/* "a,b\n", just "\n" when none; a list that does not fit is cut. */
+	if (READ_ONCE(stackmap_params_ready))
+		p->points->visit(&v);
+	return n.len + scnprintf(buf + n.len, PAGE_SIZE - n.len, "\n");
 }
 
 static const struct kernel_param_ops stackmap_list_ops = {
@@ -98,9 +112,7 @@ static const struct kernel_param_ops stackmap_list_ops = {
 };
 
 static struct stackmap_param stackmap_tracepoints_param = {
-	.attach = stackmap_attach_tracepoint,
-	.detach = stackmap_detach_tracepoint,
-	.names = stackmap_attached_names,
+	.points = &stackmap_tracepoint_points,
 };
 module_param_cb(tracepoints, &stackmap_list_ops, &stackmap_tracepoints_param,
 		0600);
@@ -108,9 +120,7 @@ MODULE_PARM_DESC(tracepoints,
 		 "Tracepoints to attach, as system:event[,...]; writing !system:event detaches");
 
 static struct stackmap_param stackmap_functions_param = {
-	.attach = stackmap_attach_function,
-	.detach = stackmap_detach_function,
-	.names = stackmap_function_names,
+	.points = &stackmap_function_points,
 };
 module_param_cb(functions, &stackmap_list_ops, &stackmap_functions_param,
 		0600);

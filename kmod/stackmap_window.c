@@ -74,9 +74,11 @@ static struct stackmap_consumer *stackmap_consumer_find(const void *file)
 {
 	int i;
 
-	for (i = 0; i < SM_CONSUMERS; i++)
-		if (READ_ONCE(stackmap_consumers[i].file) == file)
+	for (i = 0; i < SM_CONSUMERS; i++) {
+		/* Acquire: pairs with the release in stackmap_consumer_add(). */
+		if (smp_load_acquire(&stackmap_consumers[i].file) == file)
 			return &stackmap_consumers[i];
+	}
 	return NULL;
 }
 
@@ -93,8 +95,12 @@ void stackmap_consumer_add(struct trace_event_file *file)
 	mutex_lock(&stackmap_consumer_lock);
 	c = stackmap_consumer_find(NULL);
 	if (c) {
-		/* Published after refused: the first accepted cookie restarts. */
 		WRITE_ONCE(c->refused, true);
+		/*
+		 * Release, paired with stackmap_consumer_find(): a probe that
+		 * finds @file also sees @refused set, so the first cookie
+		 * this consumer accepts restarts it.
+		 */
 		smp_store_release(&c->file, file);
 	} else {
 		atomic_inc(&stackmap_untracked);
