@@ -219,6 +219,18 @@ run_decode() {
 		time_decoder b2_plugin env TRACEEVENT_PLUGIN_DIR="$WORK/plugin" trace-cmd report "$share/b2_stackmap.dat"
 }
 
+# B11: the answers (issue #16) against --folded in the same invocation, on
+# the B2 stackmap trace: --weight with the same --event as its baseline,
+# --off-cpu, and diff of the trace against itself (two traces' work).
+run_answers() {
+	local t=$WORK/share-b2/b2_stackmap.dat fg=$WORK/fgdecode
+	time_decoder b11_folded "$fg" --folded "$t" &&
+		time_decoder b11_folded_kmalloc "$fg" --folded --event kmalloc "$t" &&
+		time_decoder b11_weight "$fg" --folded --weight bytes_alloc --event kmalloc "$t" &&
+		time_decoder b11_offcpu "$fg" --folded --off-cpu "$t" &&
+		time_decoder b11_diff "$fg" diff --folded "$t" "$t"
+}
+
 print_header() {
 	local g=$WORK/guest.txt
 	echo "# stackmap benchmarks"
@@ -280,6 +292,7 @@ main() {
 		attempt "B2 (guest)" run_guest b2 2G "$GUEST_SMP"
 		attempt "B2 (trace sizes)" run_b2_host
 		attempt "B2 B7 (decoders)" run_decode
+		attempt "B11 (answers: --weight, --off-cpu, diff)" run_answers
 	fi
 	! want b6 || attempt "B6 (guest)" run_guest b6 "$B6_MEM" "$GUEST_SMP"
 	if want b3 || want b8; then

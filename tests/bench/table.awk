@@ -307,6 +307,27 @@ function b9_defines(t,   d, tot) {
 		       v[t "_stack_define_count"])
 }
 
+# B11: each answer's time over --folded's, same trace, same invocation.
+function b11_row(what, key, base, base_name, target,   r) {
+	r = v[base] > 0 ? v[key] / v[base] : 0
+	row("B11 " what " on the B2 stackmap trace", sprintf("%.2f s", v[key]),
+	    sprintf("%s %.2f s", base_name, v[base]), sprintf("%.2f×", r),
+	    "≤ " target "×", yes(r <= target), "host (trace from the TCG guest)")
+}
+
+function b11_rows() {
+	if (!have("b11_folded_s", "b11_folded_kmalloc_s", "b11_weight_s") ||
+	    !have("b11_offcpu_s", "b11_diff_s")) {
+		missing("B11 --weight, --off-cpu, diff against --folded", "≤ 1.5× / 3×", "host")
+		return
+	}
+	b11_row("--folded --weight bytes_alloc --event kmalloc", "b11_weight_s",
+		"b11_folded_kmalloc_s", "--folded --event kmalloc", 1.5)
+	b11_row("--folded --off-cpu", "b11_offcpu_s", "b11_folded_s", "--folded", 1.5)
+	b11_row("diff --folded of two such traces (the trace and itself)", "b11_diff_s",
+		"b11_folded_s", "--folded of one", 3)
+}
+
 END {
 	print "| benchmark | ours | baseline | ratio | target | met? | where |"
 	print "|---|---|---|---|---|---|---|"
@@ -315,6 +336,7 @@ END {
 	b6_rows()
 	b5_rows()
 	b2_rows()
+	b11_rows()
 	b9_rows()
 	b7_rows()
 	b3_rows()
