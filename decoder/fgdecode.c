@@ -94,6 +94,7 @@ struct options {
 	const char *weight;	/* --weight FIELD, NULL: count events */
 	bool off_cpu;		/* --off-cpu */
 	bool task_root;		/* --task-root, with --off-cpu */
+	bool wakers;		/* --wakers, with --off-cpu */
 	bool diff;		/* fgdecode diff */
 	const char *new_path;	/* diff: the second trace (path: the base) */
 	bool normalize;		/* diff --normalize */
@@ -159,6 +160,9 @@ static void report_usage(FILE *out)
 		"                  by the ns its task then spent off the CPU, under the\n"
 		"                  state it left in ([S], [D], [R+], ...)\n"
 		"  --task-root     with --off-cpu: the task's comm as the root frame\n"
+		"  --wakers        with --off-cpu: each interval under the stack of the\n"
+		"                  wakeup that ended it (sched_waking with stacks), as\n"
+		"                  'WAKER;waker stack;--;[STATE];blocked stack'\n"
 		"Symbols (default: the kallsyms stored in the trace):\n"
 		"  --vmlinux FILE  DWARF function names, file:line and inlined frames from\n"
 		"                  FILE, placed at the recorded (KASLR) address; refused\n"
@@ -280,6 +284,33 @@ static bool off_cpu_out(struct fgdecode *fg, struct tep_record *record,
 	return !offcpu_switch_out(&fg->offcpu, tep, record, status,
 				  frames ? res->frames : NULL,
 				  frames ? res->depth : 0);
+}
+
+/*
+ * --wakers: a wakeup, selected or not, with its stack record @stack (NULL:
+ * none) of kind @kind, which emit() resolved when it was @selected.
+ * Return: false when out of memory.
+ */
+static bool off_cpu_waking(struct fgdecode *fg, struct tep_record *record,
+			   struct tep_record *stack, int kind, bool selected)
+{
+	struct tep_handle *tep = fg->reader.tep;
+	struct resolved *res = &fg->resolved;
+	enum sset_status status;
+	bool frames;
+
+	if (!offcpu_is_waking(&fg->offcpu, tep, record))
+		return true;
+	if (!stack)
+		return !offcpu_waking(&fg->offcpu, tep, record, SSET_FRAMES,
+				      NULL, 0);
+	if (!selected)
+		resolve_record(&fg->res, kind, stack, res);
+	status = status_of(res);
+	frames = sset_has_frames(status);
+	return !offcpu_waking(&fg->offcpu, tep, record, status,
+			      frames ? res->frames : NULL,
+			      frames ? res->depth : 0);
 }
 
 /*
@@ -566,6 +597,9 @@ static void decode_record(struct fgdecode *fg, struct tep_record *record,
 			fg->nomem = true;
 		if (selected)
 			emit(fg, record, stream, stack, kind, false);
+		if (fg->opt.wakers &&
+		    !off_cpu_waking(fg, record, stack, kind, selected))
+			fg->nomem = true;
 	}
 	if (stack)
 		reader_put(stack);
@@ -656,6 +690,7 @@ enum {
 	OPT_STRICT, OPT_JSON, OPT_FOLDED, OPT_MERGE, OPT_TOP, OPT_EVENT,
 	OPT_PID, OPT_CPU, OPT_FROM, OPT_TO, OPT_VMLINUX, OPT_MODULES, OPT_DEBUGINFO,
 	OPT_OFF_CPU, OPT_TASK_ROOT, OPT_NORMALIZE, OPT_ANY_KERNEL,
+	OPT_WAKERS,
 	OPT_KALLSYMS, OPT_INTERVAL, OPT_COUNT, OPT_STACK_MAP,
 	OPT_WEIGHT, OPT_PPROF, OPT_FLAMEGRAPH,
 };
@@ -685,6 +720,7 @@ static const struct option report_longopts[] = {
 	{ "weight", required_argument, NULL, OPT_WEIGHT },
 	{ "off-cpu", no_argument, NULL, OPT_OFF_CPU },
 	{ "task-root", no_argument, NULL, OPT_TASK_ROOT },
+	{ "wakers", no_argument, NULL, OPT_WAKERS },
 	{ "help", no_argument, NULL, 'h' },
 	{ "version", no_argument, NULL, OPT_VERSION },
 	{ NULL, 0, NULL, 0 },
@@ -719,6 +755,7 @@ static const struct option diff_longopts[] = {
 	{ "weight", required_argument, NULL, OPT_WEIGHT },
 	{ "off-cpu", no_argument, NULL, OPT_OFF_CPU },
 	{ "task-root", no_argument, NULL, OPT_TASK_ROOT },
+	{ "wakers", no_argument, NULL, OPT_WAKERS },
 	{ "event", required_argument, NULL, OPT_EVENT },
 	{ "pid", required_argument, NULL, OPT_PID },
 	{ "cpu", required_argument, NULL, OPT_CPU },
@@ -812,8 +849,8 @@ static void diff_usage(FILE *out)
 		"  --normalize     scale BASE's weights to NEW's total first\n"
 		"  --merge         no event root frame\n"
 		"What is compared (as for fgdecode report):\n"
-		"  --weight FIELD, --off-cpu, --task-root, --event, --pid, --cpu, --from, --to,\n"
-		"  --vmlinux FILE, --modules DIR\n"
+		"  --weight FIELD, --off-cpu, --task-root, --wakers, --event, --pid, --cpu,\n"
+		"  --from, --to, --vmlinux FILE, --modules DIR\n"
 		"Other:\n"
 		"  --any-kernel    compare traces of two kernel releases (refused by default)\n"
 		"  --no-summary    no summary lines on stderr\n"
@@ -896,6 +933,9 @@ static int parse_one(struct options *opt, int c, const char *arg)
 	case OPT_TASK_ROOT:
 		opt->task_root = true;
 		return 0;
+	case OPT_WAKERS:
+		opt->wakers = true;
+		return 0;
 	case OPT_NORMALIZE:
 		opt->normalize = true;
 		return 0;
@@ -922,8 +962,9 @@ static int parse_one(struct options *opt, int c, const char *arg)
  */
 static int parse_off_cpu(struct options *opt)
 {
-	if (opt->task_root && !opt->off_cpu) {
-		fprintf(stderr, "fgdecode: --task-root needs --off-cpu\n");
+	if ((opt->task_root || opt->wakers) && !opt->off_cpu) {
+		fprintf(stderr, "fgdecode: --%s needs --off-cpu\n",
+			opt->wakers ? "wakers" : "task-root");
 		return -1;
 	}
 	if (!opt->off_cpu)
@@ -1205,6 +1246,11 @@ static int run_guarded(struct fgdecode *fg)
 	if (fg->set && fg->opt.off_cpu &&
 	    offcpu_init(&fg->offcpu, fg->reader.tep, fg->set,
 			fg->opt.task_root, &err)) {
+		fatal(fg->opt.path, "%s", err.msg);
+		goto out;
+	}
+	if (fg->set && fg->opt.wakers &&
+	    offcpu_wakers(&fg->offcpu, fg->reader.tep, &fg->sz, &err)) {
 		fatal(fg->opt.path, "%s", err.msg);
 		goto out;
 	}

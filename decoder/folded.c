@@ -39,9 +39,7 @@ void folded_put_addr(struct trace_seq *s, const struct symbolizer *sz,
 	}
 }
 
-/* The ';'-separated frames of @e, root first, rendered once. */
-static const char *frames_of(const struct symbolizer *sz,
-			     struct sset_entry *e)
+const char *folded_frames(const struct symbolizer *sz, struct sset_entry *e)
 {
 	struct trace_seq s;
 	sm_u32 i;
@@ -101,7 +99,7 @@ int folded_foreach(const struct symbolizer *sz, struct stackset *set,
 	const struct sset_pair *pairs = NULL;
 	struct sset_entry *e;
 	const char *frames, *r;
-	char root[112], full[256], *stack;
+	char root[112], *stack, *full;
 	size_t i, n;
 	int ret;
 
@@ -117,18 +115,17 @@ int folded_foreach(const struct symbolizer *sz, struct stackset *set,
 		if (!merge && sset_weighted(set) &&
 		    SSET_IS_ORPHAN_ID(pairs[i].event_id))
 			continue;
-		frames = frames_of(sz, e);
+		frames = folded_frames(sz, e);
 		if (!frames)
 			return -ENOMEM;
 		r = merge ? NULL : event_name(sz->tep, pairs[i].event_id, root,
 					      sizeof(root));
 		/* The entry's own root frames (sset_intern_root()) inside. */
-		if (e->root) {
-			snprintf(full, sizeof(full), "%s%s%s", r ? r : "",
-				 r ? ";" : "", e->root);
-			r = full;
-		}
-		stack = join(r, frames);
+		full = e->root ? join(r, e->root) : NULL;
+		if (e->root && !full)
+			return -ENOMEM;
+		stack = join(full ? full : r, frames);
+		free(full);
 		if (!stack)
 			return -ENOMEM;
 		ret = fn(ctx, stack, merge ? e->weight : pairs[i].weight);

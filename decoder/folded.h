@@ -76,6 +76,19 @@ const char *folded_marker(enum sset_status status);
 int folded_print(FILE *out, const struct symbolizer *sz,
 		 struct stackset *set, bool merge);
 
+/**
+ * folded_frames() - the frames of @e as a folded line has them
+ * @sz: symbolizer
+ * @e: an entry
+ *
+ * "[truncated];outermost;...;innermost", or the marker frame, without the
+ * entry's root frames; rendered once and cached in
+ * @e->render[SSET_R_FOLDED].
+ *
+ * Return: the string (owned by @e), or NULL when out of memory.
+ */
+const char *folded_frames(const struct symbolizer *sz, struct sset_entry *e);
+
 /* Called by folded_foreach(): nonzero stops the walk and is returned. */
 typedef int (*folded_fn)(void *ctx, const char *stack, sm_u64 weight);
 

@@ -7,10 +7,13 @@
  * on the CPU), so pids reused within a trace share a slot, which is right:
  * only one task has a pid at a time.
  */
+#define _GNU_SOURCE
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "folded.h"
 #include "offcpu.h"
 
 #define OFFCPU_MIN_CAP	1024
@@ -20,6 +23,8 @@ struct offcpu_task {
 	bool off;		/* switched out, not yet back */
 	sm_u64 ts;		/* of the switch-out */
 	struct sset_entry *entry;	/* charged stack; NULL: not charged */
+	struct sset_entry *waker;	/* wakers: the first wakeup's stack */
+	int waker_pid;			/* and who recorded it */
 };
 
 static struct offcpu_task *new_table(size_t cap)
@@ -145,6 +150,7 @@ static struct offcpu_task *get(struct offcpu *o, int pid)
 	t->pid = pid;
 	t->off = false;
 	t->entry = NULL;
+	t->waker = NULL;
 	o->nr_tasks++;
 	return t;
 }
@@ -161,6 +167,39 @@ static long long field(struct tep_handle *tep, struct tep_record *record,
 	    (v & (1ULL << (f->size * 8 - 1))))
 		v |= ~0ULL << (f->size * 8);
 	return (long long)v;
+}
+
+/*
+ * The entry of @blocked under its waker: "WAKER;frames;--;" before its
+ * root frames, or "[no wakeup in the trace];--;".
+ */
+static struct sset_entry *with_waker(struct offcpu *o, struct tep_handle *tep,
+				     struct sset_entry *blocked,
+				     struct offcpu_task *t)
+{
+	const char *frames = t->waker ? folded_frames(o->sz, t->waker) : "";
+	struct sset_entry *e;
+	char *root;
+	int n;
+
+	if (!frames)
+		return NULL;
+	if (t->waker) {
+		o->stats.woken++;
+		n = asprintf(&root, "%s%s%s;--;%s",
+			     tep_data_comm_from_pid(tep, t->waker_pid),
+			     *frames ? ";" : "", frames, blocked->root);
+	} else {
+		o->stats.no_waker++;
+		n = asprintf(&root, "[no wakeup in the trace];--;%s",
+			     blocked->root);
+	}
+	if (n < 0)
+		return NULL;
+	e = sset_intern_root(o->set, root, blocked->status, blocked->frames,
+			     blocked->depth);
+	free(root);
+	return e;
 }
 
 int offcpu_switch_in(struct offcpu *o, struct tep_handle *tep,
@@ -183,6 +222,11 @@ int offcpu_switch_in(struct offcpu *o, struct tep_handle *tep,
 	t->entry = NULL;
 	if (!e)
 		return 0;
+	if (o->sz) {
+		e = with_waker(o, tep, e, t);
+		if (!e)
+			return -ENOMEM;
+	}
 	ns = record->ts > t->ts ? record->ts - t->ts : 0;
 	o->stats.intervals++;
 	o->stats.ns += ns;
@@ -206,7 +250,45 @@ static int leave(struct offcpu *o, struct tep_handle *tep,
 	t->off = true;
 	t->ts = record->ts;
 	t->entry = entry;
+	t->waker = NULL;
 	return 0;
+}
+
+int offcpu_wakers(struct offcpu *o, struct tep_handle *tep,
+		  const struct symbolizer *sz, struct sm_err *err)
+{
+	struct tep_event *ev = tep_find_event_by_name(tep, "sched",
+						      "sched_waking");
+
+	if (!ev)
+		ev = tep_find_event_by_name(tep, "sched", "sched_wakeup");
+	o->waking_pid = ev ? number(ev, "pid") : NULL;
+	if (!o->waking_pid) {
+		sm_err_set(err, "--wakers: the trace has no sched:sched_waking or sched:sched_wakeup events with a pid (attach the module to sched:sched_waking and record it)");
+		return -ENOENT;
+	}
+	o->waking_id = ev->id;
+	o->sz = sz;
+	return 0;
+}
+
+bool offcpu_is_waking(const struct offcpu *o, struct tep_handle *tep,
+		      struct tep_record *record)
+{
+	return o->sz && tep_data_type(tep, record) == o->waking_id;
+}
+
+int offcpu_waking(struct offcpu *o, struct tep_handle *tep,
+		  struct tep_record *record, enum sset_status status,
+		  const sm_u64 *frames, sm_u32 depth)
+{
+	struct offcpu_task *t = find(o, (int)field(tep, record, o->waking_pid));
+
+	if (!t || !t->off || !t->entry || t->waker)
+		return 0;
+	t->waker = sset_intern(o->set, status, frames, depth);
+	t->waker_pid = tep_data_pid(tep, record);
+	return t->waker ? 0 : -ENOMEM;
 }
 
 const char *offcpu_state_name(sm_u64 state, char *buf)
@@ -289,7 +371,11 @@ void offcpu_finish(struct offcpu *o)
 
 void offcpu_summary(FILE *out, const struct offcpu *o)
 {
-	fprintf(out, "fgdecode: off-cpu: %llu ns in %zu intervals, %zu switch-ins with no switch-out in the trace, %zu tasks still off the CPU at its end (neither charged)\n",
+	fprintf(out, "fgdecode: off-cpu: %llu ns in %zu intervals, %zu switch-ins with no switch-out in the trace, %zu tasks still off the CPU at its end (neither charged)",
 		(unsigned long long)o->stats.ns, o->stats.intervals,
 		o->stats.no_switch_out, o->stats.still_off);
+	if (o->sz)
+		fprintf(out, ", %zu ended by a wakeup in the trace, %zu by none",
+			o->stats.woken, o->stats.no_waker);
+	fputc('\n', out);
 }

@@ -19,6 +19,18 @@
  * 0) are left out: their "off-CPU" time is the time the CPU was busy.
  * Only switch-outs the filters select are charged (--pid P: P's time off
  * the CPU); every switch-in is looked at, selected or not.
+ *
+ * With wakers (offcpu_wakers(), fgdecode --wakers), the first
+ * sched:sched_waking (or sched_wakeup) of a task off the CPU names who
+ * ended its interval, and the interval is charged under the waker's comm
+ * and stack above a "--" frame, offwaketime's "waker stack -- blocked
+ * stack" as one folded line:
+ *
+ *   WAKER_COMM;waker root;...;waker leaf;--;[S];blocked root;...;__schedule
+ *
+ * An interval that no wakeup in the trace ended (a preempted task, or the
+ * wakeup was not recorded) gets "[no wakeup in the trace]" in place of the
+ * waker, and is counted (offcpu_stats.no_waker).
  */
 #ifndef FGDECODE_OFFCPU_H
 #define FGDECODE_OFFCPU_H
@@ -31,6 +43,7 @@
 
 #include "sm_err.h"
 #include "stackset.h"
+#include "symbolize.h"
 
 /* prev_state bits as sched_switch prints them (6.1 .. 6.12). */
 #define OFFCPU_STATE_MASK	0xffULL	/* "S", "D", "T", "t", "X", "Z", "P", "I" */
@@ -44,6 +57,8 @@ struct offcpu_stats {
 	size_t no_switch_out;	/* switch-ins of a task not seen leaving */
 	size_t still_off;	/* tasks off the CPU at the end of the trace */
 	size_t idle;		/* switch-outs of pid 0, not charged */
+	size_t woken;		/* with wakers: intervals a wakeup ended */
+	size_t no_waker;	/* with wakers: those none did */
 };
 
 struct offcpu_task;
@@ -54,6 +69,10 @@ struct offcpu {
 	int event_id;			/* sched:sched_switch */
 	struct tep_format_field *prev_comm, *prev_pid, *prev_state;
 	struct tep_format_field *next_pid;
+	const struct symbolizer *sz;	/* wakers: names the waker's frames;
+					 * NULL: no wakers */
+	int waking_id;			/* sched_waking or sched_wakeup */
+	struct tep_format_field *waking_pid;
 	struct offcpu_task *tasks;	/* open addressing by pid */
 	size_t nr_tasks, cap;
 	struct offcpu_stats stats;
@@ -74,6 +93,41 @@ struct offcpu {
  */
 int offcpu_init(struct offcpu *o, struct tep_handle *tep,
 		struct stackset *set, bool task_root, struct sm_err *err);
+
+/**
+ * offcpu_wakers() - also join each interval to the wakeup that ended it
+ * @o: set up by offcpu_init()
+ * @tep: the trace's handle
+ * @sz: symbolizes the waker stacks (their frames become root frames)
+ * @err: on failure, one line
+ *
+ * Return: 0; -ENOENT when the trace has neither sched:sched_waking nor
+ * sched:sched_wakeup with a numeric pid field.
+ */
+int offcpu_wakers(struct offcpu *o, struct tep_handle *tep,
+		  const struct symbolizer *sz, struct sm_err *err);
+
+/** offcpu_is_waking() - with wakers, is @record the wakeup event? */
+bool offcpu_is_waking(const struct offcpu *o, struct tep_handle *tep,
+		      struct tep_record *record);
+
+/**
+ * offcpu_waking() - a wakeup of the task in its pid field, by the task
+ *	that recorded it, with the waker's stack (selected or not)
+ * @o: the analysis
+ * @tep: the trace's handle
+ * @record: the wakeup record (offcpu_is_waking())
+ * @status: the waker stack's status, as for sset_intern()
+ * @frames: its frames, innermost first
+ * @depth: their number (0: the wakeup carried no stack)
+ *
+ * Only the first wakeup after a task's switch-out counts.
+ *
+ * Return: 0, or -ENOMEM.
+ */
+int offcpu_waking(struct offcpu *o, struct tep_handle *tep,
+		  struct tep_record *record, enum sset_status status,
+		  const sm_u64 *frames, sm_u32 depth);
 
 /** offcpu_fini() - free what offcpu_init() took. */
 void offcpu_fini(struct offcpu *o);
@@ -148,7 +202,8 @@ const char *offcpu_state_name(sm_u64 state, char *buf);
  *
  * Prints "fgdecode: off-cpu: T ns in N intervals, U switch-ins with no
  * switch-out in the trace, V tasks still off the CPU at its end (neither
- * charged)".
+ * charged)", with wakers then ", W ended by a wakeup in the trace, X by
+ * none".
  */
 void offcpu_summary(FILE *out, const struct offcpu *o);
 

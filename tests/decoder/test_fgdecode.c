@@ -1320,6 +1320,77 @@ START_TEST(off_cpu_refuses_other_outputs_and_traces_without_sched_switch)
 }
 END_TEST
 
+#define ID_WAKING	316
+
+static const char fmt_waking[] =
+	"name: sched_waking\n"
+	"ID: 316\n"
+	"format:\n"
+	FX_COMMON_FIELDS
+	"\tfield:char comm[16];\toffset:8;\tsize:16;\tsigned:1;\n"
+	"\tfield:pid_t pid;\toffset:24;\tsize:4;\tsigned:1;\n"
+	"\tfield:int prio;\toffset:28;\tsize:4;\tsigned:1;\n"
+	"\tfield:int target_cpu;\toffset:32;\tsize:4;\tsigned:1;\n"
+	"\n"
+	"print fmt: \"comm=%s pid=%d\", REC->comm, REC->pid\n";
+
+/* @waker wakes @pid at @ts on CPU @cpu. */
+static void sched_waking(int cpu, unsigned long long ts, int waker, int pid)
+{
+	fx_common(&buf, ID_WAKING, waker);
+	put_comm("io");
+	fx_put(&buf, (unsigned int)pid, 4);
+	fx_put(&buf, 120, 4);
+	fx_put(&buf, (unsigned int)cpu, 4);
+	mkt_add(mt, cpu, ts, buf.data, buf.len);
+}
+
+START_TEST(wakers_join_each_interval_to_the_wakeup_that_ended_it)
+{
+	static const struct mkt_format formats[] = {
+		{ "sched", fmt_switch },
+		{ "sched", fmt_waking },
+		{ STACKMAP_SYSTEM, fx_fmt_stack_fallback },
+		{ STACKMAP_SYSTEM, fx_fmt_stack_define },
+		{ STACKMAP_SYSTEM, fx_fmt_stack_cookie },
+		{ NULL, NULL },
+	};
+	sm_u64 ck = stackmap_cookie_make(9, 1);
+
+	/* io (43) waits in D from 1 s; worker (42) wakes it at 1.5 s. */
+	define_owned(0, 1 * SEC - 10, ck, frames3, 3, ID_SWITCH, 0);
+	sched_switch(0, 1 * SEC, "io", 43, 2, 42);
+	cookie(0, 1 * SEC + 1, ck);
+	sched_waking(0, 1 * SEC + SEC / 2, 42, 43);
+	fx_fallback_owned(&buf, STACKMAP_FALLBACK_FULL, 2, frames2, 2, ID_WAKING, 0);
+	mkt_add(mt, 0, 1 * SEC + SEC / 2 + 1, buf.data, buf.len);
+	/* cat (44) is preempted at 2 s, back at 2.25 s: nothing woke it. */
+	sched_switch(0, 2 * SEC, "cat", 44, 0x100, 43);
+	cookie(0, 2 * SEC + 1, ck);
+	sched_switch(0, 2 * SEC + SEC / 4, "io", 43, 0, 44);
+	write_trace_with(formats);
+	run("--off-cpu --wakers --folded trace.dat");
+	ck_assert_int_eq(res.status, 0);
+	ck_assert_str_eq(res.out,
+		"[no wakeup in the trace];--;[R+];kthread;schedule;__schedule 250000000\n"
+		"worker;p9_client_rpc;__schedule;--;[D];kthread;schedule;__schedule 1000000000\n");
+	ck_assert(strstr(res.err, "fgdecode: off-cpu: 1250000000 ns in 2 intervals, 1 switch-ins with no switch-out in the trace, 1 tasks still off the CPU at its end (neither charged), 1 ended by a wakeup in the trace, 1 by none\n"));
+	run("--wakers --folded trace.dat");
+	ck_assert_int_eq(res.status, 2);
+	ck_assert_str_eq(res.err, "fgdecode: --wakers needs --off-cpu\n");
+}
+END_TEST
+
+START_TEST(wakers_without_wakeup_events_is_an_error)
+{
+	write_switch_trace();
+	run("--off-cpu --wakers --folded trace.dat");
+	ck_assert_int_eq(res.status, 1);
+	ck_assert_str_eq(res.err,
+		"fgdecode: trace.dat: --wakers: the trace has no sched:sched_waking or sched:sched_wakeup events with a pid (attach the module to sched:sched_waking and record it)\n");
+}
+END_TEST
+
 /* ---- fgdecode diff ---- */
 
 /* new.dat: frames3 under 6 ticks, frames2 (a fallback) under 2. */
@@ -2012,6 +2083,8 @@ static Suite *fgdecode_suite(void)
 	tcase_add_test(outputs, weight_of_an_event_without_the_field_is_an_error_naming_it);
 	tcase_add_test(outputs, off_cpu_charges_each_interval_to_its_switch_out_stack_and_state);
 	tcase_add_test(outputs, off_cpu_refuses_other_outputs_and_traces_without_sched_switch);
+	tcase_add_test(outputs, wakers_join_each_interval_to_the_wakeup_that_ended_it);
+	tcase_add_test(outputs, wakers_without_wakeup_events_is_an_error);
 	tcase_add_test(outputs, diff_matches_stacks_by_frames_and_sorts_by_change);
 	tcase_add_test(outputs, diff_needs_two_traces_of_one_kernel_and_reports_which_one_is_bad);
 	suite_add_tcase(s, outputs);
