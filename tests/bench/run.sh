@@ -210,12 +210,16 @@ time_decoder() {
 		END { print p "_s", s[int((NR + 1) / 2)]; print p "_rss_kb", m }' >>"$WORK/results.txt"
 }
 
-# B2 and B7: both decoders on the B2 traces, and trace-cmd report with our
-# plugin on the stackmap trace for context.
+# B2 and B7: both decoders on the B2 traces with the same event text on both
+# sides: both with the libtraceevent plugins of the system directory (their
+# default), and both without any (-N); and trace-cmd report with our plugin
+# on the stackmap trace for context.
 run_decode() {
 	local share=$WORK/share-b2
-	time_decoder b2_fgdecode "$WORK/fgdecode" "$share/b2_stackmap.dat" &&
+	time_decoder b2_fgdecode env -u TRACEEVENT_PLUGIN_DIR "$WORK/fgdecode" "$share/b2_stackmap.dat" &&
 		time_decoder b2_report env -u TRACEEVENT_PLUGIN_DIR trace-cmd report "$share/b2_stacktrace.dat" &&
+		time_decoder b2_fgdecode_n "$WORK/fgdecode" -N "$share/b2_stackmap.dat" &&
+		time_decoder b2_report_n trace-cmd report -N "$share/b2_stacktrace.dat" &&
 		time_decoder b2_plugin env TRACEEVENT_PLUGIN_DIR="$WORK/plugin" trace-cmd report "$share/b2_stackmap.dat"
 }
 

@@ -155,11 +155,20 @@ function b2_rows(   n_sm, n_st, r, ours, base, met) {
 	n_sm = b2_events("sm"); n_st = b2_events("st")
 	r = v["b2_fgdecode_s"] > 0 ? v["b2_report_s"] / v["b2_fgdecode_s"] : 0
 	met = n_sm >= 1000000 && n_st >= 1000000 ? yes(r >= 3) : "(under 1 M events)"
-	row("B2 decode time, output to /dev/null: " n_sm " / " n_st " stack-bearing events (kmalloc, kfree, " \
+	row("B2 decode time, output to /dev/null, both with plugins: " n_sm " / " n_st " stack-bearing events (kmalloc, kfree, " \
 	    "sched_switch; " v["b2_sm_lost"] " / " v["b2_st_lost"] " lost)",
 	    sprintf("fgdecode %.2f s", v["b2_fgdecode_s"]),
 	    sprintf("trace-cmd report on the -O stacktrace trace %.2f s", v["b2_report_s"]),
 	    sprintf("%.2f× faster", r), "≥ 3× faster", met, "host (traces from the TCG guest)")
+	if (have("b2_fgdecode_n_s", "b2_report_n_s")) {
+		r = v["b2_fgdecode_n_s"] > 0 ? v["b2_report_n_s"] / v["b2_fgdecode_n_s"] : 0
+		row("B2 the same, both without plugins (-N)",
+		    sprintf("fgdecode -N %.2f s", v["b2_fgdecode_n_s"]),
+		    sprintf("trace-cmd report -N %.2f s", v["b2_report_n_s"]),
+		    sprintf("%.2f× faster", r), "≥ 3× faster",
+		    n_sm >= 1000000 && n_st >= 1000000 ? yes(r >= 3) : "(under 1 M events)",
+		    "host (traces from the TCG guest)")
+	}
 	if ("b2_plugin_s" in v)
 		row("B2 (context) trace-cmd report with plugin_stackmap on the stackmap trace",
 		    sprintf("%.2f s", v["b2_plugin_s"]), sprintf("trace-cmd report, -O stacktrace trace %.2f s", v["b2_report_s"]),
