@@ -1211,7 +1211,11 @@ static int write_view(struct fgdecode *fg)
 	struct sm_err err;
 	int ret = 0;
 
-	if (fg->opt.mode == OUT_PPROF)
+	/* --off-cpu counts at switch-in, not per event: its pairs. */
+	if (fg->opt.mode == OUT_PPROF && fg->opt.off_cpu &&
+	    pprof_add_pairs(fg->pprof, fg->set))
+		ret = -ENOMEM;
+	if (!ret && fg->opt.mode == OUT_PPROF)
 		ret = pprof_write(fg->pprof, &fg->sz, fg->set, fg->opt.view,
 				  fg->opt.vmlinux, &err);
 	else if (fg->opt.mode == OUT_FLAMEGRAPH)
@@ -1219,6 +1223,8 @@ static int write_view(struct fgdecode *fg)
 				       fg->opt.path, &err);
 	if (!ret)
 		return 0;
+	if (ret == -ENOMEM)
+		sm_err_set(&err, "%s: out of memory", fg->opt.view);
 	fprintf(stderr, "fgdecode: %s\n", err.msg);
 	return -1;
 }

@@ -25,20 +25,22 @@
 #define FONT_SIZE	12
 
 enum fg_kind {
-	FG_ROOT, FG_EVENT, FG_KERNEL, FG_MODULE, FG_INLINED, FG_MARKER,
-	FG_MERGED,
+	FG_ROOT, FG_EVENT, FG_LABEL, FG_KERNEL, FG_MODULE, FG_INLINED,
+	FG_MARKER, FG_MERGED,
 };
 
 static const char *const kind_name[] = {
-	[FG_ROOT] = "root", [FG_EVENT] = "event", [FG_KERNEL] = "kernel",
+	[FG_ROOT] = "root", [FG_EVENT] = "event", [FG_LABEL] = "label",
+	[FG_KERNEL] = "kernel",
 	[FG_MODULE] = "module", [FG_INLINED] = "inlined",
 	[FG_MARKER] = "marker", [FG_MERGED] = "merged",
 };
 
 struct fg_node {
 	const char *name;	/* points into the symbolizer, the trace's
-				 * handle, a static string or @hex */
+				 * handle, a static string, @hex or @own */
 	char hex[20];		/* "0xADDR" of an address without symbol */
+	char *own;		/* a root frame's name (malloc'ed) */
 	enum fg_kind kind;
 	sm_u64 weight;
 	size_t count;		/* events */
@@ -77,7 +79,11 @@ static int child(struct fg_tree *t, int parent, const char *name,
 	n = &t->nodes[t->nr];
 	memset(n, 0, sizeof(*n));
 	n->name = name;
-	if (name[0] == '0' && name[1] == 'x') {
+	if (kind == FG_LABEL) {
+		n->name = n->own = strdup(name);
+		if (!n->own)
+			return -1;
+	} else if (name[0] == '0' && name[1] == 'x') {
 		snprintf(n->hex, sizeof(n->hex), "%s", name);
 		n->name = n->hex;
 	}
@@ -127,7 +133,25 @@ static bool add_addr(struct fg_tree *t, const struct symbolizer *sz,
 	return true;
 }
 
-/* One (event, stack) pair: root, event, [marker,] frames. */
+/* The root frames of @e (sset_intern_root()), root first, onto *@at. */
+static bool add_roots(struct fg_tree *t, const struct sset_entry *e,
+		      int *at, int *depth, sm_u64 w, size_t c)
+{
+	char *copy, *rest, *part;
+	bool ok = true;
+
+	if (!e->root)
+		return true;
+	rest = copy = strdup(e->root);
+	if (!copy)
+		return false;
+	while (ok && (part = strsep(&rest, ";")))
+		ok = step(t, at, ++*depth, part, FG_LABEL, w, c);
+	free(copy);
+	return ok;
+}
+
+/* One (event, stack) pair: root, event, [root frames,] [marker,] frames. */
 static bool add_pair(struct fg_tree *t, const struct symbolizer *sz,
 		     const struct sset_entry *e, const char *event,
 		     sm_u64 w, size_t c)
@@ -137,7 +161,8 @@ static bool add_pair(struct fg_tree *t, const struct symbolizer *sz,
 
 	t->nodes[0].weight += w;
 	t->nodes[0].count += c;
-	if (!step(t, &at, depth, event, FG_EVENT, w, c))
+	if (!step(t, &at, depth, event, FG_EVENT, w, c) ||
+	    !add_roots(t, e, &at, &depth, w, c))
 		return false;
 	if (e->status != SSET_FRAMES &&
 	    !step(t, &at, ++depth, folded_marker(e->status), FG_MARKER, w, c))
@@ -228,6 +253,9 @@ static void put_fill(FILE *out, const struct fg_node *n)
 		break;
 	case FG_EVENT:
 		r = 180 + 40 * v[0]; g = 110 + 40 * v[0]; b = 220 + 35 * v[0];
+		break;
+	case FG_LABEL:		/* a task, a state: blue */
+		r = 120 + 40 * v[0]; g = 150 + 40 * v[0]; b = 230 + 25 * v[0];
 		break;
 	default:
 		r = g = b = 220;
@@ -359,6 +387,15 @@ static void put_header(FILE *out, const struct fg_tree *t, const char *title,
 		FLAMEGRAPH_WIDTH - PAD, height - 12);
 }
 
+static void free_tree(struct fg_tree *t)
+{
+	size_t i;
+
+	for (i = 0; i < t->nr; i++)
+		free(t->nodes[i].own);
+	free(t->nodes);
+}
+
 int flamegraph_write(const char *path, const struct symbolizer *sz,
 		     struct stackset *set, const char *title,
 		     struct sm_err *err)
@@ -372,7 +409,7 @@ int flamegraph_write(const char *path, const struct symbolizer *sz,
 		 sset_weight_unit(set) : sset_weight_name(set);
 	ret = build(&t, sz, set);
 	if (ret) {
-		free(t.nodes);
+		free_tree(&t);
 		sm_err_set(err, "%s: out of memory", path);
 		return ret;
 	}
@@ -380,7 +417,7 @@ int flamegraph_write(const char *path, const struct symbolizer *sz,
 	height = TOP + (t.max_depth + 1) * FLAMEGRAPH_FRAME_HEIGHT + BOTTOM;
 	out = to_stdout ? stdout : fopen(path, "w");
 	if (!out) {
-		free(t.nodes);
+		free_tree(&t);
 		sm_err_set(err, "%s: cannot open for writing: %s", path,
 			   strerror(errno));
 		return -EIO;
@@ -388,7 +425,7 @@ int flamegraph_write(const char *path, const struct symbolizer *sz,
 	put_header(out, &t, title, height);
 	ret = put_tree(out, &t, 0, 0, 0);
 	fputs("</svg>\n", out);
-	free(t.nodes);
+	free_tree(&t);
 	if (ret)
 		sm_err_set(err, "%s: out of memory", path);
 	if (fflush(out) || ferror(out))

@@ -5,7 +5,9 @@
  * style or font), drawn the way flamegraph.pl and inferno draw them.
  *
  * The root frame "all" at the bottom, then one frame per event (its name,
- * as the root of --folded lines), then the stack's frames outermost first,
+ * as the root of --folded lines), then the entry's own root frames
+ * (sset_intern_root(): --off-cpu's state, with --task-root the task
+ * first), then the stack's frames outermost first,
  * the frame that hit the event on top; a frame's width is its weight
  * (sset_pair.weight: the number of events, or with --weight the sum of the
  * field).  Siblings are merged by name and sorted by name.  An inlined
@@ -16,7 +18,7 @@
  *
  * Colours say what a frame is: warm (red to yellow) a vmlinux function,
  * aqua a module's, green an inlined frame, grey a marker, violet an event,
- * light grey merged frames; the shade within a hue comes from the name,
+ * blue a root frame (task, state), light grey merged frames; the shade within a hue comes from the name,
  * so a function keeps its colour across graphs.
  *
  * Siblings narrower than FLAMEGRAPH_MIN_WIDTH px at full width are drawn

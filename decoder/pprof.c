@@ -72,6 +72,7 @@ struct pp_map {
 struct pp_build {
 	const struct symbolizer *sz;
 	void *strings, *functions, *locations;	/* tsearch() roots */
+	void *named;			/* locations without address */
 	char **strtab;
 	size_t nr_str, alloc_str;
 	PFunction **funcs;
@@ -80,7 +81,6 @@ struct pp_build {
 	size_t nr_locs, alloc_locs;
 	struct pp_map *maps;
 	size_t nr_maps;
-	sm_u64 marker_loc[SSET_NR_STATUS];	/* 0: not made yet */
 	uint64_t **stack_locs;			/* [stack id], leaf first */
 	size_t *stack_depth;
 	bool nomem;
@@ -171,6 +171,35 @@ int pprof_add(struct pprof *pp, struct tep_handle *tep,
 	k->cpu = record->cpu;
 	k->count = 1;
 	k->weight = weight;
+	return 0;
+}
+
+int pprof_add_pairs(struct pprof *pp, const struct stackset *set)
+{
+	const struct sset_pair *pairs;
+	struct pp_key *k;
+	size_t i, n;
+
+	pairs = sset_pairs(set, &n);
+	for (i = 0; i < n; i++) {
+		if (SSET_IS_ORPHAN_ID(pairs[i].event_id) || !pairs[i].count)
+			continue;
+		if (pp->nr == pp->alloc) {
+			size_t alloc = pp->alloc ? 2 * pp->alloc : PP_MIN_SAMPLES;
+
+			k = realloc(pp->keys, alloc * sizeof(*k));
+			if (!k)
+				return -ENOMEM;
+			pp->keys = k;
+			pp->alloc = alloc;
+		}
+		pp->keys[pp->nr++] = (struct pp_key){
+			.stack_id = pairs[i].stack_id,
+			.event_id = pairs[i].event_id,
+			.pid = -1, .cpu = -1,
+			.count = pairs[i].count, .weight = pairs[i].weight,
+		};
+	}
 	return 0;
 }
 
@@ -376,8 +405,10 @@ static bool make_loc(struct pp_build *b, struct pp_node *n)
 	b->locs[b->nr_locs++] = loc;
 	loc->id = n->id = b->nr_locs;
 	if (n->str) {
+		/* The tree keeps the name: the string table's copy. */
+		n->str = b->strtab[str_id(b, n->str)];
 		f[0] = (struct sym_frame){ .name = n->str };
-		return set_lines(b, loc, f, 1, 0);
+		return !b->nomem && set_lines(b, loc, f, 1, 0);
 	}
 	loc->address = n->a;
 	nf = symbolize_addr(b->sz, n->a, true, f);
@@ -403,37 +434,63 @@ static sm_u64 addr_loc(struct pp_build *b, sm_u64 addr)
 	return n->id;
 }
 
-/* The location id of the marker frame of @status (not SSET_FRAMES). */
-static sm_u64 marker_loc(struct pp_build *b, enum sset_status status)
+/*
+ * The location id of a frame without address: a marker or a root frame,
+ * named @name (its only function); 0 when out of memory (noted).
+ */
+static sm_u64 named_loc(struct pp_build *b, const char *name)
 {
-	struct pp_node n = { .str = folded_marker(status) };
+	struct pp_node key = { .str = name }, *n;
 
-	if (!b->marker_loc[status]) {
-		if (!make_loc(b, &n))
-			b->nomem = true;
-		else
-			b->marker_loc[status] = n.id;
+	n = intern(b, &b->named, &key, cmp_str, make_loc);
+	if (!n) {
+		b->nomem = true;
+		return 0;
 	}
-	return b->marker_loc[status];
+	return n->id;
 }
 
-/* The location ids of stack @e, leaf first, made once per stack. */
+/* The number of ';'-separated frames in @root (NULL: none). */
+static size_t nr_roots(const char *root)
+{
+	size_t n = root ? 1 : 0;
+
+	for (; root && *root; root++)
+		n += *root == ';';
+	return n;
+}
+
+/*
+ * The location ids of stack @e, leaf first, made once per stack: its
+ * frames, its marker, then its root frames (sset_intern_root()) innermost
+ * first.
+ */
 static bool stack_locs(struct pp_build *b, const struct sset_entry *e)
 {
-	size_t n = e->depth + (e->status != SSET_FRAMES), i;
+	size_t roots = nr_roots(e->root), i, n, k = 0;
+	char *copy, *rest, *part;
 	uint64_t *ids;
 
+	n = e->depth + (e->status != SSET_FRAMES) + roots;
 	if (b->stack_locs[e->id])
 		return true;
 	ids = calloc(n ? n : 1, sizeof(*ids));
-	if (!ids)
+	copy = e->root ? strdup(e->root) : NULL;
+	if (!ids || (e->root && !copy)) {
+		free(ids);
 		return false;
+	}
 	b->stack_locs[e->id] = ids;
 	b->stack_depth[e->id] = n;
 	for (i = 0; i < e->depth; i++)
 		ids[i] = addr_loc(b, e->frames[i]);
 	if (e->status != SSET_FRAMES)
-		ids[i] = marker_loc(b, e->status);
+		ids[i++] = named_loc(b, folded_marker(e->status));
+	/* Root first in @copy, so from the end of @ids on. */
+	rest = copy;
+	while ((part = strsep(&rest, ";")) && k < roots)
+		ids[n - 1 - k++] = named_loc(b, part);
+	free(copy);
 	return !b->nomem;
 }
 
@@ -450,7 +507,7 @@ static bool make_sample(struct pp_build *b, const struct pprof *pp,
 {
 	char buf[3][128];
 	const char *val[PP_NR_LABELS];
-	int i;
+	int i, nr_labels = k->pid < 0 ? 1 : PP_NR_LABELS;
 
 	perftools__profiles__sample__init(s);
 	s->location_id = b->stack_locs[k->stack_id];
@@ -470,7 +527,7 @@ static bool make_sample(struct pp_build *b, const struct pprof *pp,
 	val[PP_L_PID] = buf[1];
 	snprintf(buf[2], sizeof(buf[2]), "%d", k->cpu);
 	val[PP_L_CPU] = buf[2];
-	for (i = 0; i < PP_NR_LABELS; i++) {
+	for (i = 0; i < nr_labels; i++) {
 		perftools__profiles__label__init(&lab[i]);
 		lab[i].key = str_id(b, label_key[i]);
 		lab[i].str = str_id(b, val[i]);
@@ -547,6 +604,7 @@ static void build_free(struct pp_build *b, size_t nr_stacks)
 	tdestroy(b->strings, free_node);
 	tdestroy(b->functions, free_node);
 	tdestroy(b->locations, free_node);
+	tdestroy(b->named, free_node);
 	for (i = 0; i < b->nr_str; i++)
 		free(b->strtab[i]);
 	free(b->strtab);

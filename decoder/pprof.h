@@ -19,8 +19,10 @@
  * A marker (a stale, unknown or conflicting cookie, a corrupt record) is one
  * Location without mapping or address whose function is the marker's
  * --folded name ("[stale cookie]", ...); a truncated stack gets the root
- * frame "[truncated]".  Orphan stacks are carried by no event and are left
- * out, as in --top.
+ * frame "[truncated]".  An entry's own root frames (sset_intern_root():
+ * --off-cpu's state and task) are Locations of the same kind at the root
+ * end.  Orphan stacks are carried by no event and are left out, as in
+ * --top.
  *
  * Mappings: "[kernel.kallsyms]" (or the --vmlinux path) and one "[MODULE]"
  * per module a frame falls in, named from the trace's kallsyms; each covers
@@ -66,6 +68,20 @@ struct pprof *pprof_new(const char *weight_type, const char *weight_unit);
 int pprof_add(struct pprof *pp, struct tep_handle *tep,
 	      struct tep_record *record, const struct sset_entry *e,
 	      sm_u64 weight);
+
+/**
+ * pprof_add_pairs() - count every (event, stack) pair of @set as one sample
+ * @pp: the profile
+ * @set: the counted stacks
+ *
+ * For the outputs that count outside pprof_add(): --off-cpu charges a
+ * stack when its task comes back, not at an event, so its samples carry
+ * only the "event" label (no comm, pid or cpu; --task-root puts the task
+ * in the stack).  Orphans are left out.
+ *
+ * Return: 0, or -ENOMEM.
+ */
+int pprof_add_pairs(struct pprof *pp, const struct stackset *set);
 
 /**
  * pprof_write() - write the profile, gzip-compressed

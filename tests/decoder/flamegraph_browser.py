@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 """Drive a fgdecode --flamegraph SVG in headless Chromium and check it.
 
-Usage: flamegraph_browser.py SVG FOLDED OUTDIR [CHROMIUM]
+Usage: flamegraph_browser.py SVG FOLDED OUTDIR [CHROMIUM [TERM]]
 
 FOLDED is `fgdecode --folded` of the same trace (the ground truth).  The
 script talks to Chromium over the DevTools protocol on a pipe
@@ -204,7 +204,9 @@ def share_of(folded, term):
 
 def main():
     svg_path, folded_path, outdir = (os.path.abspath(a) for a in sys.argv[1:4])
+    global TERM
     chromium = sys.argv[4] if len(sys.argv) > 4 else "chromium"
+    TERM = sys.argv[5] if len(sys.argv) > 5 else TERM
     os.makedirs(outdir, exist_ok=True)
     folded = read_folded(folded_path)
     frames = check_structure(svg_path, folded)
@@ -240,11 +242,11 @@ def run(b, svg_path, outdir, height, names, folded):
     b.screenshot(os.path.join(outdir, "flamegraph.png"))
     W, PAD = state["W"], 10
 
-    # The frame to click: mid-depth, between a tenth and a half of the width.
+    # The frame to click: mid-depth, from a fiftieth to 95 % of the width.
     pick = json.loads(b.eval("""JSON.stringify((function () {
         var c = frames.filter(function (g) { var w = num(g, 'data-w');
             return !g.classList.contains('root') && !g.classList.contains('event') &&
-                   w > W / 10 && w < W / 2; });
+                   w > W / 50 && w < W * 0.95; });
         c.sort(function (a, b) { return parseFloat(a.querySelector('rect').getAttribute('y')) -
                                          parseFloat(b.querySelector('rect').getAttribute('y')); });
         var g = c[Math.floor(c.length / 2)], r = g.querySelector('rect').getBoundingClientRect();

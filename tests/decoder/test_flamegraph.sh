@@ -5,6 +5,8 @@
 # the result against fgdecode --folded of the same trace (see that script).
 # The screenshots it takes are kept in build/flamegraph/ (flamegraph.png is
 # the one the README shows). A file that cannot be written is an error.
+# With --off-cpu --task-root, the root frame weighs the nanoseconds
+# fgdecode --top reports, and the task and state frames are drawn.
 # Usage: test_flamegraph.sh [TRACE.dat]   (default: build/vm-e2e-6.1/trace.dat,
 # which the vm-e2e@6.1 suite leaves behind)
 set -uo pipefail
@@ -16,7 +18,7 @@ OUT=$ROOT/build/flamegraph
 export ASAN_OPTIONS="exitcode=90" UBSAN_OPTIONS="exitcode=91:print_stacktrace=1"
 
 main() {
-	local rc
+	local rc want got
 	[[ -x $FG ]] || { echo "test_flamegraph: build tests/decoder first (make -C tests/decoder)"; exit 2; }
 	[[ -f $TRACE ]] || { echo "test_flamegraph: no real trace at $TRACE (run tests/run-tests.sh vm-e2e@6.1)"; exit 2; }
 	command -v chromium >/dev/null || { echo "test_flamegraph: chromium is missing (apt-get install chromium)"; exit 2; }
@@ -30,6 +32,15 @@ main() {
 		echo "PASS unwritable file (exit 1, one line)"
 	else
 		echo "FAIL unwritable file: $(head -1 "$OUT/err")"
+		rc=1
+	fi
+	"$FG" --no-summary --off-cpu --task-root --flamegraph "$OUT/offcpu.svg" "$TRACE" || exit 1
+	want=$("$FG" --no-summary --off-cpu --top 1 "$TRACE" | sed -n 's/.*, \([0-9]*\) ns in all$/\1/p')
+	got=$(grep -o 'data-n="all"><title>all: [0-9]* ns' "$OUT/offcpu.svg" | sed 's/.*: //; s/ ns//')
+	if [[ -n $want && $want == "$got" ]] && grep -q 'class="f label" data-x=[^>]* data-n="\[[A-Z+]*\]"' "$OUT/offcpu.svg"; then
+		echo "PASS off-cpu ($got ns, task and state frames)"
+	else
+		echo "FAIL off-cpu: root weighs '$got' ns, fgdecode --top '$want', or no state frame"
 		rc=1
 	fi
 	echo "flamegraph: screenshots in ${OUT#"$ROOT"/}/"

@@ -11,6 +11,11 @@
 #   merge      the profiles of CPU 0 and CPU 1 (--cpu), merged by
 #              go tool pprof -proto, have the stacks of the whole trace
 #   stdout     --pprof - writes the same profile to standard output
+#   weight     with --weight FIELD the samples' second value (its type named
+#              FIELD) sums to fgdecode --top's total, and their counts to its
+#              events; with --off-cpu --task-root, the nanoseconds (type
+#              off-cpu/nanoseconds) likewise, the task and state frames in
+#              the stacks
 # Usage: test_pprof.sh [TRACE.dat]   (default: build/vm-e2e-6.1/trace.dat,
 # which the vm-e2e@6.1 suite leaves behind)
 set -uo pipefail
@@ -136,6 +141,29 @@ test_stdout() {
 		echo "--pprof - differs from --pprof FILE")"
 }
 
+# raw_sums FILE: "COUNT WEIGHT" summed over the samples of go tool pprof -raw.
+raw_sums() {
+	pprof -raw "$1" | awk '/^ +[0-9]+ +[0-9]+: / { c += $1; w += $2 } END { print c + 0, w + 0 }'
+}
+
+test_weight() {
+	local why="" want got top
+	fgdecode --pprof "$TMP/w.pb.gz" --weight prev_prio
+	top=$(fgdecode --top 1 --weight prev_prio | head -1)
+	want="$(sed -n 's/.* over \([0-9]*\) events with a stack, \([0-9]*\) prev_prio in all$/\1 \2/p' <<<"$top")"
+	got=$(raw_sums "$TMP/w.pb.gz")
+	[[ -n $want && $want == "$got" ]] || why+="--weight prev_prio: fgdecode --top '$top', pprof samples sum to '$got'; "
+	pprof -raw "$TMP/w.pb.gz" | grep -q '^events/count prev_prio/count$' || why+="no sample type prev_prio; "
+	fgdecode --pprof "$TMP/oc.pb.gz" --off-cpu --task-root
+	top=$(fgdecode --top 1 --off-cpu | head -1)
+	want="$(sed -n 's/.* over \([0-9]*\) events with a stack, \([0-9]*\) ns in all$/\1 \2/p' <<<"$top")"
+	got=$(raw_sums "$TMP/oc.pb.gz")
+	[[ -n $want && $want == "$got" ]] || why+="--off-cpu: fgdecode --top '$top', pprof samples sum to '$got'; "
+	pprof -raw "$TMP/oc.pb.gz" | grep -q '^events/count off-cpu/nanoseconds$' || why+="no sample type off-cpu/nanoseconds; "
+	pprof -traces "$TMP/oc.pb.gz" | grep -q '^ *\[[A-Z+]*\]$' || why+="no state frame under --task-root; "
+	check weight "$why"
+}
+
 main() {
 	[[ -x $FG ]] || { echo "test_pprof: build tests/decoder first (make -C tests/decoder)"; exit 2; }
 	[[ -f $TRACE ]] || { echo "test_pprof: no real trace at $TRACE (run tests/run-tests.sh vm-e2e@6.1)"; exit 2; }
@@ -148,6 +176,7 @@ main() {
 	test_labels
 	test_merge
 	test_stdout
+	test_weight
 	echo "pprof: $PASSED passed, $FAILED failed"
 	((FAILED == 0))
 }
