@@ -18,6 +18,8 @@
 #                                     --folded with equal weights; with
 #                                     --off-cpu, anstool's sleep is only in
 #                                     base
+#   --off-cpu --wakers                anstool's sleeps under the hrtimer
+#                                     wakeups that ended them, within 5 %
 #   bad input                         --off-cpu on a trace without
 #                                     sched_switch is one line, exit 1
 # Needs `make` (kmod/stackmap.ko, decoder/fgdecode) and a C compiler with a
@@ -116,6 +118,15 @@ check_off_cpu() {
 	expect "--off-cpu total against trace-cmd report" \
 		"$(sed -n 's/^fgdecode: off-cpu: \([0-9]*\) ns in \([0-9]*\) intervals, \([0-9]*\) switch-ins.*, \([0-9]*\) tasks still off.*/total \1 \2 no_switch_out \3 still_off \4/p' "$OUT/offcpu.err")" \
 		"$(gawk '/^total/ { t = $2 " " $3 } /^no_switch_out/ { a = $2 } /^still_off/ { b = $2 } END { print "total " t " no_switch_out " a " still_off " b }' "$OUT/offcpu.ref")"
+	"$FG" --off-cpu --wakers --task-root --folded "$OUT/base.dat" >"$OUT/wakers.folded" 2>"$OUT/wakers.err" ||
+		fail "--off-cpu --wakers" "fgdecode exited $? ($(head -n1 "$OUT/wakers.err"))"
+	ns=$(sum_matching "$OUT/wakers.folded" ';hrtimer_wakeup;.*;--;anstool;[[]S[]];.*;do_nanosleep;')
+	((ns >= 950000000 && ns <= 1050000000)) ||
+		fail "--off-cpu --wakers" "$ns ns of anstool's sleep under an hrtimer_wakeup waker, expected 1e9 within 5 %"
+	echo "test_answers: --wakers: $ns ns of anstool's sleep woken by hrtimer_wakeup; $(sed -n 's/.*, \([0-9]* ended by a wakeup.*\)/\1/p' "$OUT/wakers.err")"
+	"$FG" --off-cpu --wakers --folded "$OUT/new.dat" >/dev/null 2>"$OUT/err" && fail "--wakers without sched_waking" "exit 0"
+	grep -q "^fgdecode: .*new.dat: --wakers: the trace has no sched:sched_waking" "$OUT/err" ||
+		fail "--wakers without sched_waking" "$(cat "$OUT/err")"
 	"$FG" --off-cpu --folded "$OUT/nosched.dat" >/dev/null 2>"$OUT/err" && fail "--off-cpu without sched_switch" "exit 0"
 	grep -q "^fgdecode: .*nosched.dat: --off-cpu: the trace has no sched:sched_switch events" "$OUT/err" ||
 		fail "--off-cpu without sched_switch" "$(cat "$OUT/err")"

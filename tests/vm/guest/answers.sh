@@ -1,6 +1,7 @@
 #!/bin/sh
 # Guest side of the answers test (test_answers.sh; runs as /guest.sh, cwd
-# $SHARE).  stackmap.ko attached to kmem:kmalloc and sched:sched_switch;
+# $SHARE).  stackmap.ko attached to kmem:kmalloc, sched:sched_switch and
+# sched:sched_waking (recorded in base.dat only, for --wakers);
 # three recordings of /extra/anstool with stock trace-cmd:
 #   base.dat      100 messages of 976 bytes (struct msg_msg: 1024 bytes
 #                 requested), a second queue with no message (so that both
@@ -21,9 +22,10 @@ step "insmod stackmap.ko"
 insmod "$MODDIR/stackmap.ko"
 echo kmem:kmalloc >>$D/tracepoints
 echo sched:sched_switch >>$D/tracepoints
+echo sched:sched_waking >>$D/tracepoints
 
 step "record base.dat"
-trace-cmd record -q -e stackmap -e kmem:kmalloc -e sched:sched_switch -o "$SHARE/base.dat" \
+trace-cmd record -q -e stackmap -e kmem:kmalloc -e sched:sched_switch -e sched:sched_waking -o "$SHARE/base.dat" \
 	sh -c "$T msg 100 976 && $T msg 0 976 && $T sleep 4 250"
 step "record new.dat"
 trace-cmd record -q -e stackmap -e kmem:kmalloc -e sched:sched_switch -o "$SHARE/new.dat" \
