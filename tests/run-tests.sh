@@ -48,7 +48,7 @@ declare -A PER_KERNEL=(
 # the default run (named explicitly, they run).  Each is an open problem.
 declare -A KNOWN_BAD=(
 )
-ORDER=(map-unit lib-unit decoder-unit plugin-unit install kmod-build vm-harness vm-e2e vm-answers decoder-badinput decoder-pprof decoder-flamegraph decoder-identity decoder-dbg vm-frontend vm-modes
+ORDER=(map-unit lib-unit decoder-unit plugin-unit install kmod-build vm-harness vm-e2e vm-answers decoder-badinput decoder-dbg decoder-pprof decoder-flamegraph decoder-identity vm-frontend vm-modes
 	vm-module vm-lifecycle bench-quick fuzz-smoke)
 
 # expand NAME: the suite names NAME stands for (NAME@KERNEL for each kernel of a per-kernel suite).

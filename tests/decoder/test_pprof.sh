@@ -16,6 +16,11 @@
 #              events; with --off-cpu --task-root, the nanoseconds (type
 #              off-cpu/nanoseconds) likewise, the task and state frames in
 #              the stacks
+#   dwarf      with Debian's -dbg vmlinux and modules of the trace's kernel
+#              (the decoder-dbg suite leaves them in $STACKMAP_CACHE, default
+#              /var/cache/stackmap; skipped without), -traces with its
+#              inlined frames equals fgdecode --folded with the same files,
+#              and the locations carry file:line
 # Usage: test_pprof.sh [TRACE.dat]   (default: build/vm-e2e-6.1/trace.dat,
 # which the vm-e2e@6.1 suite leaves behind)
 set -uo pipefail
@@ -153,15 +158,39 @@ test_weight() {
 	want="$(sed -n 's/.* over \([0-9]*\) events with a stack, \([0-9]*\) prev_prio in all$/\1 \2/p' <<<"$top")"
 	got=$(raw_sums "$TMP/w.pb.gz")
 	[[ -n $want && $want == "$got" ]] || why+="--weight prev_prio: fgdecode --top '$top', pprof samples sum to '$got'; "
-	pprof -raw "$TMP/w.pb.gz" | grep -q '^events/count prev_prio/count$' || why+="no sample type prev_prio; "
+	pprof -raw "$TMP/w.pb.gz" >"$TMP/w.raw"
+	grep -q '^events/count prev_prio/count$' "$TMP/w.raw" || why+="no sample type prev_prio; "
 	fgdecode --pprof "$TMP/oc.pb.gz" --off-cpu --task-root
 	top=$(fgdecode --top 1 --off-cpu | head -1)
 	want="$(sed -n 's/.* over \([0-9]*\) events with a stack, \([0-9]*\) ns in all$/\1 \2/p' <<<"$top")"
 	got=$(raw_sums "$TMP/oc.pb.gz")
 	[[ -n $want && $want == "$got" ]] || why+="--off-cpu: fgdecode --top '$top', pprof samples sum to '$got'; "
-	pprof -raw "$TMP/oc.pb.gz" | grep -q '^events/count off-cpu/nanoseconds$' || why+="no sample type off-cpu/nanoseconds; "
-	pprof -traces "$TMP/oc.pb.gz" | grep -q '^ *\[[A-Z+]*\]$' || why+="no state frame under --task-root; "
+	pprof -raw "$TMP/oc.pb.gz" >"$TMP/oc.raw"
+	grep -q '^events/count off-cpu/nanoseconds$' "$TMP/oc.raw" || why+="no sample type off-cpu/nanoseconds; "
+	pprof -traces "$TMP/oc.pb.gz" >"$TMP/oc.traces"
+	grep -q '^ *\[[A-Z+]*\]$' "$TMP/oc.traces" || why+="no state frame under --task-root; "
 	check weight "$why"
+}
+
+test_dwarf() {
+	local rel dir why=""
+	rel=$(trace-cmd report --uname -i "$TRACE" 2>/dev/null | awk 'NR == 2 { print $3 }')
+	dir=${STACKMAP_CACHE:-/var/cache/stackmap}/debuginfo/$rel/usr/lib/debug
+	if [[ -z $rel || ! -f $dir/boot/vmlinux-$rel ]]; then
+		echo "SKIP dwarf: no $dir/boot/vmlinux-$rel (the decoder-dbg suite extracts it)"
+		return
+	fi
+	local dw=(--vmlinux "$dir/boot/vmlinux-$rel" --modules "$dir/lib/modules/$rel")
+	fgdecode --pprof "$TMP/dw.pb.gz" "${dw[@]}"
+	folded "${dw[@]}" >"$TMP/dw.folded"
+	# -traces marks an inlined frame "NAME (inline)": traces_folded keeps NAME.
+	pprof -traces "$TMP/dw.pb.gz" >"$TMP/dw.raw"
+	traces_folded <"$TMP/dw.raw" >"$TMP/dw.traces"
+	grep -q ' (inline)$' "$TMP/dw.raw" || why+="no inlined frame; "
+	why+=$(diff "$TMP/dw.folded" "$TMP/dw.traces" | head -3)
+	pprof -raw "$TMP/dw.pb.gz" >"$TMP/dw.locs"
+	grep -q ' [a-z0-9_/.-]*\.[ch]:[1-9][0-9]* s=0$' "$TMP/dw.locs" || why+="no file:line in the locations"
+	check dwarf "$why"
 }
 
 main() {
@@ -177,6 +206,7 @@ main() {
 	test_merge
 	test_stdout
 	test_weight
+	test_dwarf
 	echo "pprof: $PASSED passed, $FAILED failed"
 	((FAILED == 0))
 }
