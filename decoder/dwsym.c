@@ -721,6 +721,88 @@ out:
 	return ret;
 }
 
+/* The symbol @name of @elf's .symtab into @sym; false when absent. */
+static bool find_symbol(Elf *elf, const char *name, GElf_Sym *sym)
+{
+	Elf_Scn *scn = NULL;
+	Elf_Data *data;
+	GElf_Shdr sh;
+	size_t i, n;
+	const char *s;
+
+	while ((scn = elf_nextscn(elf, scn)))
+		if (gelf_getshdr(scn, &sh) && sh.sh_type == SHT_SYMTAB)
+			break;
+	if (!scn || !sh.sh_entsize || !(data = elf_getdata(scn, NULL)))
+		return false;
+	n = sh.sh_size / sh.sh_entsize;
+	for (i = 0; i < n; i++) {
+		if (!gelf_getsym(data, i, sym) || sym->st_shndx == SHN_UNDEF ||
+		    sym->st_shndx >= SHN_LORESERVE)
+			continue;
+		s = elf_strptr(elf, sh.sh_link, sym->st_name);
+		if (s && !strcmp(s, name))
+			return true;
+	}
+	return false;
+}
+
+/* The release in @elf's linux_banner into @out ("" when it has none). */
+static void banner_release(Elf *elf, char *out, size_t len)
+{
+	char text[160] = "";
+	Elf_Data *raw;
+	GElf_Shdr sh;
+	GElf_Sym sym;
+	Elf_Scn *scn;
+	size_t n;
+
+	out[0] = '\0';
+	if (!find_symbol(elf, "linux_banner", &sym) ||
+	    !(scn = elf_getscn(elf, sym.st_shndx)) || !gelf_getshdr(scn, &sh) ||
+	    sh.sh_type != SHT_PROGBITS || sym.st_value < sh.sh_addr ||
+	    sym.st_value - sh.sh_addr >= sh.sh_size)
+		return;
+	n = sh.sh_size - (sym.st_value - sh.sh_addr);
+	n = n < sizeof(text) - 1 ? n : sizeof(text) - 1;
+	raw = elf_getdata_rawchunk(elf, sh.sh_offset + sym.st_value - sh.sh_addr,
+				   n, ELF_T_BYTE);
+	if (!raw || !raw->d_buf)
+		return;
+	memcpy(text, raw->d_buf, n);
+	text[n] = '\0';
+	if (sscanf(text, "Linux version %127s", out) != 1 || len < 128)
+		out[0] = '\0';
+}
+
+int dwsym_check_banner(const char *vmlinux, const char *release,
+		       struct sm_err *err)
+{
+	char banner[128];
+	Elf *elf;
+	int fd, ret = 0;
+
+	if (!release || !*release)
+		return 0;
+	elf_version(EV_CURRENT);
+	fd = open(vmlinux, O_RDONLY);
+	if (fd < 0)
+		return sm_err_set(err, "%s: %s", vmlinux, strerror(errno));
+	elf = elf_begin(fd, ELF_C_READ, NULL);
+	if (!elf || elf_kind(elf) != ELF_K_ELF) {
+		ret = sm_err_set(err, "%s: not an ELF file", vmlinux);
+	} else {
+		banner_release(elf, banner, sizeof(banner));
+		if (*banner && strcmp(banner, release))
+			ret = sm_err_set(err, "%s: its linux_banner says release %s, the trace was recorded on %s",
+				   vmlinux, banner, release);
+	}
+	if (elf)
+		elf_end(elf);
+	close(fd);
+	return ret;
+}
+
 sm_u64 dwsym_bias(const struct dwsym *d)
 {
 	return d->bias;

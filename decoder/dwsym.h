@@ -123,6 +123,23 @@ void dwsym_set_naive(struct dwsym *d, bool naive);
  */
 void dwsym_get_stats(const struct dwsym *d, struct dwsym_stats *st);
 
+/**
+ * dwsym_check_banner() - does a vmlinux say it is the recorded release?
+ * @vmlinux: path of the ELF file
+ * @release: the recorded kernel release (uname -r, from the trace)
+ * @err: on a mismatch, one line naming both releases
+ *
+ * Reads the string at the symbol linux_banner ("Linux version RELEASE
+ * (builder) ..."; init/version.c) from the file's bytes, without loading
+ * its sections.  A file without that symbol or string has nothing to
+ * compare and passes; so does a NULL or empty @release.
+ *
+ * Return: 0, or -1 with @err set when the file cannot be read as ELF or its
+ * banner names another release.
+ */
+int dwsym_check_banner(const char *vmlinux, const char *release,
+		       struct sm_err *err);
+
 /** dwsym_free() - release everything (NULL is fine). */
 void dwsym_free(struct dwsym *d);
 

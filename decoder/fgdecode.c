@@ -1110,6 +1110,7 @@ static int open_symbols(struct fgdecode *fg, struct tep_handle *tep,
 			const char *name)
 {
 	static struct debuginfo found;
+	char release[128];
 	struct sm_err err;
 
 	fg->sz.tep = tep;
@@ -1125,6 +1126,14 @@ static int open_symbols(struct fgdecode *fg, struct tep_handle *tep,
 	fg->sz.ks = &fg->kallsyms;
 	if (!fg->opt.vmlinux && !fg->opt.modules)
 		return 0;
+	/* The file's own word on its release first, then its symbols. */
+	if (fg->opt.vmlinux &&
+	    !debuginfo_release(reader_uname(&fg->reader), release,
+			       sizeof(release)) &&
+	    dwsym_check_banner(fg->opt.vmlinux, release, &err)) {
+		fprintf(stderr, "fgdecode: %s\n", err.msg);
+		return -1;
+	}
 	if (dwsym_open(&fg->sz.dw, &fg->kallsyms, fg->opt.vmlinux,
 		       fg->opt.modules, &err)) {
 		fprintf(stderr, "fgdecode: %s\n", err.msg);

@@ -605,6 +605,36 @@ static void write_fixture_trace(const sm_u64 *frames, int depth)
 	free(ks);
 }
 
+/* linux_banner's release must be the recorded one; no banner: nothing to say. */
+START_TEST(banner_names_the_release)
+{
+	struct sm_err err = { "" };
+	char path[512], cmd[1024];
+	FILE *f;
+
+	build_fixture();
+
+	snprintf(path, sizeof(path), "%s/banner.c", dir);
+	f = fopen(path, "w");
+	ck_assert_ptr_nonnull(f);
+	fputs("const char linux_banner[] = \"Linux version 6.1.0-57-amd64 (debian-kernel@lists.debian.org) #1 SMP\\n\";\n", f);
+	fclose(f);
+	snprintf(cmd, sizeof(cmd), "cc -c -o '%s/banner.o' '%s'", dir, path);
+	ck_assert_int_eq(system(cmd), 0);
+	snprintf(path, sizeof(path), "%s/banner.o", dir);
+	ck_assert_int_eq(dwsym_check_banner(path, "6.1.0-57-amd64", &err), 0);
+	ck_assert_int_eq(dwsym_check_banner(path, NULL, &err), 0);
+	ck_assert_int_eq(dwsym_check_banner(path, "6.12.117+deb12-amd64", &err), -1);
+	snprintf(cmd, sizeof(cmd),
+		 "%s: its linux_banner says release 6.1.0-57-amd64, the trace was recorded on 6.12.117+deb12-amd64",
+		 path);
+	ck_assert_str_eq(err.msg, cmd);
+	/* The fixture vmlinux has no banner: nothing to compare. */
+	ck_assert_int_eq(dwsym_check_banner(elf, "6.12.117+deb12-amd64", &err), 0);
+	remove_fixture();
+}
+END_TEST
+
 /* A vmlinux without DWARF is used for placement only, and fgdecode says so. */
 START_TEST(fgdecode_says_a_vmlinux_has_no_dwarf)
 {
@@ -1017,6 +1047,7 @@ static Suite *dwarf_suite(void)
 	tcase_add_test(tc, vmlinux_that_does_not_match_is_refused);
 	tcase_add_test(tc, fgdecode_vmlinux_prints_lines_and_inlined_frames);
 	tcase_add_test(tc, fgdecode_says_a_vmlinux_has_no_dwarf);
+	tcase_add_test(tc, banner_names_the_release);
 	tcase_add_test(tc, fgdecode_refuses_a_vmlinux_that_does_not_match);
 	tcase_add_test(tc, fgdecode_modules_prints_module_lines_and_inlined_frames);
 	tcase_add_test(tc, index_gives_what_the_libdw_calls_give_on_every_address);
