@@ -160,6 +160,21 @@ matrix_off_cpu() {
 	run_case off-cpu-40-bytes-flipped either "$TMP/flip" --off-cpu --top 5
 	head -c $(($(stat -c %s "$TMP/v6.dat") / 2)) "$TMP/v6.dat" >"$TMP/trunc"
 	run_case off-cpu-truncated-at-half either "$TMP/trunc" --off-cpu --top 5
+	run_case wakers-without-sched-waking error "$TRACE" --off-cpu --wakers --folded
+}
+
+# fgdecode diff BASE NEW (the file run_case adds is NEW): a trace against
+# itself changes nothing; a damaged or missing side may fail, naming it.
+matrix_diff() {
+	run_case diff-with-itself decode "$TRACE" diff --folded "$TRACE"
+	if gawk '$(NF - 1) != $NF { bad++ } END { exit !(NR > 0 && !bad) }' "$TMP/out"; then :; else
+		FAILED=$((FAILED + 1))
+		echo "FAIL diff-with-itself: some stack's weights differ, or no stack"
+	fi
+	run_case diff-new-missing error "$TMP/does-not-exist" diff "$TRACE"
+	run_case diff-base-not-a-trace error "$TRACE" diff "$TMP/random"
+	run_case diff-new-truncated-at-half either "$TMP/trunc" diff --off-cpu --folded "$TMP/v6.dat"
+	run_case diff-new-flipped either "$TMP/flip" diff --weight prev_state "$TMP/v6.dat"
 }
 
 main() {
@@ -178,6 +193,7 @@ main() {
 	matrix_stack_map
 	matrix_weight
 	matrix_off_cpu
+	matrix_diff
 	echo "badinput: $PASSED passed, $FAILED failed"
 	((FAILED == 0))
 }
