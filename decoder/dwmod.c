@@ -223,7 +223,6 @@ static size_t collect_votes(const struct kallsyms *ks, const struct dwmod *m,
 	return n;
 }
 
-/* Majority per section; -1 with @err when a section has none. */
 /* The name of @elf's section @shndx, for messages. */
 static const char *section_name(Elf *elf, size_t shndx)
 {
@@ -237,33 +236,33 @@ static const char *section_name(Elf *elf, size_t shndx)
 	return name ? name : "?";
 }
 
+/* Each section's base by kallsyms_vote(); -1 with @err when one is refused. */
 static int count_votes(struct dwmod *m, Elf *elf, const struct vote *v,
 		       size_t n, struct sm_err *err)
 {
-	size_t i = 0, j, run, best, total;
-	sm_u64 base;
+	sm_u64 *bases = malloc((n ? n : 1) * sizeof(*bases)), base = 0;
+	size_t i = 0, j, best;
+	int ret = 0;
 
-	while (i < n) {
-		best = run = total = 0;
-		base = v[i].base;
-		for (j = i; j < n && v[j].shndx == v[i].shndx; j++) {
-			run = j > i && v[j].base == v[j - 1].base ? run + 1 : 1;
-			total++;
-			if (run > best) {
-				best = run;
-				base = v[j].base;
-			}
-		}
-		if ((total - best) * DW_MATCH_TOLERANCE > total)
-			return sm_err_set(err, "%s: does not match the recorded module %s: %zu of the %zu symbols of its section %s are not where the recording has them (at most 1 in %d may differ)",
-				    m->path, m->name, total - best, total,
-				    section_name(elf, v[i].shndx),
-				    DW_MATCH_TOLERANCE);
-		if (v[i].shndx < m->nr_sections)
+	if (!bases)
+		return sm_err_set(err, "%s", strerror(ENOMEM));
+	/* @v is sorted by section, then base: each section's bases sorted. */
+	for (j = 0; j < n; j++)
+		bases[j] = v[j].base;
+	for (; i < n && !ret; i = j) {
+		for (j = i; j < n && v[j].shndx == v[i].shndx; j++)
+			;
+		best = kallsyms_vote(bases + i, j - i, &base);
+		if (!kallsyms_vote_accepts(best, j - i))
+			ret = sm_err_set(err, "%s: does not match the recorded module %s: %zu of the %zu symbols of its section %s are not where the recording has them (at most 1 in %d may differ)",
+				   m->path, m->name, j - i - best, j - i,
+				   section_name(elf, v[i].shndx),
+				   DW_MATCH_TOLERANCE);
+		else if (v[i].shndx < m->nr_sections)
 			m->base[v[i].shndx] = base;
-		i = j;
 	}
-	return 0;
+	free(bases);
+	return ret;
 }
 
 /* The range of the placed SHF_ALLOC sections. */

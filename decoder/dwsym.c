@@ -173,7 +173,7 @@ static int vote_bias(const struct kallsyms *ks, const struct elf_info *ei,
 		     sm_u64 *bias, size_t *agree, size_t *matched)
 {
 	sm_u64 *cand = malloc((ks->nr ? ks->nr : 1) * sizeof(*cand));
-	size_t i, n = 0, run = 0, best = 0;
+	size_t i, n = 0;
 
 	if (!cand)
 		return -1;
@@ -187,16 +187,9 @@ static int vote_bias(const struct kallsyms *ks, const struct elf_info *ei,
 			cand[n++] = ks->syms[i].addr - e->value;
 	}
 	qsort(cand, n, sizeof(*cand), cmp_u64);
-	for (i = 0; i < n; i++) {
-		run = i && cand[i] == cand[i - 1] ? run + 1 : 1;
-		if (run > best) {
-			best = run;
-			*bias = cand[i];
-		}
-	}
-	free(cand);
-	*agree = best;
+	*agree = kallsyms_vote(cand, n, bias);
 	*matched = n;
+	free(cand);
 	return 0;
 }
 
@@ -266,7 +259,7 @@ static int place(const struct kallsyms *ks, Elf *elf, const char *path,
 	if (!matched)
 		return sm_err_set(err, "%s: none of its %zu symbols is a function the recorded kallsyms list by that name (a vmlinux without its symbol table, such as the BTF-only one of a headers package? the one with symbols and DWARF is /usr/lib/debug/boot/vmlinux-RELEASE, in linux-image-RELEASE-dbg)",
 			    path, ei->nr);
-	if ((matched - agree) * DW_MATCH_TOLERANCE > matched)
+	if (!kallsyms_vote_accepts(agree, matched))
 		return refuse_moved(ks, ei, *bias, agree, matched, path, err);
 	if (check_anchor(ks, "_text", ei->text, *bias, path, err) ||
 	    check_anchor(ks, "_stext", ei->stext, *bias, path, err))

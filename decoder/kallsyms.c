@@ -152,3 +152,17 @@ void kallsyms_free(struct kallsyms *ks)
 	free(ks->text);
 	memset(ks, 0, sizeof(*ks));
 }
+
+size_t kallsyms_vote(const sm_u64 *sorted, size_t n, sm_u64 *value)
+{
+	size_t i, run = 0, best = 0;
+
+	for (i = 0; i < n; i++) {
+		run = i && sorted[i] == sorted[i - 1] ? run + 1 : 1;
+		if (run > best) {
+			best = run;
+			*value = sorted[i];
+		}
+	}
+	return best;
+}

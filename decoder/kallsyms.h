@@ -25,6 +25,28 @@
  */
 #define DW_MATCH_TOLERANCE	1000
 
+/**
+ * kallsyms_vote() - the most common value among placement votes
+ * @sorted: @n votes (recorded address - file address, one per symbol both
+ *	name uniquely), sorted ascending
+ * @n: their number
+ * @value: set to the most common value (the first such when tied); left
+ *	alone when @n is 0
+ *
+ * The one placement vote of fgdecode: the vmlinux's KASLR bias (dwsym.c)
+ * and each module section's base (dwmod.c) are the value it returns, and
+ * the file is refused when more than 1 in DW_MATCH_TOLERANCE votes differ.
+ *
+ * Return: how many votes have that value (0 when @n is 0).
+ */
+size_t kallsyms_vote(const sm_u64 *sorted, size_t n, sm_u64 *value);
+
+/** kallsyms_vote_accepts() - at most 1 in DW_MATCH_TOLERANCE of @n votes differ from the @agree that won. */
+static inline int kallsyms_vote_accepts(size_t agree, size_t n)
+{
+	return n && (n - agree) * DW_MATCH_TOLERANCE <= n;
+}
+
 struct ksym {
 	sm_u64 addr;
 	const char *name;	/* points into kallsyms.text */
