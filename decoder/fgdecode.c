@@ -14,6 +14,12 @@
  * is formatted once.  This file holds the options and the loop that decides
  * which record a stack belongs to.
  *
+ * What a stack weighs is decided on the way into the stack set: one per
+ * event by default, a field of the event with --weight (weight.c), the
+ * time its task then spent off the CPU with --off-cpu (offcpu.c, which also
+ * joins wakers).  fgdecode diff reads two traces into one diff.c table by
+ * their folded stacks and prints what changed.
+ *
  * With --map it prints the module's stack_map listing instead (maplist.c
  * reads it, mapout.c prints it), once or every --interval seconds.
  *
