@@ -210,6 +210,24 @@ int fgdiff_print(FILE *out, struct fgdiff *d, const struct fgdiff_print *p)
 	return 0;
 }
 
+int fgdiff_foreach(const struct fgdiff *d, bool normalize,
+		   int (*fn)(void *ctx, const char *stack, long long base,
+			     long long new),
+		   void *ctx)
+{
+	struct row *rows = make_rows(d, normalize);
+	size_t i;
+	int ret = 0;
+
+	if (!rows)
+		return -ENOMEM;
+	qsort(rows, d->nr, sizeof(*rows), cmp_stack);
+	for (i = 0; i < d->nr && !ret; i++)
+		ret = fn(ctx, rows[i].s->stack, rows[i].base, rows[i].new);
+	free(rows);
+	return ret;
+}
+
 void fgdiff_summary(FILE *out, const struct fgdiff *d)
 {
 	size_t i, only_base = 0, only_new = 0, changed = 0;

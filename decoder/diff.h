@@ -74,6 +74,23 @@ struct fgdiff_print {
 int fgdiff_print(FILE *out, struct fgdiff *d, const struct fgdiff_print *p);
 
 /**
+ * fgdiff_foreach() - call @fn on every stack, bytewise by stack
+ * @d: the diff, both sides added
+ * @normalize: scale the base weights as fgdiff_print() does
+ * @fn: gets the folded stack, its base and its new weight; a non-zero
+ *	return stops the walk and is returned
+ * @ctx: passed to @fn
+ *
+ * For outputs of their own (fgdecode diff --flamegraph).
+ *
+ * Return: 0, what @fn returned, or -ENOMEM.
+ */
+int fgdiff_foreach(const struct fgdiff *d, bool normalize,
+		   int (*fn)(void *ctx, const char *stack, long long base,
+			     long long new),
+		   void *ctx);
+
+/**
  * fgdiff_summary() - one line: the totals and how many stacks differ
  * @out: stream (fgdecode uses stderr)
  * @d: the diff

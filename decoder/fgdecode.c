@@ -755,6 +755,7 @@ static const struct option map_longopts[] = {
 static const struct option diff_longopts[] = {
 	{ "folded", no_argument, NULL, OPT_FOLDED },
 	{ "top", required_argument, NULL, OPT_TOP },
+	{ "flamegraph", required_argument, NULL, OPT_FLAMEGRAPH },
 	{ "merge", no_argument, NULL, OPT_MERGE },
 	{ "normalize", no_argument, NULL, OPT_NORMALIZE },
 	{ "any-kernel", no_argument, NULL, OPT_ANY_KERNEL },
@@ -852,6 +853,8 @@ static void diff_usage(FILE *out)
 		"Output:\n"
 		"  --folded        every stack as 'STACK BASE NEW' (differential flame graphs)\n"
 		"  --top N         the table's N stacks of most change\n"
+		"  --flamegraph FILE  a differential SVG flame graph: NEW's stacks, red where\n"
+		"                  they grew, blue where they shrank\n"
 		"  --normalize     scale BASE's weights to NEW's total first\n"
 		"  --merge         no event root frame\n"
 		"What is compared (as for fgdecode report):\n"
@@ -1527,6 +1530,23 @@ static void weight_of(const struct options *opt, struct fgdiff_print *p)
 		  "events";
 }
 
+/* diff --flamegraph FILE: titled "BASE -> NEW".  Return: 0, or -1 (printed). */
+static int write_diff_flamegraph(const struct options *opt,
+				 const struct fgdiff *d,
+				 const struct fgdiff_print *p)
+{
+	char title[512];
+	struct sm_err err;
+
+	snprintf(title, sizeof(title), "%s -> %s%s", opt->path, opt->new_path,
+		 opt->normalize ? " (base normalized)" : "");
+	if (!flamegraph_write_diff(opt->view, d, opt->normalize,
+				   *p->unit ? p->unit : p->name, title, &err))
+		return 0;
+	fprintf(stderr, "fgdecode: %s\n", err.msg);
+	return -1;
+}
+
 /*
  * fgdecode diff: read BASE, then NEW, each into the diff, on a fresh
  * struct fgdecode; refuse traces of two kernel releases unless
@@ -1568,7 +1588,13 @@ static int run_diff(struct fgdecode *fg)
 		goto out;
 	}
 	weight_of(&opt, &p);
-	if (fgdiff_print(stdout, d, &p) || fflush(stdout) || ferror(stdout)) {
+	if (opt.diff_mode == OUT_FLAMEGRAPH) {
+		if (write_diff_flamegraph(&opt, d, &p)) {
+			ret = EXIT_ERROR;
+			goto out;
+		}
+	} else if (fgdiff_print(stdout, d, &p) || fflush(stdout) ||
+		   ferror(stdout)) {
 		fprintf(stderr, "fgdecode: diff: out of memory or cannot write the output\n");
 		ret = EXIT_ERROR;
 		goto out;

@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "diff.h"
 #include "flamegraph.h"
 #include "flamegraph.js.h"
 #include "folded.h"
@@ -26,23 +27,24 @@
 
 enum fg_kind {
 	FG_ROOT, FG_EVENT, FG_LABEL, FG_KERNEL, FG_MODULE, FG_INLINED,
-	FG_MARKER, FG_MERGED,
+	FG_MARKER, FG_MERGED, FG_DIFF,
 };
 
 static const char *const kind_name[] = {
 	[FG_ROOT] = "root", [FG_EVENT] = "event", [FG_LABEL] = "label",
 	[FG_KERNEL] = "kernel",
 	[FG_MODULE] = "module", [FG_INLINED] = "inlined",
-	[FG_MARKER] = "marker", [FG_MERGED] = "merged",
+	[FG_MARKER] = "marker", [FG_MERGED] = "merged", [FG_DIFF] = "frame",
 };
 
 struct fg_node {
 	const char *name;	/* points into the symbolizer, the trace's
 				 * handle, a static string, @hex or @own */
 	char hex[20];		/* "0xADDR" of an address without symbol */
-	char *own;		/* a root frame's name (malloc'ed) */
+	char *own;		/* a root or diff frame's name (malloc'ed) */
 	enum fg_kind kind;
-	sm_u64 weight;
+	sm_u64 weight;		/* the width; in a diff, the new weight */
+	sm_u64 base;		/* in a diff, the base weight */
 	size_t count;		/* events */
 	int first, next;	/* first child, next sibling; -1: none */
 };
@@ -54,6 +56,8 @@ struct fg_tree {
 	sm_u64 total;
 	const char *unit;	/* what a weight is: "events", "bytes", ... */
 	bool weighted;
+	bool diff;		/* a differential graph (base and new) */
+	sm_u64 max_delta;	/* in a diff: the largest |new - base| */
 	double scale;		/* px per unit of weight */
 };
 
@@ -79,7 +83,7 @@ static int child(struct fg_tree *t, int parent, const char *name,
 	n = &t->nodes[t->nr];
 	memset(n, 0, sizeof(*n));
 	n->name = name;
-	if (kind == FG_LABEL) {
+	if (kind == FG_LABEL || kind == FG_DIFF) {
 		n->name = n->own = strdup(name);
 		if (!n->own)
 			return -1;
@@ -219,6 +223,59 @@ static void put_xml(FILE *out, const char *s)
 	}
 }
 
+/*
+ * fgdiff_foreach(): the folded stack @stack ("EVENT;outermost;...") under
+ * the root, its new weight the width.  Return: 0 or -ENOMEM.
+ */
+static int add_diff(void *ctx, const char *stack, long long base,
+		    long long new)
+{
+	struct fg_tree *t = ctx;
+	char *copy = strdup(stack), *rest = copy, *part;
+	int at = 0, depth = 0, i;
+
+	if (!copy)
+		return -ENOMEM;
+	t->nodes[0].weight += new;
+	t->nodes[0].base += base;
+	while ((part = strsep(&rest, ";"))) {
+		i = child(t, at, part, FG_DIFF);
+		if (i < 0)
+			break;
+		t->nodes[i].weight += new;
+		t->nodes[i].base += base;
+		if (++depth > t->max_depth)
+			t->max_depth = depth;
+		at = i;
+	}
+	free(copy);
+	return part ? -ENOMEM : 0;
+}
+
+static int build_diff(struct fg_tree *t, const struct fgdiff *d,
+		      bool normalize)
+{
+	long long delta;
+	size_t i;
+	int ret;
+
+	t->alloc = 1024;
+	t->nodes = calloc(t->alloc, sizeof(*t->nodes));
+	if (!t->nodes)
+		return -ENOMEM;
+	t->nr = 1;
+	t->nodes[0] = (struct fg_node){ .name = "all", .kind = FG_ROOT,
+					.first = -1, .next = -1 };
+	ret = fgdiff_foreach(d, normalize, add_diff, t);
+	for (i = 1; !ret && i < t->nr; i++) {
+		delta = (long long)(t->nodes[i].weight - t->nodes[i].base);
+		if ((sm_u64)llabs(delta) > t->max_delta)
+			t->max_delta = llabs(delta);
+	}
+	t->total = t->nodes[0].weight;
+	return ret;
+}
+
 /* FNV-1a of @s, cut into three shades in [0, 1). */
 static void shades(const char *s, double v[3])
 {
@@ -231,12 +288,36 @@ static void shades(const char *s, double v[3])
 	v[2] = ((h >> 32) & 0xffff) / 65536.0;
 }
 
+/*
+ * The fill of a frame in a diff: red for growth, blue for shrinkage, the
+ * deeper the more it changed (against the largest change), white unchanged.
+ */
+static void put_diff_fill(FILE *out, const struct fg_tree *t,
+			  const struct fg_node *n)
+{
+	long long delta = (long long)(n->weight - n->base);
+	double ratio = t->max_delta ? (double)llabs(delta) / t->max_delta : 0;
+	int c = 250 - (int)(200 * ratio);
+
+	if (n->kind == FG_ROOT || n->kind == FG_MERGED || !delta)
+		fprintf(out, "rgb(%d,%d,%d)", 245, 245, 245);
+	else if (delta > 0)
+		fprintf(out, "rgb(255,%d,%d)", c, c);
+	else
+		fprintf(out, "rgb(%d,%d,255)", c, c);
+}
+
 /* The fill of a frame: the hue of its kind, the shade of its name. */
-static void put_fill(FILE *out, const struct fg_node *n)
+static void put_fill(FILE *out, const struct fg_tree *t,
+		     const struct fg_node *n)
 {
 	int r, g, b;
 	double v[3];
 
+	if (t->diff) {
+		put_diff_fill(out, t, n);
+		return;
+	}
 	shades(n->name, v);
 	switch (n->kind) {
 	case FG_KERNEL:		/* flamegraph.pl's "hot" */
@@ -270,7 +351,10 @@ static void put_tooltip(FILE *out, const struct fg_tree *t,
 	put_xml(out, n->name);
 	fprintf(out, ": %llu %s, %.2f%%", (unsigned long long)n->weight,
 		t->unit, t->total ? 100.0 * n->weight / t->total : 0.0);
-	if (t->weighted)
+	if (t->diff)
+		fprintf(out, " (base %llu, %+lld)", (unsigned long long)n->base,
+			(long long)(n->weight - n->base));
+	else if (t->weighted)
 		fprintf(out, ", %zu events", n->count);
 	if (n->kind == FG_INLINED)
 		fputs(" (inlined)", out);
@@ -290,9 +374,9 @@ static void put_frame(FILE *out, const struct fg_tree *t,
 	put_tooltip(out, t, n);
 	fprintf(out, "</title><rect x=\"%.3f\" y=\"%d\" width=\"%.3f\" height=\"%d\" rx=\"2\" fill=\"",
 		PAD + x, y, w, FLAMEGRAPH_FRAME_HEIGHT - 1);
-	put_fill(out, n);
+	put_fill(out, t, n);
 	fputs("\" data-fill=\"", out);
-	put_fill(out, n);
+	put_fill(out, t, n);
 	fprintf(out, "\"/><text x=\"%.3f\" y=\"%d\"></text></g>\n", PAD + x + 3,
 		y + FLAMEGRAPH_FRAME_HEIGHT - 4);
 }
@@ -334,6 +418,7 @@ static int put_tree(FILE *out, struct fg_tree *t, int i, double x, int depth)
 
 		if (n->weight * t->scale < FLAMEGRAPH_MIN_WIDTH) {
 			merged.weight += n->weight;
+			merged.base += n->base;
 			merged.count += n->count;
 			nr_merged++;
 			continue;
@@ -396,36 +481,32 @@ static void free_tree(struct fg_tree *t)
 	free(t->nodes);
 }
 
-int flamegraph_write(const char *path, const struct symbolizer *sz,
-		     struct stackset *set, const char *title,
-		     struct sm_err *err)
+/* Write the built tree @t (freed here) to @path. */
+static int write_svg(struct fg_tree *t, int ret, const char *path,
+		     const char *title, struct sm_err *err)
 {
-	struct fg_tree t = { .weighted = sset_weighted(set) };
 	bool to_stdout = !strcmp(path, "-");
 	FILE *out;
-	int ret, height;
+	int height;
 
-	t.unit = !t.weighted ? "events" : *sset_weight_unit(set) ?
-		 sset_weight_unit(set) : sset_weight_name(set);
-	ret = build(&t, sz, set);
 	if (ret) {
-		free_tree(&t);
+		free_tree(t);
 		sm_err_set(err, "%s: out of memory", path);
 		return ret;
 	}
-	t.scale = t.total ? (double)(FLAMEGRAPH_WIDTH - 2 * PAD) / t.total : 0;
-	height = TOP + (t.max_depth + 1) * FLAMEGRAPH_FRAME_HEIGHT + BOTTOM;
+	t->scale = t->total ? (double)(FLAMEGRAPH_WIDTH - 2 * PAD) / t->total : 0;
+	height = TOP + (t->max_depth + 1) * FLAMEGRAPH_FRAME_HEIGHT + BOTTOM;
 	out = to_stdout ? stdout : fopen(path, "w");
 	if (!out) {
-		free_tree(&t);
+		free_tree(t);
 		sm_err_set(err, "%s: cannot open for writing: %s", path,
 			   strerror(errno));
 		return -EIO;
 	}
-	put_header(out, &t, title, height);
-	ret = put_tree(out, &t, 0, 0, 0);
+	put_header(out, t, title, height);
+	ret = put_tree(out, t, 0, 0, 0);
 	fputs("</svg>\n", out);
-	free_tree(&t);
+	free_tree(t);
 	if (ret)
 		sm_err_set(err, "%s: out of memory", path);
 	if (fflush(out) || ferror(out))
@@ -435,4 +516,24 @@ int flamegraph_write(const char *path, const struct symbolizer *sz,
 	if (ret == -EIO)
 		sm_err_set(err, "%s: cannot write the flame graph", path);
 	return ret;
+}
+
+int flamegraph_write(const char *path, const struct symbolizer *sz,
+		     struct stackset *set, const char *title,
+		     struct sm_err *err)
+{
+	struct fg_tree t = { .weighted = sset_weighted(set) };
+
+	t.unit = !t.weighted ? "events" : *sset_weight_unit(set) ?
+		 sset_weight_unit(set) : sset_weight_name(set);
+	return write_svg(&t, build(&t, sz, set), path, title, err);
+}
+
+int flamegraph_write_diff(const char *path, const struct fgdiff *d,
+			  bool normalize, const char *unit, const char *title,
+			  struct sm_err *err)
+{
+	struct fg_tree t = { .diff = true, .unit = unit };
+
+	return write_svg(&t, build_diff(&t, d, normalize), path, title, err);
 }

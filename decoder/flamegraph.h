@@ -34,6 +34,8 @@
 #ifndef FGDECODE_FLAMEGRAPH_H
 #define FGDECODE_FLAMEGRAPH_H
 
+#include <stdbool.h>
+
 #include "sm_err.h"
 #include "stackset.h"
 #include "symbolize.h"
@@ -58,5 +60,30 @@
 int flamegraph_write(const char *path, const struct symbolizer *sz,
 		     struct stackset *set, const char *title,
 		     struct sm_err *err);
+
+struct fgdiff;
+
+/**
+ * flamegraph_write_diff() - write a differential flame graph of a diff
+ * @path: the file to write, "-" for standard output
+ * @d: the diff (fgdecode diff), both traces added
+ * @normalize: scale the base weights to the new total first
+ * @unit: what a weight is ("events", "bytes", "ns")
+ * @title: the graph's title
+ * @err: on failure, one line naming @path
+ *
+ * The graph of NEW (frames as wide as their new weight, from the folded
+ * stacks the diff matched), each frame coloured by its change from BASE:
+ * red where it grew, blue where it shrank, the deeper the more (against
+ * the largest change of any frame), white unchanged, as flamegraph.pl
+ * draws difffolded.pl's output; the tooltip adds the base weight and the
+ * change ("__schedule: 412 events, 22.84% (base 300, +112)").  A stack
+ * only in BASE has no width: swap the traces to see what went away.
+ *
+ * Return: as flamegraph_write().
+ */
+int flamegraph_write_diff(const char *path, const struct fgdiff *d,
+			  bool normalize, const char *unit, const char *title,
+			  struct sm_err *err);
 
 #endif /* FGDECODE_FLAMEGRAPH_H */

@@ -6,7 +6,11 @@
 # The screenshots it takes are kept in build/flamegraph/ (flamegraph.png is
 # the one the README shows). A file that cannot be written is an error.
 # With --off-cpu --task-root, the root frame weighs the nanoseconds
-# fgdecode --top reports, and the task and state frames are drawn.
+# fgdecode --top reports, and the task and state frames are drawn.  The
+# differential graph of fgdecode diff TRACE FIXTURE (FIXTURE:
+# tests/fixtures/traces/views.dat, same kernel): its root weighs the new
+# total with the base total beside it, as the diff's summary says, and it
+# has red (grown) and blue (shrunk) frames.
 # Usage: test_flamegraph.sh [TRACE.dat]   (default: build/vm-e2e-6.1/trace.dat,
 # which the vm-e2e@6.1 suite leaves behind)
 set -uo pipefail
@@ -41,6 +45,17 @@ main() {
 		echo "PASS off-cpu ($got ns, task and state frames)"
 	else
 		echo "FAIL off-cpu: root weighs '$got' ns, fgdecode --top '$want', or no state frame"
+		rc=1
+	fi
+	"$FG" diff --flamegraph "$OUT/diff.svg" "$TRACE" "$ROOT/tests/fixtures/traces/views.dat" 2>"$OUT/diff.err" || exit 1
+	want=$(sed -n 's/.*; totals \([0-9]*\) -> \([0-9]*\)$/\2 \1/p' "$OUT/diff.err")
+	got=$(grep -o 'data-n="all"><title>all: [0-9]* events, [0-9.]*% (base [0-9]*' "$OUT/diff.svg" |
+		sed 's/.*all: \([0-9]*\) events.*(base \([0-9]*\)/\1 \2/')
+	if [[ -n $want && $want == "$got" ]] && grep -q 'fill="rgb(255,[0-9]*,[0-9]*)"' "$OUT/diff.svg" &&
+		grep -q 'fill="rgb([0-9]*,[0-9]*,255)"' "$OUT/diff.svg"; then
+		echo "PASS diff (new and base totals $got, red and blue frames)"
+	else
+		echo "FAIL diff: root says '$got', the diff '$want', or no red or no blue frame"
 		rc=1
 	fi
 	echo "flamegraph: screenshots in ${OUT#"$ROOT"/}/"
