@@ -80,6 +80,7 @@ int offcpu_init(struct offcpu *o, struct tep_handle *tep,
 		return -ENOMEM;
 	}
 	sset_set_weight(set, "off-cpu", "ns");
+	sset_set_count_name(set, "intervals");
 	return 0;
 }
 

@@ -29,6 +29,7 @@ struct stackset {
 	sm_u64 total_weight;
 	const char *weight_name;	/* NULL: events */
 	const char *weight_unit;
+	const char *count_name;		/* NULL: events */
 };
 
 /* FNV-1a over the root, the status, the depth and the frames. */
@@ -251,6 +252,16 @@ void sset_set_weight(struct stackset *set, const char *name,
 {
 	set->weight_name = name;
 	set->weight_unit = unit;
+}
+
+void sset_set_count_name(struct stackset *set, const char *name)
+{
+	set->count_name = name;
+}
+
+const char *sset_count_name(const struct stackset *set)
+{
+	return set->count_name ? set->count_name : "events";
 }
 
 bool sset_weighted(const struct stackset *set)

@@ -118,6 +118,16 @@ int sset_render_once(struct trace_seq *s, struct sset_entry *entry,
 void sset_set_weight(struct stackset *set, const char *name,
 		     const char *unit);
 
+/**
+ * sset_set_count_name() - what one count is, when not an event
+ * @set: the set
+ * @name: e.g. "intervals" (--off-cpu counts one per interval); not copied
+ */
+void sset_set_count_name(struct stackset *set, const char *name);
+
+/** sset_count_name() - what the counts count ("events" by default). */
+const char *sset_count_name(const struct stackset *set);
+
 /** sset_weighted() - did sset_set_weight() give the set another weight? */
 bool sset_weighted(const struct stackset *set);
 

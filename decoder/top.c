@@ -91,16 +91,18 @@ static void print_weighed(FILE *out, const struct symbolizer *sz,
 {
 	const char *unit = sset_weight_unit(set);
 	const char *label = *unit ? unit : sset_weight_name(set);
+	const char *counted = sset_count_name(set);
 	sm_u64 total = sset_total_weight(set);
 	size_t i;
 
-	fprintf(out, "fgdecode: top %zu of %zu distinct stacks by %s over %zu events with a stack, %llu %s in all\n",
-		n, shown, sset_weight_name(set), sset_total(set),
+	fprintf(out, "fgdecode: top %zu of %zu distinct stacks by %s over %zu %s%s, %llu %s in all\n",
+		n, shown, sset_weight_name(set), sset_total(set), counted,
+		strcmp(counted, "events") ? "" : " with a stack",
 		(unsigned long long)total, label);
 	for (i = 0; i < n; i++) {
-		fprintf(out, "#%zu %llu %s %.2f%% (%zu events)\n", i + 1,
+		fprintf(out, "#%zu %llu %s %.2f%% (%zu %s)\n", i + 1,
 			(unsigned long long)hot[i]->weight, label,
-			percent(hot[i]->weight, total), hot[i]->count);
+			percent(hot[i]->weight, total), hot[i]->count, counted);
 		print_entry(out, sz, hot[i]);
 	}
 }

@@ -16,6 +16,7 @@
  *   fgdecode: top 2 of 44 distinct stacks by bytes_alloc over 1804 events with a stack, 52344 bytes in all
  *   #1 4096 bytes 7.83% (12 events)
  *
+ * (--off-cpu counts intervals: "over N intervals", "(K intervals)".)
  * Counts are over the events shown (after filters) that carry a stack; the
  * percentage is of the weight of all of those.  Ties are broken by first
  * appearance.  An unresolved cookie counts under one line per kind

@@ -1292,8 +1292,8 @@ START_TEST(off_cpu_charges_each_interval_to_its_switch_out_stack_and_state)
 		"worker;[S];kthread;schedule;__schedule 2000000000\n");
 	run("--off-cpu --top 1 --no-summary trace.dat");
 	ck_assert_str_eq(res.out,
-		"fgdecode: top 1 of 3 distinct stacks by off-cpu over 3 events with a stack, 2750000000 ns in all\n"
-		"#1 2000000000 ns 72.73% (1 events)\n"
+		"fgdecode: top 1 of 3 distinct stacks by off-cpu over 3 intervals, 2750000000 ns in all\n"
+		"#1 2000000000 ns 72.73% (1 intervals)\n"
 		STACK3
 		"    => [S]\n");
 	/* --pid selects whose switch-outs are charged. */
