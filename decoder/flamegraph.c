@@ -208,18 +208,35 @@ static int build(struct fg_tree *t, const struct symbolizer *sz,
 
 /* ---- SVG ---- */
 
+/* The XML entity of @c, or NULL when @c stands for itself. */
+static const char *xml_entity(char c)
+{
+	switch (c) {
+	case '<':
+		return "&lt;";
+	case '>':
+		return "&gt;";
+	case '&':
+		return "&amp;";
+	case '"':
+		return "&quot;";
+	case '\'':
+		return "&apos;";
+	}
+	return NULL;
+}
+
 /* @s with XML's five special characters escaped. */
 static void put_xml(FILE *out, const char *s)
 {
+	const char *e;
+
 	for (; *s; s++) {
-		switch (*s) {
-		case '<': fputs("&lt;", out); break;
-		case '>': fputs("&gt;", out); break;
-		case '&': fputs("&amp;", out); break;
-		case '"': fputs("&quot;", out); break;
-		case '\'': fputs("&apos;", out); break;
-		default: fputc(*s, out);
-		}
+		e = xml_entity(*s);
+		if (e)
+			fputs(e, out);
+		else
+			fputc(*s, out);
 	}
 }
 
@@ -307,11 +324,29 @@ static void put_diff_fill(FILE *out, const struct fg_tree *t,
 		fprintf(out, "rgb(%d,%d,255)", c, c);
 }
 
+/*
+ * The hue of each kind: channel = base + span * shade[which], the shades
+ * coming from the name (flamegraph.pl's palettes for the first three).
+ * Kinds without one (the root, merged frames) are light grey.
+ */
+static const struct fg_hue {
+	int base[3], span[3], which[3];
+} hues[] = {
+	[FG_KERNEL] = { { 205, 0, 0 }, { 50, 230, 55 }, { 2, 0, 1 } },	/* hot */
+	[FG_MODULE] = { { 50, 165, 165 }, { 60, 55, 55 }, { 0, 0, 0 } },	/* aqua */
+	[FG_INLINED] = { { 50, 200, 50 }, { 60, 55, 60 }, { 1, 0, 1 } },	/* green */
+	[FG_MARKER] = { { 150, 150, 150 }, { 40, 40, 40 }, { 0, 0, 0 } },
+	[FG_EVENT] = { { 180, 110, 220 }, { 40, 40, 35 }, { 0, 0, 0 } },
+	[FG_LABEL] = { { 120, 150, 230 }, { 40, 40, 25 }, { 0, 0, 0 } },
+};
+
 /* The fill of a frame: the hue of its kind, the shade of its name. */
 static void put_fill(FILE *out, const struct fg_tree *t,
 		     const struct fg_node *n)
 {
-	int r, g, b;
+	const struct fg_hue *h = n->kind < sizeof(hues) / sizeof(hues[0]) ?
+				 &hues[n->kind] : NULL;
+	int c[3] = { 220, 220, 220 }, i;
 	double v[3];
 
 	if (t->diff) {
@@ -319,29 +354,9 @@ static void put_fill(FILE *out, const struct fg_tree *t,
 		return;
 	}
 	shades(n->name, v);
-	switch (n->kind) {
-	case FG_KERNEL:		/* flamegraph.pl's "hot" */
-		r = 205 + 50 * v[2]; g = 230 * v[0]; b = 55 * v[1];
-		break;
-	case FG_MODULE:		/* its "aqua" */
-		r = 50 + 60 * v[0]; g = 165 + 55 * v[0]; b = 165 + 55 * v[0];
-		break;
-	case FG_INLINED:	/* its "green" */
-		r = 50 + 60 * v[1]; g = 200 + 55 * v[0]; b = 50 + 60 * v[1];
-		break;
-	case FG_MARKER:
-		r = g = b = 150 + 40 * v[0];
-		break;
-	case FG_EVENT:
-		r = 180 + 40 * v[0]; g = 110 + 40 * v[0]; b = 220 + 35 * v[0];
-		break;
-	case FG_LABEL:		/* a task, a state: blue */
-		r = 120 + 40 * v[0]; g = 150 + 40 * v[0]; b = 230 + 25 * v[0];
-		break;
-	default:
-		r = g = b = 220;
-	}
-	fprintf(out, "rgb(%d,%d,%d)", r, g, b);
+	for (i = 0; h && h->base[0] && i < 3; i++)
+		c[i] = h->base[i] + h->span[i] * v[h->which[i]];
+	fprintf(out, "rgb(%d,%d,%d)", c[0], c[1], c[2]);
 }
 
 /* "NAME: W UNIT, P%[, N events]" for the tooltip. */
