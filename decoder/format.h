@@ -2,15 +2,16 @@
 /*
  * fgdecode, stage 3: text output.
  *
- * Event lines are those of `trace-cmd report` (3.1.6, default options, no
- * plugins), built with tep_print_event():
+ * Event lines are those of `trace-cmd report` (3.1.6, default options, the
+ * libtraceevent plugins reader_open() loads, or none with -N as with
+ * `trace-cmd report -N`), built with tep_print_event():
  *
  *   cpus=2
  *             bash-1234  [001]  5123.456789: sched_switch:         INFO
  *
  *   (comm right-aligned in 16, '-', pid left-aligned in 5, [cpu] in 3 digits,
- *   time as seconds.microseconds, event name padded to 20, the event's print
- *   format).  A record after lost events is preceded by
+ *   time as seconds.microseconds, event name padded to 20, then what a
+ *   plugin's handler prints or else the event's print format).  A record after lost events is preceded by
  *   "CPU:N [M EVENTS DROPPED]" as in trace-cmd.
  *
  * The stack of an event follows it, one frame per line, indented by
