@@ -1196,6 +1196,24 @@ START_TEST(weight_of_an_event_without_the_field_is_an_error_naming_it)
 }
 END_TEST
 
+START_TEST(weight_counts_a_negative_value_as_zero_and_says_so)
+{
+	sm_u64 ck = stackmap_cookie_make(3, 4);
+
+	define(0, 1 * SEC - 10, ck, frames3, 3);
+	tick(0, 1 * SEC, -5);
+	cookie(0, 1 * SEC + 1, ck);
+	tick(0, 2 * SEC, 7);
+	cookie(0, 2 * SEC + 1, ck);
+	write_trace();
+	run("--folded --merge --weight n trace.dat");
+	ck_assert_int_eq(res.status, 0);
+	ck_assert_str_eq(res.out, "kthread;schedule;__schedule 7\n");
+	ck_assert(strstr(res.err,
+		"fgdecode: weight: sum of n, 7 over 2 events with a stack, 1 negative values taken as 0\n"));
+}
+END_TEST
+
 /* ---- --off-cpu ---- */
 
 #define ID_SWITCH	319
@@ -2081,6 +2099,7 @@ static Suite *fgdecode_suite(void)
 	tcase_add_test(outputs, filters_select_events_by_cpu_time_name_and_pid);
 	tcase_add_test(outputs, weight_sums_the_field_per_stack_in_every_output);
 	tcase_add_test(outputs, weight_of_an_event_without_the_field_is_an_error_naming_it);
+	tcase_add_test(outputs, weight_counts_a_negative_value_as_zero_and_says_so);
 	tcase_add_test(outputs, off_cpu_charges_each_interval_to_its_switch_out_stack_and_state);
 	tcase_add_test(outputs, off_cpu_refuses_other_outputs_and_traces_without_sched_switch);
 	tcase_add_test(outputs, wakers_join_each_interval_to_the_wakeup_that_ended_it);
