@@ -162,9 +162,10 @@ static void report_usage(FILE *out)
 		"                  events (e.g. bytes_alloc) instead of their number, in\n"
 		"                  --top, --folded and --json; every selected event must\n"
 		"                  have FIELD\n"
-		"  --off-cpu       with --top N or --folded: weigh each sched_switch stack\n"
-		"                  by the ns its task then spent off the CPU, under the\n"
-		"                  state it left in ([S], [D], [R+], ...)\n"
+		"  --off-cpu       with --top N, --folded, --pprof or --flamegraph: weigh\n"
+		"                  each sched_switch stack by the ns its task then spent\n"
+		"                  off the CPU, under the state it left in ([S], [D],\n"
+		"                  [R+], ...)\n"
 		"  --task-root     with --off-cpu: the task's comm as the root frame\n"
 		"  --wakers        with --off-cpu: each interval under the stack of the\n"
 		"                  wakeup that ended it (sched_waking with stacks), as\n"
@@ -979,7 +980,7 @@ static int parse_off_cpu(struct options *opt)
 	if (!opt->off_cpu)
 		return 0;
 	if (!opt->diff && (opt->mode == OUT_TEXT || opt->mode == OUT_JSON)) {
-		fprintf(stderr, "fgdecode: --off-cpu needs --top N or --folded\n");
+		fprintf(stderr, "fgdecode: --off-cpu sums time per stack: not with the text or --json output\n");
 		return -1;
 	}
 	if (opt->weight) {

@@ -1324,7 +1324,7 @@ START_TEST(off_cpu_refuses_other_outputs_and_traces_without_sched_switch)
 {
 	run("--off-cpu trace.dat");
 	ck_assert_int_eq(res.status, 2);
-	ck_assert_str_eq(res.err, "fgdecode: --off-cpu needs --top N or --folded\n");
+	ck_assert_str_eq(res.err, "fgdecode: --off-cpu sums time per stack: not with the text or --json output\n");
 	run("--task-root --folded trace.dat");
 	ck_assert_int_eq(res.status, 2);
 	run("--off-cpu --weight n --folded trace.dat");
