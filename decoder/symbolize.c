@@ -37,8 +37,22 @@ int symbolize_addr(const struct symbolizer *sz, sm_u64 addr, bool is_return,
 	struct sym_frame k;
 	int i, n;
 
-	if (sz->dw)
-		loc = dwsym_lookup(sz->dw, addr, is_return);
+	if (!sz->dw)
+		return from_kallsyms(sz, addr, out);
+	from_kallsyms(sz, addr, &k);
+	/*
+	 * A frame at a function's first byte is no return address: it is
+	 * the instruction an interrupt or exception stopped (regs->ip, which
+	 * stack_trace_save() records where it crosses an entry frame, e.g. a
+	 * task preempted on its way back from an interrupt).  A call is never
+	 * the last instruction before another function, except a noreturn
+	 * one, and behind the padding 6.12 puts before every function
+	 * (__pfx_*) it cannot even be that; looked up at address - 1 it would
+	 * give the padding's lines.  So it is looked up at itself.
+	 */
+	if (k.name && !k.offset)
+		is_return = false;
+	loc = dwsym_lookup(sz->dw, addr, is_return);
 	if (!loc || (!loc->nr && !loc->func))
 		return from_kallsyms(sz, addr, out);
 	n = loc->nr < SYM_MAX_FRAMES ? loc->nr : SYM_MAX_FRAMES;
@@ -69,7 +83,6 @@ int symbolize_addr(const struct symbolizer *sz, sm_u64 addr, bool is_return,
 	 * names the frame only where kallsyms has none.
 	 */
 	out[n - 1].inlined = false;
-	from_kallsyms(sz, addr, &k);
 	if (k.name) {
 		out[n - 1].name = k.name;
 		out[n - 1].offset = k.offset;

@@ -52,7 +52,9 @@ struct sym_frame {
  * @sz: the symbolizer
  * @addr: kernel address
  * @is_return: a return address (every frame of a stackmap or kernel_stack
- *	stack, frame 0 included: events.h); its line is looked up at @addr - 1
+ *	stack, frame 0 included: events.h); its line is looked up at @addr - 1,
+ *	unless @addr is a function's first byte (kallsyms offset 0): that is
+ *	an interrupted instruction (regs->ip), looked up at @addr itself
  * @out: at least SYM_MAX_FRAMES entries
  *
  * Return: the number of entries filled, at least 1 (the last is the

@@ -29,7 +29,6 @@ declare -A SUITES=(
 	[decoder-pprof]="tests/decoder/test_pprof.sh $E2E_TRACE"
 	[decoder-flamegraph]="tests/decoder/test_flamegraph.sh $E2E_TRACE"
 	[decoder-identity]="tests/decoder/test_identity.sh $E2E_TRACE tests/fixtures/traces/views.dat tests/fixtures/traces/kstack.dat"
-	[decoder-dbg]="tests/decoder/test_dbg.sh $E2E_TRACE"
 	# fgdecode's --weight, --off-cpu and diff against known work, kernel 6.1 only
 	[vm-answers]="tests/vm/test_answers.sh"
 	[bench-quick]="tests/bench/run.sh --quick"
@@ -39,6 +38,7 @@ declare -A SUITES=(
 declare -A PER_KERNEL=(
 	[kmod-build]="tests/kmod-build.sh"
 	[vm-e2e]="tests/vm/test_e2e.sh"
+	[decoder-dbg]="tests/decoder/test_dbg.sh"	# vm-e2e's trace of that kernel
 	[vm-frontend]="tests/vm/test_frontend.sh"
 	[vm-modes]="tests/vm/test_modes.sh"
 	[vm-module]="tests/vm/test_module.sh"

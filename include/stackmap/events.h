@@ -31,7 +31,14 @@
  * entry stack the address after the function's own `call __fentry__`
  * (FUNC + 5, or FUNC + 9 with X86_KERNEL_IBT).  A symbolizer must therefore
  * look every frame up at address - 1 (the call instruction) and print the
- * offset of the address itself, as the kernel's %pB does.
+ * offset of the address itself, as the kernel's %pB does.  One exception:
+ * where the unwinder crosses an interrupt or exception frame,
+ * stack_trace_save() records that frame's regs->ip, the interrupted
+ * instruction itself (the kernel prints it with %pS, not %pB).  Nothing in
+ * ips[] marks it; a frame at a function's first byte (kallsyms offset 0) is
+ * one for sure (no call precedes a function, bar a noreturn one, and 6.12's
+ * __pfx_ padding rules that out too) and is looked up at itself; one in the
+ * middle of a function cannot be told apart and gets the line before it.
  * Its element size is the recording kernel's long size (trace.dat records it).
  *
  * Owner.  @owner is the trace event id (the common_type every record starts

@@ -3,7 +3,10 @@
 # the guest, symbolized with fgdecode against Debian's own -dbg package of
 # that kernel, checked address by address against eu-addr2line.
 #
-# Usage: tests/decoder/test_dbg.sh TRACE.dat
+# Usage: tests/decoder/test_dbg.sh [TRACE.dat]
+#   without TRACE: build/vm-e2e-$STACKMAP_KERNEL/trace.dat (the vm-e2e suite's
+#   recording on that kernel, as tests/run-tests.sh runs it per kernel);
+#   output in build/decoder-dbg[-$STACKMAP_KERNEL]
 #
 # The kernel release is the trace's uname (trace-cmd report --uname).  The
 # package linux-image-RELEASE-dbg is downloaded once (apt-get download,
@@ -12,7 +15,8 @@
 # /var/cache/stackmap); the .deb is removed afterwards.
 #
 # For every distinct address of the trace's stacks (every frame is a return
-# address: looked up at address - 1, as fgdecode does):
+# address, looked up at address - 1, except one at a function's first byte,
+# an interrupted instruction looked up at itself: events.h; as fgdecode does):
 #   - the inline chain (names and file:line, innermost first) fgdecode
 #     prints with --vmlinux/--modules equals eu-addr2line -f -i's at the same
 #     link-time address (vmlinux: address - KASLR offset; module: offset in
@@ -26,8 +30,13 @@ set -euo pipefail
 
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 FG=$ROOT/decoder/fgdecode
-TRACE=${1:?usage: test_dbg.sh TRACE.dat}
-OUT=$ROOT/build/decoder-dbg
+if (($#)); then
+	TRACE=$1
+	OUT=$ROOT/build/decoder-dbg
+else
+	TRACE=$ROOT/build/vm-e2e-${STACKMAP_KERNEL:?usage: test_dbg.sh TRACE.dat, or STACKMAP_KERNEL=NAME}/trace.dat
+	OUT=$ROOT/build/decoder-dbg-$STACKMAP_KERNEL
+fi
 
 say() { echo "test_dbg: $*"; }
 fail() {
@@ -120,8 +129,10 @@ eu_chains() {
 		END { if (i) print A[i], chain }'
 }
 : >"$OUT/eu.frames"
-gawk -F'\t' '$2 !~ / \[[^]]+\]$/ { print $1 }' "$OUT/dbg.frames" |
-	while read -r a; do printf '%s 0x%x\n' "$a" $((0x$a - bias - 1)); done >"$OUT/q"
+# At address - 1, but a function's first byte (an interrupted instruction,
+# events.h) at itself, as fgdecode does.
+gawk -F'\t' '$2 !~ / \[[^]]+\]$/ { print $1, ($2 ~ /\+0x0\//) }' "$OUT/dbg.frames" |
+	while read -r a ip; do printf '%s 0x%x\n' "$a" $((0x$a - bias - 1 + ip)); done >"$OUT/q"
 eu_chains "$VMLINUX" >>"$OUT/eu.frames"
 nv=$(wc -l <"$OUT/q")
 cp "$OUT/q" "$OUT/vmlinux.lookups"	# "ADDR LOOKUP" lines, for tests/bench/firstline.sh
@@ -139,7 +150,7 @@ for m in "${MODS[@]}"; do
 			index($2, " " m) {
 				name = $2; sub(/\+0x.*/, "", name); off = $2; sub(/^[^+]*\+/, "", off); sub(/\/.*/, "", off)
 				if (ndx[name] != want) next
-				printf "%s 0x%x\n", $1, strtonum("0x" val[name]) + strtonum(off) - 1 }' "$OUT/dbg.frames" >"$OUT/q"
+				printf "%s 0x%x\n", $1, strtonum("0x" val[name]) + strtonum(off) - (strtonum(off) != 0) }' "$OUT/dbg.frames" >"$OUT/q"
 		[[ -s $OUT/q ]] || continue
 		name=$(gawk -v i="$sect" '$1 == i { print $2 }' "$OUT/sections")
 		eu_chains "$ko" "$name" >>"$OUT/eu.frames"
