@@ -7,7 +7,9 @@
  * `eu-addr2line -f -i` on the unshifted file, and the symbolizer's index
  * against the straightforward libdw calls it replaces.
  */
+#define _GNU_SOURCE	/* strverscmp */
 #include <check.h>
+#include <elfutils/libdwfl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -654,6 +656,16 @@ START_TEST(fgdecode_says_a_vmlinux_has_no_dwarf)
 	out = capture(cmd);
 	ck_assert_str_eq(out, "fgdecode: fx-nodw.elf: no DWARF (.debug_info; a stripped file): its frames keep the kallsyms symbols, with no file:line or inlined frames\n");
 	free(out);
+	/* zstd-compressed DWARF, which libdw before 0.189 cannot read. */
+	if (strverscmp(dwfl_version(NULL), "0.189") < 0) {
+		snprintf(cmd, sizeof(cmd),
+			 "objcopy --compress-debug-sections=zstd fx.elf fx-zstd.elf && '%s' --no-summary --vmlinux fx-zstd.elf trace.dat 2>&1 >/dev/null",
+			 fg);
+		out = capture(cmd);
+		ck_assert_msg(strstr(out, "fgdecode: fx-zstd.elf: its DWARF is zstd-compressed, which this libdw cannot read"),
+			      "%s", out);
+		free(out);
+	}
 	remove_fixture();
 }
 END_TEST
