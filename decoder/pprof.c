@@ -145,54 +145,58 @@ static void merge_keys(struct pprof *pp)
 	pp->nr = pp->merged = n;
 }
 
+/*
+ * Room for one more key: when the array is full, merge it first, and grow
+ * it only when merging freed less than a quarter.  Return: false when out
+ * of memory.
+ */
+static bool room_for_key(struct pprof *pp)
+{
+	struct pp_key *k;
+	size_t alloc;
+
+	if (pp->nr < pp->alloc)
+		return true;
+	merge_keys(pp);
+	if (pp->alloc && pp->nr < pp->alloc - pp->alloc / 4)
+		return true;
+	alloc = pp->alloc ? 2 * pp->alloc : PP_MIN_SAMPLES;
+	k = realloc(pp->keys, alloc * sizeof(*k));
+	if (!k)
+		return false;
+	pp->keys = k;
+	pp->alloc = alloc;
+	return true;
+}
+
 int pprof_add(struct pprof *pp, struct tep_handle *tep,
 	      struct tep_record *record, const struct sset_entry *e,
 	      sm_u64 weight)
 {
-	struct pp_key *k;
-
-	if (pp->nr == pp->alloc) {
-		merge_keys(pp);
-		/* Grow only when merging freed less than a quarter. */
-		if (pp->nr >= pp->alloc - pp->alloc / 4) {
-			size_t alloc = pp->alloc ? 2 * pp->alloc : PP_MIN_SAMPLES;
-
-			k = realloc(pp->keys, alloc * sizeof(*k));
-			if (!k)
-				return -ENOMEM;
-			pp->keys = k;
-			pp->alloc = alloc;
-		}
-	}
-	k = &pp->keys[pp->nr++];
-	k->stack_id = e->id;
-	k->event_id = tep_data_type(tep, record);
-	k->pid = tep_data_pid(tep, record);
-	k->cpu = record->cpu;
-	k->count = 1;
-	k->weight = weight;
+	if (!room_for_key(pp))
+		return -ENOMEM;
+	pp->keys[pp->nr++] = (struct pp_key){
+		.stack_id = e->id,
+		.event_id = tep_data_type(tep, record),
+		.pid = tep_data_pid(tep, record),
+		.cpu = record->cpu,
+		.count = 1,
+		.weight = weight,
+	};
 	return 0;
 }
 
 int pprof_add_pairs(struct pprof *pp, const struct stackset *set)
 {
 	const struct sset_pair *pairs;
-	struct pp_key *k;
 	size_t i, n;
 
 	pairs = sset_pairs(set, &n);
 	for (i = 0; i < n; i++) {
 		if (SSET_IS_ORPHAN_ID(pairs[i].event_id) || !pairs[i].count)
 			continue;
-		if (pp->nr == pp->alloc) {
-			size_t alloc = pp->alloc ? 2 * pp->alloc : PP_MIN_SAMPLES;
-
-			k = realloc(pp->keys, alloc * sizeof(*k));
-			if (!k)
-				return -ENOMEM;
-			pp->keys = k;
-			pp->alloc = alloc;
-		}
+		if (!room_for_key(pp))
+			return -ENOMEM;
 		pp->keys[pp->nr++] = (struct pp_key){
 			.stack_id = pairs[i].stack_id,
 			.event_id = pairs[i].event_id,
@@ -494,13 +498,6 @@ static bool stack_locs(struct pp_build *b, const struct sset_entry *e)
 	return !b->nomem;
 }
 
-/* The event's name, "SYSTEM:NAME". */
-static const char *event_label(struct tep_handle *tep, int id, char *buf,
-			       size_t len)
-{
-	return tepstack_owner_name(tep, (sm_u32)id, buf, len);
-}
-
 /* Fill sample @s from key @k; labels from @lab (PP_NR_LABELS of them). */
 static bool make_sample(struct pp_build *b, const struct pprof *pp,
 			const struct pp_key *k, PSample *s, PLabel *lab)
@@ -520,8 +517,9 @@ static bool make_sample(struct pp_build *b, const struct pprof *pp,
 	s->value[0] = (int64_t)k->count;
 	if (pp->weight_type)
 		s->value[1] = (int64_t)k->weight;
-	val[PP_L_EVENT] = event_label(b->sz->tep, k->event_id, buf[0],
-				      sizeof(buf[0]));
+	/* "SYSTEM:NAME" */
+	val[PP_L_EVENT] = tepstack_owner_name(b->sz->tep, (sm_u32)k->event_id,
+					      buf[0], sizeof(buf[0]));
 	val[PP_L_COMM] = tep_data_comm_from_pid(b->sz->tep, k->pid);
 	snprintf(buf[1], sizeof(buf[1]), "%d", k->pid);
 	val[PP_L_PID] = buf[1];
