@@ -74,6 +74,15 @@ suite_command() {
 	fi
 }
 
+# why_failed: the last line the failed suite wrote to stderr, or else its
+# last FAIL line on stdout (tests that report on stdout).
+why_failed() {
+	local line
+	line=$(grep -a -v '^[[:space:]]*$' "$errlog" | tail -n 1)
+	[[ -n $line ]] || line=$(grep -a -i 'fail' "$outlog" | tail -n 1)
+	echo "${line:-nothing on stderr and no FAIL line: see its output above}"
+}
+
 main() {
 	local passed=0 failed=0 skipped=0 names=("$@") expanded=() out name cmd start rc secs table=() why=() total=$SECONDS
 	local explicit=$#
@@ -83,8 +92,8 @@ main() {
 		mapfile -t -O "${#expanded[@]}" expanded <<<"$out"
 	done
 	echo "=== kernels: ${KERNELS[*]}"
-	errlog=$(mktemp) || return 2
-	trap 'rm -f "$errlog"' EXIT
+	errlog=$(mktemp) && outlog=$(mktemp) || return 2
+	trap 'rm -f "$errlog" "$outlog"' EXIT
 	for name in "${expanded[@]}"; do
 		if ((!explicit)) && [[ -n ${KNOWN_BAD[$name]:-} ]]; then
 			skipped=$((skipped + 1))
@@ -96,7 +105,7 @@ main() {
 		echo "=== suite $name: $cmd"
 		start=$SECONDS
 		# Keep the suite's stderr: its last line is why it failed.
-		{ bash -c "$cmd" 2>&1 1>&3 3>&- | tee "$errlog" >&2; } 3>&1
+		{ bash -c "$cmd" 2>&1 1>&3 3>&- | tee "$errlog" >&2; exit "${PIPESTATUS[0]}"; } 3>&1 | tee "$outlog"
 		rc=${PIPESTATUS[0]}
 		secs=$((SECONDS - start))
 		if ((rc == 0)); then
@@ -107,7 +116,7 @@ main() {
 			failed=$((failed + 1))
 			echo "=== suite $name: FAIL (exit $rc, $secs s)"
 			table+=("$(printf '%-24s FAIL %6d s  (exit %d)' "$name" "$secs" "$rc")")
-			why+=("$(printf 'why %s: %s' "$name" "$(grep -a -v '^[[:space:]]*$' "$errlog" | tail -n 1 | cut -c1-200)")")
+			why+=("$(printf 'why %s: %s' "$name" "$(why_failed | cut -c1-200)")")
 		fi
 	done
 	echo "=== times"
