@@ -61,11 +61,19 @@ gawk '$1 == "=>" && $NF ~ /^\([0-9a-f]+\)$/ { a = substr($NF, 2, length($NF) - 2
 mapfile -t MODS < <(gawk '{ for (i = 3; i <= NF; i++) if ($i ~ /^\[.*\]$/) print substr($i, 2, length($i) - 2) }' \
 	"$OUT/plain.frames" | sort -u)
 
+# find_ko NAME: the first NAME.ko under MODDIR ('-' and '_' alike), or
+# nothing.  find stops at the first (-quit): a reader that stops early
+# (head, grep -q) would kill a find with more to print, and pipefail would
+# take that for "missing".
+find_ko() {
+	find "$MODDIR" -name "$(sed 's/[-_]/[-_]/g' <<<"$1").ko" -print -quit 2>/dev/null
+}
+
 # fetch: the vmlinux and the modules of MODS, extracted once.
 fetch() {
 	local m patterns=("./usr/lib/debug/boot/vmlinux-$REL") missing=0 deb start=$SECONDS
 	for m in "${MODS[@]}"; do
-		find "$MODDIR" -name "$(sed 's/[-_]/[-_]/g' <<<"$m").ko" 2>/dev/null | grep -q . || missing=1
+		[[ -n $(find_ko "$m") ]] || missing=1
 		patterns+=("./usr/lib/debug/lib/modules/$REL/*/$(sed 's/[-_]/[-_]/g' <<<"$m").ko")
 	done
 	[[ -s $VMLINUX && $missing == 0 ]] && return 0
@@ -140,7 +148,7 @@ cp "$OUT/q" "$OUT/vmlinux.lookups"	# "ADDR LOOKUP" lines, for tests/bench/firstl
 # Module addresses: the frame's symbol in the .ko gives section and offset.
 nm_=0
 for m in "${MODS[@]}"; do
-	ko=$(find "$MODDIR" -name "$(sed 's/[-_]/[-_]/g' <<<"$m").ko" | head -n 1)
+	ko=$(find_ko "$m")
 	[[ -n $ko ]] || fail modules "no $m.ko under $MODDIR"
 	readelf -SW "$ko" | gawk '/^ *\[ *[0-9]+\]/ { sub(/^ *\[ */, ""); sub(/\]/, ""); print $1, $2 }' >"$OUT/sections"
 	readelf -sW "$ko" | gawk '$4 == "FUNC" { print $8, $7, $2 }' >"$OUT/syms"
