@@ -130,6 +130,8 @@ struct fgdecode {
 	size_t events;
 	size_t matched;
 	size_t warnings;
+	bool cut;			/* the event printed lost its stack
+					 * to the end of its stream */
 	bool nomem;
 	bool failed;			/* an error was printed: stop */
 };
@@ -421,6 +423,8 @@ static void emit(struct fgdecode *fg, struct tep_record *record, int stream,
 		if (res && format_stack(&fg->line, &fg->sz, res, entry,
 					fg->opt.cookies))
 			fg->nomem = true;
+		else if (!res && fg->cut)
+			format_cut(&fg->line);
 		break;
 	case OUT_JSON:
 		if (json_event(stdout, &fg->sz, record, buffer, res, entry,
@@ -490,10 +494,12 @@ static int next_kind(struct fgdecode *fg, int stream)
  * ftrace's kernel_stack) is taken, as the stack that follows it.
  *
  * Return: the record's position for reader_take_at(), with its kind in
- * @kind; -1 when @event carries no stack.
+ * @kind; -1 when @event carries no stack, with @at_end set when the scan
+ * met the end of @stream (nothing of @event's context was written after
+ * it: tracing stopped, or trace-cmd stopped reading).
  */
 static int find_stack(struct fgdecode *fg, struct tep_record *event,
-		      int stream, int *kind)
+		      int stream, int *kind, bool *at_end)
 {
 	struct tep_handle *tep = fg->reader.tep;
 	sm_u32 type = (sm_u32)tep_data_type(tep, event);
@@ -503,9 +509,14 @@ static int find_stack(struct fgdecode *fg, struct tep_record *event,
 	struct tep_record *next;
 	sm_u32 owner;
 
+	*at_end = false;
 	for (i = 0; i < READER_LOOKAHEAD; i++) {
 		next = reader_peek_at(&fg->reader, stream, i);
-		if (!next || next->missed_events)
+		if (!next) {
+			*at_end = ownerless < 0;
+			break;
+		}
+		if (next->missed_events)
 			break;
 		k = reader_kind(&fg->reader, next);
 		if (k == TEPSTACK_DEFINE)
@@ -539,13 +550,16 @@ static int find_stack(struct fgdecode *fg, struct tep_record *event,
  * then take its stack record (find_stack()).
  *
  * Return: that record (release with reader_put()) with its kind in @kind,
- * or NULL when the event carries no stack.
+ * or NULL when the event carries no stack.  An event of a type that owns
+ * stacks (resolve_is_owner()) and carries none is counted, and marked in
+ * fg->cut when its stream ended before a stack could follow it.
  */
 static struct tep_record *take_stack(struct fgdecode *fg,
 				     struct tep_record *event, int stream,
 				     bool selected, int *kind)
 {
 	struct tep_record *next;
+	bool at_end;
 	int i;
 
 	while ((*kind = next_kind(fg, stream)) == TEPSTACK_DEFINE) {
@@ -555,9 +569,16 @@ static struct tep_record *take_stack(struct fgdecode *fg,
 			print_define(fg, next, stream, &fg->after);
 		reader_put(next);
 	}
-	i = find_stack(fg, event, stream, kind);
-	if (i < 0)
+	i = find_stack(fg, event, stream, kind, &at_end);
+	if (i < 0) {
+		if (resolve_is_owner(&fg->res,
+				     tep_data_type(fg->reader.tep, event))) {
+			fg->res.stats.stackless++;
+			fg->res.stats.stackless_at_end += at_end;
+			fg->cut = at_end;
+		}
 		return NULL;
+	}
 	fg->events++;
 	return reader_take_at(&fg->reader, stream, i);
 }
@@ -610,6 +631,7 @@ static void decode_record(struct fgdecode *fg, struct tep_record *record,
 	}
 	if (stack)
 		reader_put(stack);
+	fg->cut = false;
 	format_flush(&fg->line, stdout);
 	format_flush(&fg->after, stdout);
 }

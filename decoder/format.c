@@ -190,6 +190,12 @@ void format_orphan(struct trace_seq *s, struct tep_handle *tep, sm_u32 owner)
 			 tepstack_owner_name(tep, owner, name, sizeof(name)));
 }
 
+void format_cut(struct trace_seq *s)
+{
+	trace_seq_puts(s, "\n" FORMAT_INDENT
+		       "<no stack: the recording ended before it was written>");
+}
+
 void format_flush(struct trace_seq *s, FILE *out)
 {
 	trace_seq_terminate(s);
@@ -241,5 +247,8 @@ void format_summary(FILE *out, size_t events, const struct resolve_stats *st,
 		fprintf(out, ", %zu truncated", st->truncated);
 	if (st->unverified)
 		fprintf(out, ", %zu unverified", st->unverified);
+	if (st->stackless)
+		fprintf(out, ", %zu without a stack (%zu at the end of a CPU's recording)",
+			st->stackless, st->stackless_at_end);
 	fputc('\n', out);
 }

@@ -31,11 +31,24 @@ void resolve_fini(struct resolver *res)
 	res->listing = NULL;
 }
 
-/* A table of @snap's stacks into *@slot (replacing it). */
-static int add_table(struct stacktab **slot,
+static void add_owner(struct resolver *res, sm_u32 owner)
+{
+	if (owner != STACKMAP_OWNER_NONE && owner < RESOLVE_NR_OWNERS)
+		res->owners[owner / 8] |= 1u << (owner % 8);
+}
+
+bool resolve_is_owner(const struct resolver *res, sm_u32 type)
+{
+	return type < RESOLVE_NR_OWNERS &&
+	       (res->owners[type / 8] & (1u << (type % 8)));
+}
+
+/* A table of @snap's stacks into *@slot (replacing it), owners noted. */
+static int add_table(struct resolver *res, struct stacktab **slot,
 		     const struct stackmap_snapshot *snap)
 {
 	struct stacktab *tab = stacktab_new();
+	sm_u32 i;
 	int ret;
 
 	if (!tab)
@@ -47,19 +60,21 @@ static int add_table(struct stacktab **slot,
 	}
 	stacktab_free(*slot);
 	*slot = tab;
+	for (i = 0; i < snap->nr; i++)
+		add_owner(res, snap->entries[i].owner);
 	return 0;
 }
 
 int resolve_add_snapshot(struct resolver *res,
 			 const struct stackmap_snapshot *snap)
 {
-	return add_table(&res->snap, snap);
+	return add_table(res, &res->snap, snap);
 }
 
 int resolve_add_listing(struct resolver *res,
 			const struct stackmap_snapshot *snap)
 {
-	return add_table(&res->listing, snap);
+	return add_table(res, &res->listing, snap);
 }
 
 /*
@@ -150,6 +165,7 @@ static int collect_define(struct resolver *res, const struct tep_record *record)
 		corrupt(res, record, &def);
 		return 0;
 	}
+	add_owner(res, def.owner);
 	ret = stacktab_define_owned(res->tab, def.cookie, def.depth,
 				    def.frames, def.owner, def.flags);
 	if (ret == -ENOMEM)
@@ -162,14 +178,20 @@ static int collect_define(struct resolver *res, const struct tep_record *record)
 int resolve_collect(struct resolver *res)
 {
 	struct tep_record *record;
-	int ret = 0, stream;
+	int ret = 0, stream, kind;
+	sm_u32 owner;
 
-	if (!reader_fields(res->reader, TEPSTACK_DEFINE))
+	if (!reader_fields(res->reader, TEPSTACK_DEFINE) &&
+	    !reader_fields(res->reader, TEPSTACK_FALLBACK))
 		return 0;
 	reader_rewind(res->reader);
 	while (!ret && (record = reader_next(res->reader, &stream))) {
-		if (reader_kind(res->reader, record) == TEPSTACK_DEFINE)
+		kind = reader_kind(res->reader, record);
+		if (kind == TEPSTACK_DEFINE)
 			ret = collect_define(res, record);
+		else if (kind == TEPSTACK_FALLBACK &&
+			 resolve_owner(res, kind, record, &owner))
+			add_owner(res, owner);
 		reader_put(record);
 	}
 	reader_rewind(res->reader);
@@ -284,7 +306,10 @@ bool resolve_owner(struct resolver *res, int kind,
 	} else {
 		return false;
 	}
-	return *owner != STACKMAP_OWNER_NONE;
+	if (*owner == STACKMAP_OWNER_NONE)
+		return false;
+	add_owner(res, *owner);
+	return true;
 }
 
 void resolve_record(struct resolver *res, int kind,

@@ -49,6 +49,11 @@ struct resolve_stats {
 	size_t unverified;	/* stacks given to an event without an owner
 				 * to check (stackmap 0.1 definitions) */
 	size_t truncated;	/* stacks shown with STACKMAP_FLAG_TRUNCATED */
+	size_t stackless;	/* events of an owner type shown without a
+				 * stack record (filtered, lost or cut) */
+	size_t stackless_at_end;	/* of those, the last records of
+					 * their stream: tracing stopped
+					 * between the event and its stack */
 };
 
 /* What a record resolved to. */
@@ -82,12 +87,17 @@ struct resolved {
 typedef void (*resolve_warn_fn)(void *ctx, const struct tep_record *record,
 				const char *msg);
 
+/* Owners are event ids, u16 in the records (events.h). */
+#define RESOLVE_NR_OWNERS	65536
+
 struct resolver {
 	struct stacktab *tab;		/* from stack_define records */
 	struct stacktab *snap;		/* from the snapshot, or NULL */
 	struct stacktab *listing;	/* from --stack-map, or NULL */
 	struct reader *reader;
 	struct resolve_stats stats;
+	/* Bit per event id that owns a stack of the trace or its map. */
+	unsigned char owners[RESOLVE_NR_OWNERS / 8];
 	resolve_warn_fn warn;
 	void *warn_ctx;
 };
@@ -111,7 +121,8 @@ void resolve_fini(struct resolver *res);
  * resolve_collect() - pass 1: learn every stack_define of the trace
  * @res: the resolver
  *
- * Reads the whole trace (and rewinds it afterwards).  Corrupt and conflicting
+ * Reads the whole trace (and rewinds it afterwards), noting the owners of
+ * its stack_define and stack_fallback records (resolve_is_owner()).  Corrupt and conflicting
  * definitions are reported through the warn callback and counted.
  *
  * Return: 0, or -ENOMEM.
@@ -160,6 +171,19 @@ int resolve_add_listing(struct resolver *res,
  */
 bool resolve_owner(struct resolver *res, int kind,
 		   const struct tep_record *record, sm_u32 *owner);
+
+/**
+ * resolve_is_owner() - does the trace hold stacks captured for event @type?
+ * @res: the resolver (after resolve_collect() and resolve_add_snapshot())
+ * @type: an event id (common_type)
+ *
+ * True when a stack_define or stack_fallback record of the trace, an entry
+ * of its map snapshot or of the --stack-map listing names @type as owner,
+ * or resolve_owner() has returned it.  An event of such a type that has no
+ * stack record after it lost its stack: filtered out, lost, or not written
+ * because tracing stopped between the two records.
+ */
+bool resolve_is_owner(const struct resolver *res, sm_u32 type);
 
 /**
  * resolve_record() - pass 2: resolve one stackmap record

@@ -78,6 +78,10 @@ static const sm_u64 frames2[] = {
 	"    => kthread+0xda/0x120 (ffffffff828cd41a)\n"
 /* The header of a stack record shown on its own (its owner is not before it). */
 #define ORPHAN_OF_TICK	"    <orphan stack of test:tick>\n"
+/* Under an event of an owner type that ends its stream with no stack. */
+#define CUT_LINE \
+	"    <no stack: the recording ended before it was written>\n"
+
 #define STACK2 \
 	"    => __schedule+0x4f8/0xa00 (ffffffff832528c8)\n" \
 	"    => p9_client_rpc+0x14a/0x480 [9pnet] (ffffffffc03e3cca)\n"
@@ -577,6 +581,37 @@ START_TEST(orphan_of_an_event_without_a_format_names_its_id)
 END_TEST
 
 /*
+ * An event whose type owns stacks but that has no stack record after it is
+ * counted; only the one that ends its stream (tracing_on went to 0 between
+ * the two writes) is marked.  A type that owns no stack is not counted.
+ */
+START_TEST(stackless_events_are_counted_and_the_cut_one_marked)
+{
+	sm_u64 ck = stackmap_cookie_make(7, 1);
+
+	define_owned(0, 1 * SEC - 10, ck, frames3, 3, FX_ID_TICK, 0);
+	tick(0, 1 * SEC, 1);		/* its cookie filtered out */
+	tick(0, 2 * SEC, 2);
+	cookie(0, 2 * SEC + 10, ck);
+	tock_in(1, 2 * SEC + 20, 3, 0);	/* tock owns no stack here */
+	tick(0, 3 * SEC, 4);		/* the last record of CPU 0 */
+	write_trace_with(owner_formats);
+	run("trace.dat");
+	ck_assert_int_eq(res.status, 0);
+	ck_assert_str_eq(res.out,
+		"cpus=2\n"
+		TICK_LINE(0, "1.000000", 1)
+		TICK_LINE(0, "2.000000", 2)
+		STACK3
+		TOCK_LINE(1, "2.000000", 3)
+		TICK_LINE(0, "3.000000", 4)
+		CUT_LINE);
+	ck_assert_str_eq(res.err,
+		"fgdecode: 6 events, 1 cookies, 1 resolved, 0 stale, 0 unknown, 0 fallback stacks, 1 definitions (1 distinct stacks), 2 without a stack (1 at the end of a CPU's recording)\n");
+}
+END_TEST
+
+/*
  * A hard IRQ came in between an event and its stack record: the IRQ's own
  * event and stack, or only its stack (its event not recorded), come first.
  */
@@ -613,11 +648,12 @@ START_TEST(lookahead_passes_nested_interrupts_to_the_events_own_stack)
 		TOCK_LINE(0, "2.000000", 3)
 		STACK2
 		TOCK_LINE(0, "3.000000", 4)
+		CUT_LINE
 		"          worker-42    [000]     3.000000: stack_cookie:         cookie=0x700000002\n"
 		"    <orphan stack of test:tock>\n"
 		STACK2);
 	ck_assert_str_eq(res.err,
-		"fgdecode: 11 events, 5 cookies, 5 resolved, 0 stale, 0 unknown, 2 orphan, 0 fallback stacks, 2 definitions (2 distinct stacks)\n");
+		"fgdecode: 11 events, 5 cookies, 5 resolved, 0 stale, 0 unknown, 2 orphan, 0 fallback stacks, 2 definitions (2 distinct stacks), 1 without a stack (1 at the end of a CPU's recording)\n");
 }
 END_TEST
 
@@ -945,13 +981,15 @@ START_TEST(instances_merge_in_time_order_and_keep_their_own_stacks)
 		TICK_LINE(0, "1.000000", 1)
 		STACK3
 		"inst:" TICK_LINE(0, "1.000001", 2)
+		CUT_LINE
 		"inst:          worker-42    [001]     1.000003: kernel_stack:         size=2\n"
 		STACK2
 		"inst:" TICK_LINE(1, "2.000000", 3)
 		STACK2
-		TICK_LINE(1, "3.000000", 4));
+		TICK_LINE(1, "3.000000", 4)
+		CUT_LINE);
 	ck_assert_str_eq(res.err,
-		"fgdecode: 8 events, 1 cookies, 1 resolved, 0 stale, 0 unknown, 0 fallback stacks, 1 definitions (1 distinct stacks), 2 kernel stacks\n");
+		"fgdecode: 8 events, 1 cookies, 1 resolved, 0 stale, 0 unknown, 0 fallback stacks, 1 definitions (1 distinct stacks), 2 kernel stacks, 2 without a stack (2 at the end of a CPU's recording)\n");
 }
 END_TEST
 
@@ -1010,7 +1048,7 @@ END_TEST
 
 /* ---- output formats ---- */
 
-/* ticks 1, 2 with frames3, 3 with frames2, 4 stale, 5 without a stack. */
+/* ticks 1, 2 with frames3, 3 with frames2, 4 stale, 5 without a stack (the last record of CPU 0). */
 static void write_mixed_trace(void)
 {
 	sm_u64 ck = stackmap_cookie_make(3233, 10356);
@@ -1038,7 +1076,7 @@ START_TEST(folded_prints_root_first_per_event_sorted_with_counts)
 		"tick;kthread;schedule;__schedule 2\n"
 		"tick;p9_client_rpc;__schedule 1\n");
 	ck_assert_str_eq(res.err,
-		"fgdecode: 10 events, 3 cookies, 2 resolved, 1 stale, 0 unknown, 1 fallback stacks, 1 definitions (1 distinct stacks)\n");
+		"fgdecode: 10 events, 3 cookies, 2 resolved, 1 stale, 0 unknown, 1 fallback stacks, 1 definitions (1 distinct stacks), 1 without a stack (1 at the end of a CPU's recording)\n");
 	run("--folded --merge --no-summary trace.dat");
 	ck_assert_int_eq(res.status, 0);
 	ck_assert_str_eq(res.out,
@@ -1140,7 +1178,7 @@ START_TEST(weight_sums_the_field_per_stack_in_every_output)
 		"tick;kthread;schedule;__schedule 3\n"
 		"tick;p9_client_rpc;__schedule 3\n");
 	ck_assert_str_eq(res.err,
-		"fgdecode: 10 events, 3 cookies, 2 resolved, 1 stale, 0 unknown, 1 fallback stacks, 1 definitions (1 distinct stacks)\n"
+		"fgdecode: 10 events, 3 cookies, 2 resolved, 1 stale, 0 unknown, 1 fallback stacks, 1 definitions (1 distinct stacks), 1 without a stack (1 at the end of a CPU's recording)\n"
 		"fgdecode: weight: sum of n, 10 over 4 events with a stack\n");
 	run("--folded --merge --weight n --no-summary trace.dat");
 	ck_assert_str_eq(res.out,
@@ -1518,7 +1556,7 @@ START_TEST(filters_select_events_by_cpu_time_name_and_pid)
 		TICK_LINE(1, "4.000000", 4)
 		"    => <stale cookie gen 3232 slot 10356>\n");
 	ck_assert_str_eq(res.err,
-		"fgdecode: 10 events, 2 cookies, 1 resolved, 1 stale, 0 unknown, 0 fallback stacks, 1 definitions (1 distinct stacks), 2 matched\n");
+		"fgdecode: 10 events, 2 cookies, 1 resolved, 1 stale, 0 unknown, 0 fallback stacks, 1 definitions (1 distinct stacks), 2 matched, 1 without a stack (1 at the end of a CPU's recording)\n");
 	run("--no-summary --from 2.000000 --to 3 trace.dat");
 	ck_assert_str_eq(res.out,
 		"cpus=2\n"
@@ -2062,6 +2100,7 @@ static Suite *fgdecode_suite(void)
 	tcase_add_test(attach, cookie_of_another_owner_is_an_orphan_not_the_events_stack);
 	tcase_add_test(attach, orphan_of_an_event_without_a_format_names_its_id);
 	tcase_add_test(attach, lookahead_passes_nested_interrupts_to_the_events_own_stack);
+	tcase_add_test(attach, stackless_events_are_counted_and_the_cut_one_marked);
 	tcase_add_test(attach, truncated_stack_is_marked_in_every_output);
 	tcase_add_test(attach, trace_of_stackmap_0_1_attaches_stacks_unverified);
 	suite_add_tcase(s, attach);
