@@ -56,16 +56,22 @@ check_stress() {
 }
 
 check_full() {
-	local f=$OUT/full/stats.txt without
+	local f=$OUT/full/stats.txt without cut
 	check_stats_add_up "$f" full
 	(($(stat fallback_full "$f") > 0)) || fail full "no fallback counted with max_entries=8"
 	decode full
 	(($(summary_count full fallback) > 0)) || fail full "no fallback stack in the trace"
 	(($(summary_count full stale) == 0 && $(summary_count full unknown) == 0)) ||
 		fail full "unresolved cookies"
+	# A CPU's last sched_switch may lose its stack to the end of the
+	# recording (tracing_on went to 0 between the two writes): fgdecode
+	# marks it, and it can only be the last record of a CPU (2 of them).
 	without=$(gawk '/sched_switch:/ { getline n; if (n !~ /^    (<cookie|<fallback)/) c++ } END { print c + 0 }' \
 		"$OUT/full/decoded.txt")
-	((without == 0)) || fail full "$without sched_switch events without a stack"
+	cut=$(grep -c '^    <no stack: the recording ended before it was written>$' "$OUT/full/decoded.txt" || true)
+	((without == cut && cut <= 2)) ||
+		fail full "$without sched_switch events without a stack, $cut of them at the end of a CPU's recording"
+	echo "test_module: full: every sched_switch has its stack ($cut cut off by the end of the recording)"
 }
 
 check_stale() {
