@@ -2,8 +2,7 @@
 /*
  * stacktab: cookie -> stack table (see stacktab.h).
  *
- * Two open-addressing hash tables with linear probing share one small
- * implementation (struct oatab): one keyed by cookie holding the stacks, one
+ * Two hash tables (hashtab.h): one keyed by cookie holding the stacks, one
  * keyed by slot + 1 recording which slots have any definition, for the
  * stale/unknown classification.  Key 0 marks an empty bucket; neither a valid
  * cookie (generation != 0) nor slot + 1 is ever 0.
@@ -14,21 +13,10 @@
 
 #include "stackmap/cookie.h"
 #include "stackmap/events.h"
+#include "hashtab.h"
 #include "stacktab.h"
 
-#define OATAB_MIN_CAP	64
-
-/*
- * An open-addressing table of fixed-size elements that start with their
- * sm_u64 key.  @cap is a power of two; the table doubles when it would become
- * more than half full.
- */
-struct oatab {
-	unsigned char *buckets;
-	size_t elsize;
-	size_t cap;
-	size_t used;
-};
+#define STACKTAB_MIN_CAP	64
 
 /* A defined stack: its frames and the consumer's cached text, one block. */
 struct stack_block {
@@ -50,99 +38,9 @@ struct slot_entry {
 };
 
 struct stacktab {
-	struct oatab cookies;	/* of struct cookie_entry */
-	struct oatab slots;	/* of struct slot_entry */
+	struct sm_hashtab cookies;	/* of struct cookie_entry */
+	struct sm_hashtab slots;	/* of struct slot_entry */
 };
-
-/* splitmix64 finaliser: spreads cookies whose low bits are small counters. */
-static size_t oatab_hash(sm_u64 key)
-{
-	key ^= key >> 30;
-	key *= 0xbf58476d1ce4e5b9ULL;
-	key ^= key >> 27;
-	key *= 0x94d049bb133111ebULL;
-	key ^= key >> 31;
-	return (size_t)key;
-}
-
-static sm_u64 *oatab_key(const struct oatab *t, size_t i)
-{
-	return (sm_u64 *)(t->buckets + i * t->elsize);
-}
-
-static int oatab_init(struct oatab *t, size_t elsize)
-{
-	t->buckets = calloc(OATAB_MIN_CAP, elsize);
-	if (!t->buckets)
-		return -ENOMEM;
-	t->elsize = elsize;
-	t->cap = OATAB_MIN_CAP;
-	t->used = 0;
-	return 0;
-}
-
-/* Index of the bucket holding @key, or of the empty bucket ending its run. */
-static size_t oatab_probe(const struct oatab *t, sm_u64 key)
-{
-	size_t mask = t->cap - 1;
-	size_t i = oatab_hash(key) & mask;
-
-	while (*oatab_key(t, i) && *oatab_key(t, i) != key)
-		i = (i + 1) & mask;
-	return i;
-}
-
-/* The element of @key, or NULL. */
-static void *oatab_find(const struct oatab *t, sm_u64 key)
-{
-	size_t i = oatab_probe(t, key);
-
-	return *oatab_key(t, i) ? oatab_key(t, i) : NULL;
-}
-
-static int oatab_grow(struct oatab *t)
-{
-	struct oatab bigger = *t;
-	size_t i;
-
-	bigger.cap = t->cap * 2;
-	bigger.buckets = calloc(bigger.cap, t->elsize);
-	if (!bigger.buckets)
-		return -ENOMEM;
-	for (i = 0; i < t->cap; i++) {
-		sm_u64 key = *oatab_key(t, i);
-
-		if (key)
-			memcpy(oatab_key(&bigger, oatab_probe(&bigger, key)),
-			       oatab_key(t, i), t->elsize);
-	}
-	free(t->buckets);
-	*t = bigger;
-	return 0;
-}
-
-/* Make room for one more key: -ENOMEM leaves @t as it was. */
-static int oatab_reserve(struct oatab *t)
-{
-	if (2 * (t->used + 1) <= t->cap)
-		return 0;
-	return oatab_grow(t);
-}
-
-/*
- * The element of @key, inserted zeroed (but for its key) if absent.  The
- * caller has made room with oatab_reserve().
- */
-static void *oatab_insert(struct oatab *t, sm_u64 key)
-{
-	sm_u64 *slot = oatab_key(t, oatab_probe(t, key));
-
-	if (!*slot) {
-		*slot = key;
-		t->used++;
-	}
-	return slot;
-}
 
 struct stacktab *stacktab_new(void)
 {
@@ -150,9 +48,11 @@ struct stacktab *stacktab_new(void)
 
 	if (!tab)
 		return NULL;
-	if (oatab_init(&tab->cookies, sizeof(struct cookie_entry)) ||
-	    oatab_init(&tab->slots, sizeof(struct slot_entry))) {
-		free(tab->cookies.buckets);
+	if (sm_hashtab_init(&tab->cookies, sizeof(struct cookie_entry),
+			    STACKTAB_MIN_CAP) ||
+	    sm_hashtab_init(&tab->slots, sizeof(struct slot_entry),
+			    STACKTAB_MIN_CAP)) {
+		sm_hashtab_fini(&tab->cookies);
 		free(tab);
 		errno = ENOMEM;
 		return NULL;
@@ -167,15 +67,15 @@ void stacktab_free(struct stacktab *tab)
 	if (!tab)
 		return;
 	for (i = 0; i < tab->cookies.cap; i++) {
-		struct cookie_entry *e = (void *)oatab_key(&tab->cookies, i);
+		struct cookie_entry *e = sm_hashtab_at(&tab->cookies, i);
 
-		if (e->cookie) {
+		if (e) {
 			free(e->stack->text);
 			free(e->stack);
 		}
 	}
-	free(tab->cookies.buckets);
-	free(tab->slots.buckets);
+	sm_hashtab_fini(&tab->cookies);
+	sm_hashtab_fini(&tab->slots);
 	free(tab);
 }
 
@@ -195,7 +95,7 @@ int stacktab_define_owned(struct stacktab *tab, sm_u64 cookie, sm_u32 depth,
 
 	if (!stackmap_cookie_valid(cookie))
 		return -EINVAL;
-	e = oatab_find(&tab->cookies, cookie);
+	e = sm_hashtab_find(&tab->cookies, cookie);
 	if (e) {
 		if (same_stack(e, depth, frames, owner, flags))
 			return 1;
@@ -209,12 +109,12 @@ int stacktab_define_owned(struct stacktab *tab, sm_u64 cookie, sm_u32 depth,
 	if (depth)
 		memcpy(copy->frames, frames, depth * sizeof(*frames));
 	/* Room in both tables first, so a failure changes nothing. */
-	if (oatab_reserve(&tab->cookies) || oatab_reserve(&tab->slots)) {
+	if (sm_hashtab_reserve(&tab->cookies) || sm_hashtab_reserve(&tab->slots)) {
 		free(copy);
 		return -ENOMEM;
 	}
-	oatab_insert(&tab->slots, (sm_u64)stackmap_cookie_slot(cookie) + 1);
-	e = oatab_insert(&tab->cookies, cookie);
+	sm_hashtab_insert(&tab->slots, (sm_u64)stackmap_cookie_slot(cookie) + 1);
+	e = sm_hashtab_insert(&tab->cookies, cookie);
 	e->stack = copy;
 	e->depth = depth;
 	e->owner = owner;
@@ -241,7 +141,7 @@ enum stacktab_result stacktab_lookup(const struct stacktab *tab, sm_u64 cookie,
 	out->text = NULL;
 	if (!stackmap_cookie_valid(cookie))
 		return STACKTAB_UNKNOWN;
-	e = oatab_find(&tab->cookies, cookie);
+	e = sm_hashtab_find(&tab->cookies, cookie);
 	if (e && e->conflict)
 		return STACKTAB_CONFLICT;
 	if (e) {
@@ -252,7 +152,7 @@ enum stacktab_result stacktab_lookup(const struct stacktab *tab, sm_u64 cookie,
 		out->text = &e->stack->text;
 		return STACKTAB_FOUND;
 	}
-	if (oatab_find(&tab->slots, (sm_u64)stackmap_cookie_slot(cookie) + 1))
+	if (sm_hashtab_find(&tab->slots, (sm_u64)stackmap_cookie_slot(cookie) + 1))
 		return STACKTAB_STALE;
 	return STACKTAB_UNKNOWN;
 }
