@@ -55,6 +55,7 @@
 #include "resolve.h"
 #include "stackset.h"
 #include "top.h"
+#include "tracedat_options.h"
 #include "weight.h"
 #include "offcpu.h"
 #include "diff.h"

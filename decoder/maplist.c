@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "listing.h"
 #include "maplist.h"
 
 /* Largest listing or kallsyms file read (a full default map is ~90 MiB). */

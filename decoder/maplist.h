@@ -21,6 +21,7 @@
 #include <event-parse.h>
 
 #include "snapshot.h"
+#include "sm_err.h"
 
 /* The running module's listing, read when --map names no file. */
 #define MAPLIST_LIVE_PATH	"/sys/kernel/debug/stackmap/stack_map"

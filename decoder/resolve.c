@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "resolve.h"
+#include "snapshot_table.h"
 #include "stackmap/cookie.h"
 
 int resolve_init(struct resolver *res, struct reader *reader,

@@ -68,9 +68,11 @@
 
 #include "stackmap/cookie.h"
 #include "stackmap/events.h"
-#include "snapshot.h"
+#include "listing.h"
+#include "snapshot_table.h"
 #include "stacktab.h"
 #include "tep_stack.h"
+#include "tracedat_options.h"
 
 #define PLUGIN_EXPORT	__attribute__((visibility("default")))
 #define PLUGIN_ALIAS	"stackmap"

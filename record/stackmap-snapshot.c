@@ -24,8 +24,10 @@
 
 #include <event-parse.h>
 
-#include "snapshot.h"
+#include "listing.h"
+#include "payload.h"
 #include "tracecmd_private.h"
+#include "tracedat_options.h"
 
 #define PROG	"stackmap-snapshot"
 

@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "snapshot.h"
+#include "payload.h"
 
 #define SNAPSHOT_HEADER_SIZE	32	/* see include/stackmap/snapshot.h */
 #define CRC_OFFSET	28

@@ -8,7 +8,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "snapshot.h"
+#include "listing.h"
+#include "payload.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {

@@ -15,7 +15,10 @@
 #include <unistd.h>
 
 #include "stackmap/cookie.h"
-#include "snapshot.h"
+#include "listing.h"
+#include "payload.h"
+#include "snapshot_table.h"
+#include "tracedat_options.h"
 
 /* The first three stacks of a listing recorded on the Debian 6.1 guest. */
 #ifndef SAMPLE_LISTING

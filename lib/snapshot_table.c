@@ -1,0 +1,45 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * snapshot_table: a snapshot as a stacktab, and the rule that resolves a
+ * cookie from definitions first, then from a snapshot (see
+ * snapshot_table.h).
+ */
+#include "stackmap/cookie.h"
+#include "snapshot_table.h"
+
+int stackmap_snapshot_fill(const struct stackmap_snapshot *snap,
+			   struct stacktab *tab)
+{
+	const struct stackmap_snap_entry *e;
+	sm_u32 i;
+	int ret;
+
+	for (i = 0; i < snap->nr; i++) {
+		e = &snap->entries[i];
+		ret = stacktab_define_owned(tab,
+					    stackmap_cookie_make(snap->generation,
+								 e->slot),
+					    e->depth, e->ips, e->owner,
+					    e->flags);
+		if (ret < 0)
+			return ret;
+	}
+	return 0;
+}
+
+enum stacktab_result stackmap_snapshot_resolve(const struct stacktab *defs,
+					       const struct stacktab *snap,
+					       sm_u64 cookie,
+					       struct stacktab_stack *out)
+{
+	enum stacktab_result res, snap_res;
+
+	res = stacktab_lookup(defs, cookie, out);
+	if (res == STACKTAB_FOUND || res == STACKTAB_CONFLICT || !snap)
+		return res;
+	snap_res = stacktab_lookup(snap, cookie, out);
+	if (snap_res == STACKTAB_FOUND ||
+	    (snap_res == STACKTAB_STALE && res == STACKTAB_UNKNOWN))
+		return snap_res;
+	return res;
+}

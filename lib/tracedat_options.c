@@ -1,0 +1,254 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * tracedat_options: a small read-only walker of the trace.dat v7 option
+ * chain that finds the map snapshot a trace holds (see tracedat_options.h).
+ *
+ * The walker mirrors trace-cmd 3.1.6 lib/trace-cmd/trace-input.c:
+ * tracecmd_alloc_fd() (file header), read_section_header(),
+ * handle_options() and handle_option_done() (option chain).  libtracecmd has
+ * no public call that returns an unknown option, so this is the one place
+ * that knows that layout.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "payload.h"
+#include "tracedat_options.h"
+
+#define TRACEDAT_MAGIC		"\027\010\104tracing"
+#define TRACEDAT_MAGIC_LEN	10
+#define TRACEDAT_OPTION_DONE	0	/* TRACECMD_OPTION_DONE */
+#define TRACEDAT_SEC_COMPRESS	1	/* TRACECMD_SEC_FL_COMPRESS */
+#define TRACEDAT_SECTION_HDR	16	/* u16 id, u16 flags, u32 desc, u64 size */
+#define TRACEDAT_MAX_SECTIONS	4096
+
+struct tracedat {
+	int fd;
+	const char *path;
+	bool big_endian;
+	sm_u64 size;
+};
+
+static int td_read(struct tracedat *td, sm_u64 off, void *buf, size_t len,
+		   const char *field, struct sm_err *err)
+{
+	ssize_t n;
+
+	if (off > td->size || len > td->size - off) {
+		sm_err_set(err, "%s: offset %" PRIu64 ": %s: beyond end of file (%" PRIu64 " bytes)",
+			td->path, off, field, td->size);
+		return -EBADMSG;
+	}
+	n = pread(td->fd, buf, len, (off_t)off);
+	if (n != (ssize_t)len) {
+		sm_err_set(err, "%s: offset %" PRIu64 ": %s: read failed", td->path,
+			off, field);
+		return n < 0 ? -errno : -EBADMSG;
+	}
+	return 0;
+}
+
+/* Read an unsigned number of @bytes (2, 4 or 8) in the file's byte order. */
+static int td_num(struct tracedat *td, sm_u64 off, int bytes, sm_u64 *val,
+		  const char *field, struct sm_err *err)
+{
+	unsigned char b[8];
+	int i, ret;
+
+	ret = td_read(td, off, b, bytes, field, err);
+	if (ret)
+		return ret;
+	*val = 0;
+	for (i = 0; i < bytes; i++)
+		*val |= (sm_u64)b[td->big_endian ? i : bytes - 1 - i] <<
+			(8 * (bytes - 1 - i));
+	return 0;
+}
+
+/* Skip a NUL-terminated string at *off (at most 64 bytes). */
+static int td_string(struct tracedat *td, sm_u64 *off, char *out, size_t max,
+		     const char *field, struct sm_err *err)
+{
+	size_t i;
+	int ret;
+
+	for (i = 0; i < max; i++) {
+		ret = td_read(td, *off + i, &out[i], 1, field, err);
+		if (ret)
+			return ret;
+		if (!out[i]) {
+			*off += i + 1;
+			return 0;
+		}
+	}
+	sm_err_set(err, "%s: offset %" PRIu64 ": %s: unterminated string",
+		td->path, *off, field);
+	return -EBADMSG;
+}
+
+/* File header up to the first options offset (tracecmd_alloc_fd()). */
+static int td_header(struct tracedat *td, sm_u64 *options,
+		     struct sm_err *err)
+{
+	char buf[64];
+	sm_u64 off = TRACEDAT_MAGIC_LEN;
+	int ret;
+
+	ret = td_read(td, 0, buf, TRACEDAT_MAGIC_LEN, "magic", err);
+	if (ret)
+		return ret;
+	if (memcmp(buf, TRACEDAT_MAGIC, TRACEDAT_MAGIC_LEN)) {
+		sm_err_set(err, "%s: offset 0: magic: not a trace.dat file", td->path);
+		return -EBADMSG;
+	}
+	ret = td_string(td, &off, buf, sizeof(buf), "version", err);
+	if (ret)
+		return ret;
+	if (strtoul(buf, NULL, 10) < 7) {
+		sm_err_set(err, "%s: file version %s has no option sections after the data; record with --file-version 7 or run trace-cmd convert --file-version 7",
+			td->path, buf);
+		return -ENOTSUP;
+	}
+	ret = td_read(td, off, buf, 1, "endian", err);
+	if (ret)
+		return ret;
+	td->big_endian = buf[0];
+	off += 1 + 1 + 4;	/* endian, long size, page size */
+	ret = td_string(td, &off, buf, sizeof(buf), "compression name", err);
+	if (!ret)
+		ret = td_string(td, &off, buf, sizeof(buf),
+				"compression version", err);
+	if (!ret)
+		ret = td_num(td, off, 8, options, "first options offset", err);
+	return ret;
+}
+
+/* Copy the payload of a snapshot option into @snap (replacing it). */
+static int td_snapshot(struct tracedat *td, sm_u64 off, sm_u64 size,
+		       struct stackmap_snapshot *snap,
+		       struct sm_err *err)
+{
+	struct sm_err e2;
+	void *buf;
+	int ret;
+
+	if (size > STACKMAP_SNAPSHOT_MAX_SIZE) {
+		sm_err_set(err, "%s: offset %" PRIu64 ": snapshot option: size %" PRIu64 " too large",
+			td->path, off, size);
+		return -EBADMSG;
+	}
+	buf = malloc(size ? size : 1);
+	if (!buf) {
+		sm_err_set(err, "%s: out of memory", td->path);
+		return -ENOMEM;
+	}
+	ret = td_read(td, off, buf, size, "snapshot option", err);
+	if (!ret) {
+		stackmap_snapshot_free(snap);
+		ret = stackmap_snapshot_decode(buf, size, snap, &e2);
+		if (ret)
+			sm_err_set(err, "%s: option at offset %" PRIu64 ": %s",
+				td->path, off, e2.msg);
+	}
+	free(buf);
+	return ret;
+}
+
+/*
+ * One options section at @off: every option in it; *next is set to the next
+ * section's offset from its DONE option (0: none).
+ */
+static int td_section(struct tracedat *td, sm_u64 off, sm_u64 *next,
+		      struct stackmap_snapshot *snap, int *found,
+		      struct sm_err *err)
+{
+	sm_u64 id, flags, size, end, oid, osize;
+	int ret;
+
+	ret = td_num(td, off, 2, &id, "section id", err);
+	if (!ret)
+		ret = td_num(td, off + 2, 2, &flags, "section flags", err);
+	if (!ret)
+		ret = td_num(td, off + 8, 8, &size, "section size", err);
+	if (ret)
+		return ret;
+	if (id != TRACEDAT_OPTION_DONE) {
+		sm_err_set(err, "%s: offset %" PRIu64 ": section id: %" PRIu64 ", expected an options section (0)",
+			td->path, off, id);
+		return -EBADMSG;
+	}
+	if (flags & TRACEDAT_SEC_COMPRESS) {
+		sm_err_set(err, "%s: offset %" PRIu64 ": compressed options section: not supported",
+			td->path, off);
+		return -ENOTSUP;
+	}
+	off += TRACEDAT_SECTION_HDR;
+	end = off + size;
+	*next = 0;
+	while (off < end) {
+		ret = td_num(td, off, 2, &oid, "option id", err);
+		if (!ret)
+			ret = td_num(td, off + 2, 4, &osize, "option size", err);
+		if (ret)
+			return ret;
+		off += 6;
+		if (oid == TRACEDAT_OPTION_DONE)
+			return osize < 8 ? 0 : td_num(td, off, 8, next,
+						      "next options offset", err);
+		if (oid == STACKMAP_SNAPSHOT_OPTION) {
+			ret = td_snapshot(td, off, osize, snap, err);
+			if (ret)
+				return ret;
+			*found = 1;
+		}
+		off += osize;
+	}
+	sm_err_set(err, "%s: offset %" PRIu64 ": options section ends without a DONE option",
+		td->path, end);
+	return -EBADMSG;
+}
+
+int stackmap_snapshot_read_tracedat(const char *path,
+				    struct stackmap_snapshot *out,
+				    struct sm_err *err)
+{
+	struct tracedat td = { .path = path };
+	struct stat st;
+	sm_u64 off;
+	int ret, n, found = 0;
+
+	memset(out, 0, sizeof(*out));
+	td.fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (td.fd < 0 || fstat(td.fd, &st)) {
+		ret = -errno;
+		sm_err_set(err, "%s: %s", path, strerror(errno));
+		if (td.fd >= 0)
+			close(td.fd);
+		return ret;
+	}
+	td.size = st.st_size;
+	ret = td_header(&td, &off, err);
+	for (n = 0; !ret && off; n++) {
+		if (n == TRACEDAT_MAX_SECTIONS) {
+			sm_err_set(err, "%s: more than %d options sections (loop?)",
+				path, TRACEDAT_MAX_SECTIONS);
+			ret = -EBADMSG;
+			break;
+		}
+		ret = td_section(&td, off, &off, out, &found, err);
+	}
+	close(td.fd);
+	if (!ret && !found) {
+		sm_err_set(err, "%s: no stackmap snapshot option (id 0x%x)", path,
+			STACKMAP_SNAPSHOT_OPTION);
+		ret = -ENOENT;
+	}
+	if (ret)
+		stackmap_snapshot_free(out);
+	return ret;
+}
