@@ -409,8 +409,13 @@ static bool make_loc(struct pp_build *b, struct pp_node *n)
 	b->locs[b->nr_locs++] = loc;
 	loc->id = n->id = b->nr_locs;
 	if (n->str) {
-		/* The tree keeps the name: the string table's copy. */
-		n->str = b->strtab[str_id(b, n->str)];
+		/*
+		 * The tree keeps the name: the string table's copy, read after
+		 * str_id() (which may move the table).
+		 */
+		int64_t id = str_id(b, n->str);
+
+		n->str = b->strtab[id];
 		f[0] = (struct sym_frame){ .name = n->str };
 		return !b->nomem && set_lines(b, loc, f, 1, 0);
 	}
