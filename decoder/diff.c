@@ -1,39 +1,34 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * fgdecode diff (see diff.h).  The stacks are an open-addressing table of
- * strings with linear probing, doubled when half full.
+ * fgdecode diff (see diff.h).  The stacks are an array indexed by a hash
+ * table (hashtab.h) keyed by each string's hash.
  */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "diff.h"
+#include "hashtab.h"
 
 #define DIFF_MIN_CAP	1024
 
 struct diff_stack {
 	char *stack;
-	sm_u64 hash;
 	sm_u64 w[2];
+};
+
+/* A bucket of the index: the hash of s[i].stack, and i. */
+struct diff_slot {
+	sm_u64 key;
+	size_t i;
 };
 
 struct fgdiff {
 	struct diff_stack *s;	/* [nr] */
 	size_t nr, alloc;
-	sm_u32 *slots;		/* [cap]: index + 1, or 0 */
-	size_t cap;
+	struct sm_hashtab index;	/* of struct diff_slot */
 	sm_u64 total[2];
 };
-
-/* FNV-1a. */
-static sm_u64 hash_str(const char *str)
-{
-	sm_u64 h = 0xcbf29ce484222325ULL;
-
-	for (; *str; str++)
-		h = (h ^ (unsigned char)*str) * 0x100000001b3ULL;
-	return h ^ (h >> 29);
-}
 
 struct fgdiff *fgdiff_new(void)
 {
@@ -41,9 +36,8 @@ struct fgdiff *fgdiff_new(void)
 
 	if (!d)
 		return NULL;
-	d->cap = DIFF_MIN_CAP;
-	d->slots = calloc(d->cap, sizeof(*d->slots));
-	if (!d->slots) {
+	if (sm_hashtab_init(&d->index, sizeof(struct diff_slot),
+			    DIFF_MIN_CAP)) {
 		free(d);
 		return NULL;
 	}
@@ -59,24 +53,13 @@ void fgdiff_free(struct fgdiff *d)
 	for (i = 0; i < d->nr; i++)
 		free(d->s[i].stack);
 	free(d->s);
-	free(d->slots);
+	sm_hashtab_fini(&d->index);
 	free(d);
 }
 
-static void place(sm_u32 *slots, size_t cap, sm_u64 h, size_t i)
-{
-	size_t j = h & (cap - 1);
-
-	while (slots[j])
-		j = (j + 1) & (cap - 1);
-	slots[j] = i + 1;
-}
-
-/* Room for one more stack. */
+/* Room for one more stack: in the array and in the index. */
 static int grow(struct fgdiff *d)
 {
-	size_t cap = d->cap * 2, i;
-	sm_u32 *slots;
 	void *p;
 
 	if (d->nr == d->alloc) {
@@ -86,28 +69,19 @@ static int grow(struct fgdiff *d)
 		d->s = p;
 		d->alloc = d->alloc ? d->alloc * 2 : 256;
 	}
-	if ((d->nr + 1) * 2 <= d->cap)
-		return 0;
-	slots = calloc(cap, sizeof(*slots));
-	if (!slots)
-		return -ENOMEM;
-	for (i = 0; i < d->nr; i++)
-		place(slots, cap, d->s[i].hash, i);
-	free(d->slots);
-	d->slots = slots;
-	d->cap = cap;
-	return 0;
+	return sm_hashtab_reserve(&d->index);
 }
 
 int fgdiff_add(struct fgdiff *d, int side, const char *stack, sm_u64 weight)
 {
-	sm_u64 h = hash_str(stack);
-	size_t j = h & (d->cap - 1);
+	sm_u64 h = sm_hash_key(sm_hash_bytes(SM_HASH_SEED, stack, strlen(stack)));
+	struct diff_slot *slot;
 	struct diff_stack *s;
 
-	for (; d->slots[j]; j = (j + 1) & (d->cap - 1)) {
-		s = &d->s[d->slots[j] - 1];
-		if (s->hash == h && !strcmp(s->stack, stack))
+	for (slot = sm_hashtab_find(&d->index, h); slot;
+	     slot = sm_hashtab_next(&d->index, slot)) {
+		s = &d->s[slot->i];
+		if (!strcmp(s->stack, stack))
 			goto add;
 	}
 	if (grow(d))
@@ -116,9 +90,9 @@ int fgdiff_add(struct fgdiff *d, int side, const char *stack, sm_u64 weight)
 	s->stack = strdup(stack);
 	if (!s->stack)
 		return -ENOMEM;
-	s->hash = h;
 	s->w[0] = s->w[1] = 0;
-	place(d->slots, d->cap, h, d->nr++);
+	slot = sm_hashtab_add(&d->index, h);
+	slot->i = d->nr++;
 add:
 	s->w[side] += weight;
 	d->total[side] += weight;

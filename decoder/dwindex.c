@@ -63,12 +63,6 @@ int cmp_u64(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
-sm_u64 hash_key(sm_u64 key)
-{
-	key *= 0x9e3779b97f4a7c15ULL;
-	return key ^ (key >> 29);
-}
-
 sm_u64 now_ns(void)
 {
 	struct timespec ts;
@@ -635,37 +629,23 @@ int innermost(const struct cuidx *cx, Dwarf_Addr pc)
 	return cur;
 }
 
-static size_t ptr_hash(const void *p)
-{
-	return (size_t)hash_key((sm_u64)(uintptr_t)p);
-}
+/* A bucket of a module's unit indexes: keyed by the unit's DIE address. */
+struct cu_slot {
+	sm_u64 key;
+	struct cuidx *cx;
+};
 
 static int cu_insert(struct modidx *mi, struct cuidx *cx)
 {
-	size_t i, cap;
+	struct cu_slot *slot;
 
-	if ((mi->nr_cus + 1) * 2 > mi->cu_cap) {
-		struct cuidx **old = mi->cus;
-		size_t old_cap = mi->cu_cap;
-
-		cap = old_cap ? old_cap * 2 : CU_MIN;
-		mi->cus = calloc(cap, sizeof(*mi->cus));
-		if (!mi->cus) {
-			mi->cus = old;
-			return -1;
-		}
-		mi->cu_cap = cap;
-		mi->nr_cus = 0;
-		for (i = 0; i < old_cap; i++)
-			if (old[i])
-				cu_insert(mi, old[i]);
-		free(old);
-	}
-	i = ptr_hash(cx->key) & (mi->cu_cap - 1);
-	while (mi->cus[i])
-		i = (i + 1) & (mi->cu_cap - 1);
-	mi->cus[i] = cx;
-	mi->nr_cus++;
+	if (!mi->cus.buckets &&
+	    sm_hashtab_init(&mi->cus, sizeof(*slot), CU_MIN))
+		return -1;
+	if (sm_hashtab_reserve(&mi->cus))
+		return -1;
+	slot = sm_hashtab_add(&mi->cus, (sm_u64)(uintptr_t)cx->key);
+	slot->cx = cx;
 	return 0;
 }
 
@@ -673,15 +653,14 @@ static int cu_insert(struct modidx *mi, struct cuidx *cx)
 struct cuidx *cu_index(struct dwsym_stats *st, struct modidx *mi,
 		       Dwarf_Die *cu)
 {
+	struct cu_slot *slot;
 	struct cuidx *cx;
 	sm_u64 t0;
-	size_t i;
 
-	if (mi->cu_cap) {
-		i = ptr_hash(cu->addr) & (mi->cu_cap - 1);
-		for (; mi->cus[i]; i = (i + 1) & (mi->cu_cap - 1))
-			if (mi->cus[i]->key == cu->addr)
-				return mi->cus[i];
+	if (mi->cus.buckets) {
+		slot = sm_hashtab_find(&mi->cus, (sm_u64)(uintptr_t)cu->addr);
+		if (slot)
+			return slot->cx;
 	}
 	t0 = now_ns();
 	cx = build_cu(cu);
@@ -703,9 +682,13 @@ void free_modidx(struct modidx *mi)
 
 	if (!mi)
 		return;
-	for (i = 0; i < mi->cu_cap; i++)
-		free_cu(mi->cus[i]);
-	free(mi->cus);
+	for (i = 0; i < mi->cus.cap; i++) {
+		struct cu_slot *slot = sm_hashtab_at(&mi->cus, i);
+
+		if (slot)
+			free_cu(slot->cx);
+	}
+	sm_hashtab_fini(&mi->cus);
 	free(mi->glob.s);
 	free(mi->loc.s);
 	free(mi->labels);

@@ -14,6 +14,7 @@
 #include <stddef.h>
 
 #include "dwsym.h"
+#include "hashtab.h"
 #include "stackmap/types.h"
 
 struct symx;
@@ -59,8 +60,8 @@ struct modidx {
 	size_t nr_labels;
 	sm_u64 *loc_labels;	/* values of sizeless local symbols, sorted */
 	size_t nr_loc_labels;
-	struct cuidx **cus;	/* open addressing on key, [cu_cap] */
-	size_t nr_cus, cu_cap;
+	struct sm_hashtab cus;	/* of unit indexes, by DIE address;
+				 * from the first one on */
 };
 
 /**
@@ -71,14 +72,6 @@ struct modidx {
  * Return: -1, 0 or 1 as *@a is below, equal to or above *@b.
  */
 int cmp_u64(const void *a, const void *b);
-
-/**
- * hash_key() - mix a 64-bit key for open addressing
- * @key: any value (an address, a cache key)
- *
- * Return: the mixed value; mask it with a power-of-two capacity - 1.
- */
-sm_u64 hash_key(sm_u64 key);
 
 /**
  * now_ns() - CLOCK_MONOTONIC now, for the index build times

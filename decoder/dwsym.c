@@ -25,6 +25,7 @@
 #include "dwindex.h"
 #include "dwmod.h"
 #include "dwsym.h"
+#include "hashtab.h"
 
 #define CACHE_MIN	1024
 #define MAX_CHAIN	32
@@ -48,8 +49,8 @@ struct dwsym {
 	struct dwmod *mods;
 	size_t nr_mods;
 	struct dwfile *mod_files;	/* [nr_mods] */
-	struct cache_slot *cache;
-	size_t cache_cap, cache_nr;
+	struct sm_hashtab cache;	/* of struct cache_slot, from the
+					 * first lookup on */
 	bool naive;			/* straightforward libdw calls only */
 	struct modidx **idx;		/* [nr_idx], built on first use */
 	size_t nr_idx;
@@ -590,45 +591,25 @@ static struct dw_loc *resolve(struct dwsym *d, sm_u64 addr, bool is_return)
 	return loc;
 }
 
-static int cache_grow(struct dwsym *d)
-{
-	size_t cap = d->cache_cap ? d->cache_cap * 2 : CACHE_MIN, i, j;
-	struct cache_slot *slots = calloc(cap, sizeof(*slots));
-
-	if (!slots)
-		return -1;
-	for (i = 0; i < d->cache_cap; i++) {
-		if (!d->cache[i].key)
-			continue;
-		j = hash_key(d->cache[i].key) & (cap - 1);
-		while (slots[j].key)
-			j = (j + 1) & (cap - 1);
-		slots[j] = d->cache[i];
-	}
-	free(d->cache);
-	d->cache = slots;
-	d->cache_cap = cap;
-	return 0;
-}
-
 const struct dw_loc *dwsym_lookup(struct dwsym *d, sm_u64 addr,
 				  bool is_return)
 {
 	sm_u64 key = addr << 1 | is_return;
-	size_t i;
+	struct cache_slot *slot;
 
 	if (!key)
 		return NULL;
-	if ((d->cache_nr + 1) * 2 > d->cache_cap && cache_grow(d))
+	if (!d->cache.buckets &&
+	    sm_hashtab_init(&d->cache, sizeof(*slot), CACHE_MIN))
 		return NULL;
-	i = hash_key(key) & (d->cache_cap - 1);
-	for (; d->cache[i].key; i = (i + 1) & (d->cache_cap - 1))
-		if (d->cache[i].key == key)
-			return d->cache[i].loc;
-	d->cache[i].key = key;
-	d->cache[i].loc = resolve(d, addr, is_return);
-	d->cache_nr++;
-	return d->cache[i].loc;
+	slot = sm_hashtab_find(&d->cache, key);
+	if (slot)
+		return slot->loc;
+	if (sm_hashtab_reserve(&d->cache))
+		return NULL;
+	slot = sm_hashtab_insert(&d->cache, key);
+	slot->loc = resolve(d, addr, is_return);
+	return slot->loc;
 }
 
 /* Place the vmlinux at @path: d->path and d->bias; @ei filled in. */
@@ -817,9 +798,13 @@ void dwsym_free(struct dwsym *d)
 
 	if (!d)
 		return;
-	for (i = 0; i < d->cache_cap; i++)
-		free(d->cache[i].loc);
-	free(d->cache);
+	for (i = 0; i < d->cache.cap; i++) {
+		struct cache_slot *slot = sm_hashtab_at(&d->cache, i);
+
+		if (slot)
+			free(slot->loc);
+	}
+	sm_hashtab_fini(&d->cache);
 	for (i = 0; i < d->nr_idx; i++)
 		free_modidx(d->idx[i]);
 	free(d->idx);

@@ -2,10 +2,9 @@
 /*
  * fgdecode --off-cpu (see offcpu.h).
  *
- * The tasks are an open-addressing table by pid with linear probing,
- * doubled when half full; a task is never removed (it is only marked back
- * on the CPU), so pids reused within a trace share a slot, which is right:
- * only one task has a pid at a time.
+ * The tasks are a hash table (hashtab.h) keyed by pid + 1; a task is never
+ * removed (it is only marked back on the CPU), so pids reused within a trace
+ * share an element, which is right: only one task has a pid at a time.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -19,7 +18,8 @@
 #define OFFCPU_MIN_CAP	1024
 
 struct offcpu_task {
-	int pid;		/* -1: free slot */
+	sm_u64 key;		/* pid + 1 */
+	int pid;
 	bool off;		/* switched out, not yet back */
 	sm_u64 ts;		/* of the switch-out */
 	struct sset_entry *entry;	/* charged stack; NULL: not charged */
@@ -27,15 +27,9 @@ struct offcpu_task {
 	int waker_pid;			/* and who recorded it */
 };
 
-static struct offcpu_task *new_table(size_t cap)
+static sm_u64 task_key(int pid)
 {
-	struct offcpu_task *t = malloc(cap * sizeof(*t));
-	size_t i;
-
-	if (t)
-		for (i = 0; i < cap; i++)
-			t[i].pid = -1;
-	return t;
+	return (sm_u64)(unsigned int)pid + 1;
 }
 
 /* A numeric field of sched_switch, or NULL. */
@@ -73,9 +67,8 @@ int offcpu_init(struct offcpu *o, struct tep_handle *tep,
 	o->event_id = ev->id;
 	o->set = set;
 	o->task_root = task_root;
-	o->cap = OFFCPU_MIN_CAP;
-	o->tasks = new_table(o->cap);
-	if (!o->tasks) {
+	if (sm_hashtab_init(&o->tasks, sizeof(struct offcpu_task),
+			    OFFCPU_MIN_CAP)) {
 		sm_err_set(err, "%s", strerror(ENOMEM));
 		return -ENOMEM;
 	}
@@ -86,73 +79,32 @@ int offcpu_init(struct offcpu *o, struct tep_handle *tep,
 
 void offcpu_fini(struct offcpu *o)
 {
-	free(o->tasks);
-	o->tasks = NULL;
+	sm_hashtab_fini(&o->tasks);
 }
 
 bool offcpu_is_switch(const struct offcpu *o, struct tep_handle *tep,
 		      struct tep_record *record)
 {
-	return o->tasks && tep_data_type(tep, record) == o->event_id;
-}
-
-static size_t slot_of(int pid, size_t cap)
-{
-	return ((sm_u64)(unsigned int)pid * 0x9e3779b97f4a7c15ULL >> 20) &
-	       (cap - 1);
+	return o->tasks.buckets && tep_data_type(tep, record) == o->event_id;
 }
 
 /* The task of @pid, or NULL when it was never seen. */
 static struct offcpu_task *find(struct offcpu *o, int pid)
 {
-	size_t i = slot_of(pid, o->cap);
-
-	for (; o->tasks[i].pid != -1; i = (i + 1) & (o->cap - 1))
-		if (o->tasks[i].pid == pid)
-			return &o->tasks[i];
-	return NULL;
-}
-
-static int grow(struct offcpu *o)
-{
-	size_t cap = o->cap * 2, i, j;
-	struct offcpu_task *t = new_table(cap);
-
-	if (!t)
-		return -ENOMEM;
-	for (i = 0; i < o->cap; i++) {
-		if (o->tasks[i].pid == -1)
-			continue;
-		for (j = slot_of(o->tasks[i].pid, cap); t[j].pid != -1;
-		     j = (j + 1) & (cap - 1))
-			;
-		t[j] = o->tasks[i];
-	}
-	free(o->tasks);
-	o->tasks = t;
-	o->cap = cap;
-	return 0;
+	return sm_hashtab_find(&o->tasks, task_key(pid));
 }
 
 /* The task of @pid, added when new; NULL when out of memory. */
 static struct offcpu_task *get(struct offcpu *o, int pid)
 {
 	struct offcpu_task *t = find(o, pid);
-	size_t i;
 
 	if (t)
 		return t;
-	if ((o->nr_tasks + 1) * 2 > o->cap && grow(o))
+	if (sm_hashtab_reserve(&o->tasks))
 		return NULL;
-	for (i = slot_of(pid, o->cap); o->tasks[i].pid != -1;
-	     i = (i + 1) & (o->cap - 1))
-		;
-	t = &o->tasks[i];
+	t = sm_hashtab_insert(&o->tasks, task_key(pid));
 	t->pid = pid;
-	t->off = false;
-	t->entry = NULL;
-	t->waker = NULL;
-	o->nr_tasks++;
 	return t;
 }
 
@@ -362,12 +314,14 @@ int offcpu_switch_out_uncharged(struct offcpu *o, struct tep_handle *tep,
 
 void offcpu_finish(struct offcpu *o)
 {
+	struct offcpu_task *t;
 	size_t i;
 
-	for (i = 0; i < o->cap; i++)
-		if (o->tasks[i].pid != -1 && o->tasks[i].off &&
-		    o->tasks[i].entry)
+	for (i = 0; i < o->tasks.cap; i++) {
+		t = sm_hashtab_at(&o->tasks, i);
+		if (t && t->off && t->entry)
 			o->stats.still_off++;
+	}
 }
 
 void offcpu_summary(FILE *out, const struct offcpu *o)

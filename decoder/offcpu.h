@@ -41,6 +41,7 @@
 
 #include <event-parse.h>
 
+#include "hashtab.h"
 #include "sm_err.h"
 #include "stackset.h"
 #include "symbolize.h"
@@ -73,8 +74,7 @@ struct offcpu {
 					 * NULL: no wakers */
 	int waking_id;			/* sched_waking or sched_wakeup */
 	struct tep_format_field *waking_pid;
-	struct offcpu_task *tasks;	/* open addressing by pid */
-	size_t nr_tasks, cap;
+	struct sm_hashtab tasks;	/* of struct offcpu_task, by pid */
 	struct offcpu_stats stats;
 };
 

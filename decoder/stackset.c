@@ -2,9 +2,9 @@
 /*
  * fgdecode: the set of distinct stacks (see stackset.h).
  *
- * Two open-addressing tables with linear probing, both doubling when half
- * full: one of entry ids keyed by the stack's hash and contents, one of pair
- * ids keyed by (event id, stack id).  Slots hold index + 1 (0 is empty).
+ * Two hash tables (hashtab.h): one of entry ids keyed by the stack's hash
+ * (entries whose hashes collide are told apart by their contents), one of
+ * pair indexes keyed by a hash of (event id, stack id).
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -12,6 +12,7 @@
 
 #include <event-parse.h>
 
+#include "hashtab.h"
 #include "stackset.h"
 
 #define SSET_MIN_CAP	256
@@ -19,12 +20,10 @@
 struct stackset {
 	struct sset_entry **entries;	/* [nr], by id */
 	size_t nr, alloc;
-	sm_u32 *slots;			/* [cap]: entry id + 1, or 0 */
-	size_t cap;
+	struct sm_hashtab index;	/* of struct sset_slot: entry ids */
 	struct sset_pair *pairs;	/* [nr_pairs] */
 	size_t nr_pairs, alloc_pairs;
-	sm_u32 *pair_slots;		/* [pair_cap]: pair index + 1, or 0 */
-	size_t pair_cap;
+	struct sm_hashtab pair_index;	/* of struct sset_slot: pairs */
 	size_t total;
 	sm_u64 total_weight;
 	const char *weight_name;	/* NULL: events */
@@ -32,28 +31,31 @@ struct stackset {
 	const char *count_name;		/* NULL: events */
 };
 
-/* FNV-1a over the root, the status, the depth and the frames. */
+/* A bucket of either table: an entry id or a pair index. */
+struct sset_slot {
+	sm_u64 key;
+	sm_u32 i;
+};
+
+/* FNV-1a over the root, the status, the depth and the frames: a key. */
 static sm_u64 hash_stack(const char *root, enum sset_status status,
 			 const sm_u64 *frames, sm_u32 depth)
 {
-	sm_u64 h = 0xcbf29ce484222325ULL;
-	sm_u32 i;
+	sm_u64 h = SM_HASH_SEED;
+	sm_u32 st = status;
 
-	for (; root && *root; root++)
-		h = (h ^ (unsigned char)*root) * 0x100000001b3ULL;
-	h = (h ^ status) * 0x100000001b3ULL;
-	h = (h ^ depth) * 0x100000001b3ULL;
-	for (i = 0; i < depth; i++)
-		h = (h ^ frames[i]) * 0x100000001b3ULL;
-	return h ^ (h >> 29);
+	if (root)
+		h = sm_hash_bytes(h, root, strlen(root) + 1);
+	h = sm_hash_bytes(h, &st, sizeof(st));
+	h = sm_hash_bytes(h, &depth, sizeof(depth));
+	h = sm_hash_bytes(h, frames, depth * sizeof(*frames));
+	return sm_hash_key(h);
 }
 
-static sm_u64 hash_pair(int event_id, sm_u32 stack_id)
+/* The key of pair (@event_id, @stack_id): exact, never 0. */
+static sm_u64 pair_key(int event_id, sm_u32 stack_id)
 {
-	sm_u64 h = ((sm_u64)(sm_u32)event_id << 32 | stack_id) *
-		   0x9e3779b97f4a7c15ULL;
-
-	return h ^ (h >> 31);
+	return ((sm_u64)(sm_u32)event_id << 32 | stack_id) + 1;
 }
 
 struct stackset *sset_new(void)
@@ -62,11 +64,10 @@ struct stackset *sset_new(void)
 
 	if (!set)
 		return NULL;
-	set->cap = SSET_MIN_CAP;
-	set->slots = calloc(set->cap, sizeof(*set->slots));
-	set->pair_cap = SSET_MIN_CAP;
-	set->pair_slots = calloc(set->pair_cap, sizeof(*set->pair_slots));
-	if (!set->slots || !set->pair_slots) {
+	if (sm_hashtab_init(&set->index, sizeof(struct sset_slot),
+			    SSET_MIN_CAP) ||
+	    sm_hashtab_init(&set->pair_index, sizeof(struct sset_slot),
+			    SSET_MIN_CAP)) {
 		sset_free(set);
 		return NULL;
 	}
@@ -88,9 +89,9 @@ void sset_free(struct stackset *set)
 		free(set->entries[i]);
 	}
 	free(set->entries);
-	free(set->slots);
+	sm_hashtab_fini(&set->index);
 	free(set->pairs);
-	free(set->pair_slots);
+	sm_hashtab_fini(&set->pair_index);
 	free(set);
 }
 
@@ -104,20 +105,9 @@ static bool same_stack(const struct sset_entry *e, const char *root,
 	       (!depth || !memcmp(e->frames, frames, depth * sizeof(*frames)));
 }
 
-/* Put entry @id (hash @h) into the slot table @slots of @cap slots. */
-static void place(sm_u32 *slots, size_t cap, sm_u64 h, sm_u32 id)
-{
-	size_t i = h & (cap - 1);
-
-	while (slots[i])
-		i = (i + 1) & (cap - 1);
-	slots[i] = id + 1;
-}
-
+/* Room for one more entry: in the array and in the index. */
 static int grow_entries(struct stackset *set)
 {
-	size_t cap = set->cap * 2, i;
-	sm_u32 *slots;
 	void *p;
 
 	if (set->nr == set->alloc) {
@@ -128,17 +118,7 @@ static int grow_entries(struct stackset *set)
 		set->entries = p;
 		set->alloc = set->alloc ? set->alloc * 2 : 64;
 	}
-	if ((set->nr + 1) * 2 <= set->cap)
-		return 0;
-	slots = calloc(cap, sizeof(*slots));
-	if (!slots)
-		return -ENOMEM;
-	for (i = 0; i < set->nr; i++)
-		place(slots, cap, set->entries[i]->hash, i);
-	free(set->slots);
-	set->slots = slots;
-	set->cap = cap;
-	return 0;
+	return sm_hashtab_reserve(&set->index);
 }
 
 static struct sset_entry *new_entry(struct stackset *set, const char *root,
@@ -166,9 +146,8 @@ static struct sset_entry *new_entry(struct stackset *set, const char *root,
 	e->id = set->nr;
 	e->status = status;
 	e->depth = depth;
-	e->hash = h;
 	set->entries[set->nr++] = e;
-	place(set->slots, set->cap, h, e->id);
+	((struct sset_slot *)sm_hashtab_add(&set->index, h))->i = e->id;
 	return e;
 }
 
@@ -183,21 +162,21 @@ struct sset_entry *sset_intern_root(struct stackset *set, const char *root,
 				    const sm_u64 *frames, sm_u32 depth)
 {
 	sm_u64 h = hash_stack(root, status, frames, depth);
-	size_t i = h & (set->cap - 1);
+	struct sset_slot *slot;
 	struct sset_entry *e;
 
-	for (; set->slots[i]; i = (i + 1) & (set->cap - 1)) {
-		e = set->entries[set->slots[i] - 1];
-		if (e->hash == h && same_stack(e, root, status, frames, depth))
+	for (slot = sm_hashtab_find(&set->index, h); slot;
+	     slot = sm_hashtab_next(&set->index, slot)) {
+		e = set->entries[slot->i];
+		if (same_stack(e, root, status, frames, depth))
 			return e;
 	}
 	return new_entry(set, root, status, frames, depth, h);
 }
 
+/* Room for one more pair: in the array and in the index. */
 static int grow_pairs(struct stackset *set)
 {
-	size_t cap = set->pair_cap * 2, i;
-	sm_u32 *slots;
 	void *p;
 
 	if (set->nr_pairs == set->alloc_pairs) {
@@ -209,33 +188,19 @@ static int grow_pairs(struct stackset *set)
 		set->pairs = p;
 		set->alloc_pairs = n;
 	}
-	if ((set->nr_pairs + 1) * 2 <= set->pair_cap)
-		return 0;
-	slots = calloc(cap, sizeof(*slots));
-	if (!slots)
-		return -ENOMEM;
-	for (i = 0; i < set->nr_pairs; i++)
-		place(slots, cap, hash_pair(set->pairs[i].event_id,
-					    set->pairs[i].stack_id), i);
-	free(set->pair_slots);
-	set->pair_slots = slots;
-	set->pair_cap = cap;
-	return 0;
+	return sm_hashtab_reserve(&set->pair_index);
 }
 
 /* The pair (@event_id, @e), added when new; NULL when out of memory. */
 static struct sset_pair *find_pair(struct stackset *set, struct sset_entry *e,
 				   int event_id)
 {
-	sm_u64 h = hash_pair(event_id, e->id);
-	size_t i = h & (set->pair_cap - 1);
+	sm_u64 key = pair_key(event_id, e->id);
+	struct sset_slot *slot = sm_hashtab_find(&set->pair_index, key);
 	struct sset_pair *p;
 
-	for (; set->pair_slots[i]; i = (i + 1) & (set->pair_cap - 1)) {
-		p = &set->pairs[set->pair_slots[i] - 1];
-		if (p->event_id == event_id && p->stack_id == e->id)
-			return p;
-	}
+	if (slot)
+		return &set->pairs[slot->i];
 	if (grow_pairs(set))
 		return NULL;
 	p = &set->pairs[set->nr_pairs];
@@ -243,7 +208,8 @@ static struct sset_pair *find_pair(struct stackset *set, struct sset_entry *e,
 	p->stack_id = e->id;
 	p->count = 0;
 	p->weight = 0;
-	place(set->pair_slots, set->pair_cap, h, set->nr_pairs++);
+	slot = sm_hashtab_add(&set->pair_index, key);
+	slot->i = set->nr_pairs++;
 	return p;
 }
 

@@ -65,7 +65,6 @@ struct sset_entry {
 				 * sset_weight_unit(); == count when
 				 * the set weighs events */
 	char *render[SSET_NR_RENDER];	/* NULL until rendered (malloc'ed) */
-	sm_u64 hash;
 };
 
 /** sset_has_frames() - does an entry of @status hold frames? */
