@@ -80,26 +80,24 @@ int resolve_add_listing(struct resolver *res,
 
 /*
  * Definitions, then the snapshot (stackmap_snapshot_resolve()), then the
- * --stack-map listing by the same rule.  *@from_listing says which one
- * answered FOUND.
+ * --stack-map listing by the same rule.  *@from is set to the table whose
+ * answer is returned: res->tab, res->snap or res->listing.
  */
 static enum stacktab_result lookup(const struct resolver *res, sm_u64 cookie,
 				   struct stacktab_stack *out,
-				   bool *from_listing)
+				   const struct stacktab **from)
 {
 	enum stacktab_result r, lr;
 
-	*from_listing = false;
-	r = stackmap_snapshot_resolve(res->tab, res->snap, cookie, out);
+	r = stackmap_snapshot_resolve(res->tab, res->snap, cookie, out, from);
 	if (r == STACKTAB_FOUND || r == STACKTAB_CONFLICT || !res->listing)
 		return r;
 	lr = stacktab_lookup(res->listing, cookie, out);
-	if (lr == STACKTAB_FOUND) {
-		*from_listing = true;
+	if (lr == STACKTAB_FOUND ||
+	    (lr == STACKTAB_STALE && r == STACKTAB_UNKNOWN)) {
+		*from = res->listing;
 		return lr;
 	}
-	if (lr == STACKTAB_STALE && r == STACKTAB_UNKNOWN)
-		return lr;
 	/* @out is zeroed by the failed lookups. */
 	return r;
 }
@@ -199,22 +197,13 @@ int resolve_collect(struct resolver *res)
 	return ret;
 }
 
-/* Does @tab hold exactly @cookie (found or conflicting)? */
-static bool defines(const struct stacktab *tab, sm_u64 cookie)
-{
-	struct stacktab_stack stack;
-	enum stacktab_result r = stacktab_lookup(tab, cookie, &stack);
-
-	return r == STACKTAB_FOUND || r == STACKTAB_CONFLICT;
-}
-
 static void resolve_cookie(struct resolver *res,
 			   const struct tep_record *record,
 			   struct resolved *out)
 {
 	const struct tepstack_fields *f;
+	const struct stacktab *from;
 	struct stacktab_stack stack;
-	bool from_listing;
 
 	res->stats.cookies++;
 	f = reader_fields(res->reader, TEPSTACK_COOKIE);
@@ -222,7 +211,7 @@ static void resolve_cookie(struct resolver *res,
 		corrupt(res, record, out);
 		return;
 	}
-	out->result = lookup(res, out->cookie, &stack, &from_listing);
+	out->result = lookup(res, out->cookie, &stack, &from);
 	switch (out->result) {
 	case STACKTAB_FOUND:
 		out->what = RESOLVED_STACK;
@@ -231,9 +220,9 @@ static void resolve_cookie(struct resolver *res,
 		out->owner = stack.owner;
 		out->flags = stack.flags;
 		res->stats.resolved++;
-		if (from_listing)
+		if (from == res->listing)
 			res->stats.from_listing++;
-		else if (res->snap && !defines(res->tab, out->cookie))
+		else if (from == res->snap)
 			res->stats.from_snapshot++;
 		return;
 	case STACKTAB_STALE:
@@ -287,18 +276,18 @@ bool resolve_owner(struct resolver *res, int kind,
 		   const struct tep_record *record, sm_u32 *owner)
 {
 	const struct tepstack_fields *f = reader_fields(res->reader, kind);
+	const struct stacktab *from;
 	struct stacktab_stack stack;
 	struct sm_err err;
 	sm_u64 cookie;
 	sm_u32 flags;
-	bool listing;
 
 	*owner = STACKMAP_OWNER_NONE;
 	if (!f)
 		return false;
 	if (kind == TEPSTACK_COOKIE) {
 		if (tepstack_read_cookie(f, record, &cookie, &err) ||
-		    lookup(res, cookie, &stack, &listing) != STACKTAB_FOUND)
+		    lookup(res, cookie, &stack, &from) != STACKTAB_FOUND)
 			return false;
 		*owner = stack.owner;
 	} else if (kind == TEPSTACK_FALLBACK) {

@@ -30,16 +30,22 @@ int stackmap_snapshot_fill(const struct stackmap_snapshot *snap,
 enum stacktab_result stackmap_snapshot_resolve(const struct stacktab *defs,
 					       const struct stacktab *snap,
 					       sm_u64 cookie,
-					       struct stacktab_stack *out)
+					       struct stacktab_stack *out,
+					       const struct stacktab **from)
 {
 	enum stacktab_result res, snap_res;
 
+	if (from)
+		*from = defs;
 	res = stacktab_lookup(defs, cookie, out);
 	if (res == STACKTAB_FOUND || res == STACKTAB_CONFLICT || !snap)
 		return res;
 	snap_res = stacktab_lookup(snap, cookie, out);
 	if (snap_res == STACKTAB_FOUND ||
-	    (snap_res == STACKTAB_STALE && res == STACKTAB_UNKNOWN))
+	    (snap_res == STACKTAB_STALE && res == STACKTAB_UNKNOWN)) {
+		if (from)
+			*from = snap;
 		return snap_res;
+	}
 	return res;
 }

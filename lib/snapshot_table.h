@@ -29,6 +29,10 @@ int stackmap_snapshot_fill(const struct stackmap_snapshot *snap,
  * @snap: stacks from stackmap_snapshot_fill(), or NULL
  * @cookie: the cookie
  * @out: set to the stack on STACKTAB_FOUND
+ * @from: unless NULL, set to the table whose answer is returned: @snap when
+ *	the result comes from it (FOUND there, or STALE there while @defs
+ *	does not know the slot), @defs otherwise; lets a caller count where
+ *	a stack came from without looking it up again
  *
  * Return: the result from @defs when it is FOUND or CONFLICT; otherwise
  * FOUND from @snap (same generation and slot only); otherwise STALE when
@@ -37,6 +41,7 @@ int stackmap_snapshot_fill(const struct stackmap_snapshot *snap,
 enum stacktab_result stackmap_snapshot_resolve(const struct stacktab *defs,
 					       const struct stacktab *snap,
 					       sm_u64 cookie,
-					       struct stacktab_stack *out);
+					       struct stacktab_stack *out,
+					       const struct stacktab **from);
 
 #endif /* LIBSTACKMAP_SNAPSHOT_TABLE_H */

@@ -366,7 +366,8 @@ static enum stacktab_result resolve(struct stackmap_ctx *ctx, sm_u64 cookie,
 		return res;
 	if (ctx->snap_state == SNAP_UNTRIED)
 		load_snapshot(ctx);
-	res = stackmap_snapshot_resolve(ctx->tab, ctx->snap, cookie, out);
+	res = stackmap_snapshot_resolve(ctx->tab, ctx->snap, cookie, out,
+					NULL);
 	if (res == STACKTAB_FOUND || res == STACKTAB_CONFLICT)
 		return res;
 	if (ctx->listing_state == SNAP_UNTRIED)

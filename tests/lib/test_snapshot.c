@@ -253,23 +253,42 @@ START_TEST(resolve_prefers_definitions_then_exact_snapshot_entries)
 {
 	static const sm_u64 a[] = { 0xa }, b[] = { 0xb }, c[] = { 0xc };
 	struct stacktab *defs = stacktab_new(), *snap = stacktab_new();
+	const struct stacktab *from;
 	struct stacktab_stack st;
 
 	stacktab_define(defs, stackmap_cookie_make(7, 3), 1, a);
 	stacktab_define(snap, stackmap_cookie_make(7, 3), 1, b);
 	stacktab_define(snap, stackmap_cookie_make(8, 5), 1, c);
-	ck_assert_int_eq(stackmap_snapshot_resolve(defs, snap, stackmap_cookie_make(7, 3), &st),
+	ck_assert_int_eq(stackmap_snapshot_resolve(defs, snap, stackmap_cookie_make(7, 3), &st,
+						   &from),
 			 STACKTAB_FOUND);
 	ck_assert_uint_eq(st.frames[0], 0xa);
-	ck_assert_int_eq(stackmap_snapshot_resolve(defs, snap, stackmap_cookie_make(8, 5), &st),
+	ck_assert_ptr_eq(from, defs);
+	ck_assert_int_eq(stackmap_snapshot_resolve(defs, snap, stackmap_cookie_make(8, 5), &st,
+						   &from),
 			 STACKTAB_FOUND);
 	ck_assert_uint_eq(st.frames[0], 0xc);
-	ck_assert_int_eq(stackmap_snapshot_resolve(defs, snap, stackmap_cookie_make(7, 5), &st),
+	ck_assert_ptr_eq(from, snap);
+	ck_assert_int_eq(stackmap_snapshot_resolve(defs, snap, stackmap_cookie_make(7, 5), &st,
+						   &from),
 			 STACKTAB_STALE);
-	ck_assert_int_eq(stackmap_snapshot_resolve(defs, snap, stackmap_cookie_make(9, 99), &st),
+	ck_assert_ptr_eq(from, snap);	/* only the snapshot knows slot 5 */
+	ck_assert_int_eq(stackmap_snapshot_resolve(defs, snap, stackmap_cookie_make(8, 3), &st,
+						   &from),
+			 STACKTAB_STALE);
+	ck_assert_ptr_eq(from, defs);	/* both know slot 3: definitions answer */
+	ck_assert_int_eq(stackmap_snapshot_resolve(defs, snap, stackmap_cookie_make(9, 99), &st,
+						   &from),
 			 STACKTAB_UNKNOWN);
-	ck_assert_int_eq(stackmap_snapshot_resolve(defs, NULL, stackmap_cookie_make(8, 5), &st),
+	ck_assert_ptr_eq(from, defs);
+	ck_assert_int_eq(stackmap_snapshot_resolve(defs, NULL, stackmap_cookie_make(8, 5), &st,
+						   &from),
 			 STACKTAB_UNKNOWN);
+	ck_assert_ptr_eq(from, defs);
+	/* @from is optional. */
+	ck_assert_int_eq(stackmap_snapshot_resolve(defs, snap, stackmap_cookie_make(8, 5), &st,
+						   NULL),
+			 STACKTAB_FOUND);
 	stacktab_free(defs);
 	stacktab_free(snap);
 }
