@@ -3,9 +3,10 @@
  * fgdecode --map, input: read the module's stack_map listing (man/stackmap.7)
  * live from debugfs or from a saved copy, and a kallsyms to symbolize it.
  *
- * The listing is parsed by the shared stackmap_snapshot_parse_listing() into
- * a struct stackmap_snapshot (entries in listing order, innermost frame
- * first), so a saved listing and a trace's map snapshot are the same data.
+ * The listing is parsed by the shared stackmap_snapshot_parse_listing()
+ * (lib/listing.h) into a struct stackmap_snapshot (entries in listing order,
+ * innermost frame first), so a saved listing and a trace's map snapshot are
+ * the same data.
  * The listing's own "symbol+off/size [module]" text is not kept: frames are
  * symbolized by fgdecode from a kallsyms (live: /proc/kallsyms; a saved
  * listing: --kallsyms PATH), or printed as raw addresses without one.

@@ -22,7 +22,8 @@
 sm_u32 stackmap_crc32(const void *buf, size_t len);
 
 /**
- * stackmap_snapshot_encode() - build the payload described at the top
+ * stackmap_snapshot_encode() - build the payload include/stackmap/snapshot.h
+ * describes
  * @snap: the snapshot
  * @buf: set to a malloc'ed payload on success
  * @len: set to its size in bytes

@@ -37,7 +37,9 @@ struct stackmap_snapshot {
 
 /**
  * stackmap_snapshot_free() - free the entries of @snap and zero it
- * @snap: a snapshot filled by one of the functions below, or zeroed
+ * @snap: a snapshot filled by stackmap_snapshot_parse_listing(),
+ *	stackmap_snapshot_decode() or stackmap_snapshot_read_tracedat(), or
+ *	zeroed
  */
 void stackmap_snapshot_free(struct stackmap_snapshot *snap);
 

@@ -36,7 +36,7 @@
  *
  * A plugin sees the events in the order they are printed (time order), so it
  * resolves a cookie from the stack_define events printed before it first,
- * then from the map snapshot stored in the trace (snapshot.h), only for
+ * then from the map snapshot stored in the trace (snapshot_table.h), only for
  * exactly the same generation and slot.  A plugin gets no file name: the
  * snapshot is read, once, when the first cookie the definitions do not
  * resolve is printed, from the file of the "file" option or else, in

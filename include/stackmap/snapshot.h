@@ -33,7 +33,7 @@
  *
  * The same data is built from the module's `stack_map` listing (see
  * man/stackmap.7), so a saved listing can be read by the same code
- * (lib/snapshot.h).
+ * (lib/listing.h, lib/payload.h).
  */
 #ifndef STACKMAP_SNAPSHOT_FORMAT_H
 #define STACKMAP_SNAPSHOT_FORMAT_H

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * libFuzzer harness: the map snapshot payload stored in trace.dat
- * (lib/snapshot.c, stackmap_snapshot_decode()).
+ * (lib/payload.c, stackmap_snapshot_decode()).
  *
  * Input: byte 0 bit 0 set means "repair the header's CRC first", so the
  * fuzzer gets past the checksum into the entries; the rest is the payload.

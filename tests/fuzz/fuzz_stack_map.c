@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * libFuzzer harness: the module's stack_map listing as read from a saved
- * file (lib/snapshot.c, stackmap_snapshot_parse_listing()).
+ * file (lib/listing.c, stackmap_snapshot_parse_listing()).
  * A listing that parses must survive an encode/decode round trip.
  */
 #include <stdint.h>

@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Tests of lib/snapshot.c: the payload format (round trip,
- * truncation at every length, crc, magic, version, depth, counts, owner and
- * flags), the
- * stack_map listing parser (an excerpt of a real listing, stack_map.sample,
- * and broken ones) and
- * the trace.dat option-chain reader on hand-built v7 files.
+ * Tests of the snapshot code in lib/: the payload format of payload.c (round
+ * trip, truncation at every length, crc, magic, version, depth, counts,
+ * owner and flags), filling a stacktab and the resolve rule of
+ * snapshot_table.c, the stack_map listing parser of listing.c (an excerpt
+ * of a real listing, stack_map.sample, and broken ones) and the trace.dat
+ * option-chain reader of tracedat_options.c on hand-built v7 files.
  */
 #include <check.h>
 #include <errno.h>
