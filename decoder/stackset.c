@@ -37,18 +37,22 @@ struct sset_slot {
 	sm_u32 i;
 };
 
-/* FNV-1a over the root, the status, the depth and the frames: a key. */
+/*
+ * A key of the root (FNV-1a), the status, the depth and the frames (each
+ * mixed in with sm_hash64(): a frame a step, this runs for every event).
+ */
 static sm_u64 hash_stack(const char *root, enum sset_status status,
 			 const sm_u64 *frames, sm_u32 depth)
 {
 	sm_u64 h = SM_HASH_SEED;
-	sm_u32 st = status;
+	sm_u32 i;
 
 	if (root)
 		h = sm_hash_bytes(h, root, strlen(root) + 1);
-	h = sm_hash_bytes(h, &st, sizeof(st));
-	h = sm_hash_bytes(h, &depth, sizeof(depth));
-	h = sm_hash_bytes(h, frames, depth * sizeof(*frames));
+	h = sm_hash64(h ^ status);
+	h = sm_hash64(h ^ depth);
+	for (i = 0; i < depth; i++)
+		h = sm_hash64(h ^ frames[i]);
 	return sm_hash_key(h);
 }
 
