@@ -1,0 +1,165 @@
+// SPDX-License-Identifier: GPL-2.0
+#include <errno.h>
+#include <stdio.h>
+#include <time.h>
+
+#include "commands.h"
+#include "dwsym.h"
+#include "fgdecode.h"
+#include "kallsyms.h"
+#include "maplist.h"
+#include "mapout.h"
+
+/* Reads of a live listing retried when a reset made one inconsistent. */
+#define MAP_READ_TRIES		3
+
+/* ---- --map ---- */
+
+/* The listing --map reads. */
+static const char *map_path(const struct options *opt)
+{
+	return opt->path ? opt->path : MAPLIST_LIVE_PATH;
+}
+
+/*
+ * Read the listing into @snap; a read that a reset made inconsistent (an
+ * entry of another generation) is tried again, up to MAP_READ_TRIES times.
+ */
+static int read_map(struct fgdecode *fg, struct stackmap_snapshot *snap)
+{
+	struct sm_err err;
+	int ret, tries = 0;
+	sm_u32 announced;
+
+	do
+		ret = maplist_read(map_path(&fg->opt), snap, &announced, &err);
+	while (ret == -EINVAL && ++tries < MAP_READ_TRIES);
+	if (ret) {
+		fprintf(stderr, "fgdecode: %s\n", err.msg);
+		return ret;
+	}
+	/* Live, inserts in flight are not listed yet: only a saved file. */
+	if (fg->opt.path && announced > snap->nr)
+		fprintf(stderr, "fgdecode: warning: %s: header says %u entries, %u listed (truncated?)\n",
+			fg->opt.path, announced, snap->nr);
+	return 0;
+}
+
+static enum mapout_mode map_mode(enum output_mode mode)
+{
+	switch (mode) {
+	case OUT_JSON:
+		return MAPOUT_JSON;
+	case OUT_FOLDED:
+		return MAPOUT_FOLDED;
+	case OUT_TOP:
+		return MAPOUT_TOP;
+	case OUT_TEXT:
+	case OUT_PPROF:		/* not map options */
+	case OUT_FLAMEGRAPH:
+		break;
+	}
+	return MAPOUT_TEXT;
+}
+
+static double now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+static void sleep_for(double seconds)
+{
+	struct timespec ts;
+
+	ts.tv_sec = (time_t)seconds;
+	ts.tv_nsec = (long)((seconds - ts.tv_sec) * 1e9);
+	while (nanosleep(&ts, &ts) && errno == EINTR)
+		;
+}
+
+/* --interval: print what changed, interval after interval. */
+static int map_intervals(struct fgdecode *fg)
+{
+	struct stackmap_snapshot prev, cur;
+	unsigned long n;
+	double t0, t1;
+	int ret;
+
+	if (read_map(fg, &prev))
+		return EXIT_ERROR;
+	t0 = now();
+	ret = 0;
+	for (n = 1; !ret && (!fg->opt.count || n <= fg->opt.count); n++) {
+		sleep_for(fg->opt.interval);
+		if (read_map(fg, &cur)) {
+			ret = EXIT_ERROR;
+			break;
+		}
+		t1 = now();
+		if (mapout_interval(stdout, &fg->sz, n, &prev, &cur, t1 - t0,
+				    fg->opt.mode == OUT_TOP ? fg->opt.top : 0) ||
+		    fflush(stdout) || ferror(stdout)) {
+			fatal(map_path(&fg->opt), "out of memory or cannot write the output");
+			ret = EXIT_ERROR;
+		}
+		stackmap_snapshot_free(&prev);
+		prev = cur;
+		t0 = t1;
+	}
+	stackmap_snapshot_free(&prev);
+	return ret;
+}
+
+/* --map without --interval: print the listing once. */
+static int map_once(struct fgdecode *fg)
+{
+	struct stackmap_snapshot snap;
+	int ret = 0;
+
+	if (read_map(fg, &snap))
+		return EXIT_ERROR;
+	if (mapout_print(stdout, &fg->sz, &snap, map_mode(fg->opt.mode),
+			 fg->opt.top)) {
+		fatal(map_path(&fg->opt), "out of memory");
+		ret = EXIT_ERROR;
+	} else if (fflush(stdout) || ferror(stdout)) {
+		fatal(map_path(&fg->opt), "cannot write the output");
+		ret = EXIT_ERROR;
+	}
+	stackmap_snapshot_free(&snap);
+	return ret;
+}
+
+/*
+ * --map: symbols from --kallsyms, /proc/kallsyms for the live map, or none
+ * for a saved listing; then the listing once or every --interval.
+ */
+static int run_map(struct fgdecode *fg)
+{
+	const char *ksyms = fg->opt.kallsyms;
+	struct sm_err err;
+	struct tep_handle *tep;
+	int ret = EXIT_ERROR;
+
+	if (!ksyms && !fg->opt.path)
+		ksyms = MAPLIST_LIVE_KALLSYMS;
+	tep = maplist_symbols(ksyms, &err);
+	if (!tep) {
+		fprintf(stderr, "fgdecode: %s\n", err.msg);
+		return EXIT_ERROR;
+	}
+	if (!open_symbols(fg, tep, ksyms ? ksyms : map_path(&fg->opt)))
+		ret = fg->opt.interval ? map_intervals(fg) : map_once(fg);
+	dwsym_free(fg->sz.dw);
+	kallsyms_free(&fg->kallsyms);
+	tep_free(tep);
+	return ret;
+}
+
+int fgdecode_map(int argc, char **argv)
+{
+	return run_command(argc, argv, parse_map_options, run_map);
+}

@@ -1,0 +1,487 @@
+// SPDX-License-Identifier: GPL-2.0
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "commands.h"
+#include "fgdecode.h"
+#include "filter.h"
+#include "stackmap/version.h"
+
+static void report_usage(FILE *out)
+{
+	fprintf(out,
+		"usage: fgdecode [options] trace.dat\n"
+		"       fgdecode report [options] trace.dat\n"
+		"       fgdecode map [options] [LISTING]   (fgdecode map --help)\n"
+		"\n"
+		"Print the events of trace.dat in time order, like trace-cmd report, with the\n"
+		"stack each stackmap stack_cookie or stack_fallback event, or ftrace kernel_stack\n"
+		"event, carries printed as '=> ' lines under the event it follows on the same CPU.\n"
+		"\n"
+		"Output (default: text):\n"
+		"  --json          one JSON object per event per line\n"
+		"  --folded        folded stacks (flame graphs), one line per event and stack\n"
+		"  --merge         with --folded: merge all events, no event root frame\n"
+		"  --top N         the N stacks carried by the most events\n"
+		"  --pprof FILE    a gzip-compressed pprof profile (go tool pprof, Pyroscope,\n"
+		"                  Parca) of the stacks, labelled by event, comm, pid, cpu;\n"
+		"                  FILE - is standard output\n"
+		"  --flamegraph FILE  an interactive SVG flame graph of the stacks (zoom on\n"
+		"                  click, search); FILE - is standard output\n"
+		"  --cookies       head each cookie's stack with <cookie 0xC gen G slot S>\n"
+		"                  and each fallback stack with <fallback REASON>\n"
+		"  --show-defines  also print the stack_define events\n"
+		"  --weight FIELD  weigh each stack by the sum of the numeric FIELD of its\n"
+		"                  events (e.g. bytes_alloc) instead of their number, in\n"
+		"                  --top, --folded and --json; every selected event must\n"
+		"                  have FIELD\n"
+		"  --off-cpu       with --top N, --folded, --pprof or --flamegraph: weigh\n"
+		"                  each sched_switch stack by the ns its task then spent\n"
+		"                  off the CPU, under the state it left in ([S], [D],\n"
+		"                  [R+], ...)\n"
+		"  --task-root     with --off-cpu: the task's comm as the root frame\n"
+		"  --wakers        with --off-cpu: each interval under the stack of the\n"
+		"                  wakeup that ended it (sched_waking with stacks), as\n"
+		"                  'WAKER;waker stack;--;[STATE];blocked stack'\n"
+		"Symbols (default: the kallsyms stored in the trace):\n"
+		"  --vmlinux FILE  DWARF function names, file:line and inlined frames from\n"
+		"                  FILE, placed at the recorded (KASLR) address; refused\n"
+		"                  when its symbols do not match the recording\n"
+		"  --modules DIR   the same for the recorded modules' NAME.ko files\n"
+		"                  found under DIR\n"
+		"  --debuginfo     find the vmlinux and modules of the recorded kernel\n"
+		"                  release under /usr/lib/debug, /boot and /lib/modules\n"
+		"Definitions (after the trace's own and its map snapshot):\n"
+		"  --stack-map FILE|live  also resolve cookies from a saved stack_map\n"
+		"                  listing (live: the module's), for its generation only\n"
+		"Filters (repeatable ones accept comma-separated lists):\n"
+		"  --event NAME    only events NAME or SYSTEM:NAME (repeatable)\n"
+		"  --pid PID       only events of PID (repeatable)\n"
+		"  --cpu CPU       only events on CPU (repeatable)\n"
+		"  --from SEC      only events at or after SEC (seconds, as printed)\n"
+		"  --to SEC        only events at or before SEC\n"
+		"Event text (default: as trace-cmd report, with its libtraceevent plugins):\n"
+		"  -N, --no-plugins  load no plugin, as trace-cmd report -N\n"
+		"Other:\n"
+		"  --strict        exit 3 if any cookie is stale, unknown or conflicting,\n"
+		"                  any stack is an orphan or any record is corrupt\n"
+		"  --no-summary    do not print the summary line on stderr\n"
+		"  -h, --help      print this help and exit\n"
+		"  --version       print the version and exit\n");
+}
+
+static void map_usage(FILE *out)
+{
+	fprintf(out,
+		"usage: fgdecode map [options] [LISTING]\n"
+		"       fgdecode --map [options] [LISTING]\n"
+		"\n"
+		"Print the stacks of the module's stack_map (live, or LISTING, a saved copy)\n"
+		"with their hit counts, as a stack profile.\n"
+		"\n"
+		"Output (default: text):\n"
+		"  --json          one JSON object per stack per line\n"
+		"  --folded        folded stacks (flame graphs) weighted by hits\n"
+		"  --top N         the N stacks with the most hits\n"
+		"Symbols:\n"
+		"  --kallsyms FILE symbols from FILE, a saved /proc/kallsyms (default:\n"
+		"                  /proc/kallsyms for the live map, none for a LISTING)\n"
+		"  --vmlinux FILE, --modules DIR  DWARF symbols, as for fgdecode report\n"
+		"Over time:\n"
+		"  --interval SEC  read the map every SEC seconds and print the hits per\n"
+		"                  second of the stacks that changed (text or --top N)\n"
+		"  --count N       with --interval: stop after N intervals\n"
+		"Other:\n"
+		"  -h, --help      print this help and exit\n"
+		"  --version       print the version and exit\n");
+}
+
+enum {
+	OPT_SHOW_DEFINES = 256, OPT_NO_SUMMARY, OPT_VERSION, OPT_COOKIES,
+	OPT_STRICT, OPT_JSON, OPT_FOLDED, OPT_MERGE, OPT_TOP, OPT_EVENT,
+	OPT_PID, OPT_CPU, OPT_FROM, OPT_TO, OPT_VMLINUX, OPT_MODULES, OPT_DEBUGINFO,
+	OPT_OFF_CPU, OPT_TASK_ROOT, OPT_NORMALIZE, OPT_ANY_KERNEL,
+	OPT_WAKERS,
+	OPT_KALLSYMS, OPT_INTERVAL, OPT_COUNT, OPT_STACK_MAP,
+	OPT_WEIGHT, OPT_PPROF, OPT_FLAMEGRAPH,
+};
+
+/* fgdecode report: the trace decoder's options. */
+static const struct option report_longopts[] = {
+	{ "cookies", no_argument, NULL, OPT_COOKIES },
+	{ "show-defines", no_argument, NULL, OPT_SHOW_DEFINES },
+	{ "no-summary", no_argument, NULL, OPT_NO_SUMMARY },
+	{ "strict", no_argument, NULL, OPT_STRICT },
+	{ "json", no_argument, NULL, OPT_JSON },
+	{ "folded", no_argument, NULL, OPT_FOLDED },
+	{ "merge", no_argument, NULL, OPT_MERGE },
+	{ "top", required_argument, NULL, OPT_TOP },
+	{ "pprof", required_argument, NULL, OPT_PPROF },
+	{ "flamegraph", required_argument, NULL, OPT_FLAMEGRAPH },
+	{ "event", required_argument, NULL, OPT_EVENT },
+	{ "pid", required_argument, NULL, OPT_PID },
+	{ "cpu", required_argument, NULL, OPT_CPU },
+	{ "from", required_argument, NULL, OPT_FROM },
+	{ "to", required_argument, NULL, OPT_TO },
+	{ "vmlinux", required_argument, NULL, OPT_VMLINUX },
+	{ "modules", required_argument, NULL, OPT_MODULES },
+	{ "debuginfo", no_argument, NULL, OPT_DEBUGINFO },
+	{ "stack-map", required_argument, NULL, OPT_STACK_MAP },
+	{ "no-plugins", no_argument, NULL, 'N' },
+	{ "weight", required_argument, NULL, OPT_WEIGHT },
+	{ "off-cpu", no_argument, NULL, OPT_OFF_CPU },
+	{ "task-root", no_argument, NULL, OPT_TASK_ROOT },
+	{ "wakers", no_argument, NULL, OPT_WAKERS },
+	{ "help", no_argument, NULL, 'h' },
+	{ "version", no_argument, NULL, OPT_VERSION },
+	{ NULL, 0, NULL, 0 },
+};
+
+/*
+ * fgdecode map: the map profiler's options (--no-summary is accepted, as
+ * it always was, and changes nothing: map prints no summary).
+ */
+static const struct option map_longopts[] = {
+	{ "no-summary", no_argument, NULL, OPT_NO_SUMMARY },
+	{ "json", no_argument, NULL, OPT_JSON },
+	{ "folded", no_argument, NULL, OPT_FOLDED },
+	{ "top", required_argument, NULL, OPT_TOP },
+	{ "vmlinux", required_argument, NULL, OPT_VMLINUX },
+	{ "modules", required_argument, NULL, OPT_MODULES },
+	{ "kallsyms", required_argument, NULL, OPT_KALLSYMS },
+	{ "interval", required_argument, NULL, OPT_INTERVAL },
+	{ "count", required_argument, NULL, OPT_COUNT },
+	{ "help", no_argument, NULL, 'h' },
+	{ "version", no_argument, NULL, OPT_VERSION },
+	{ NULL, 0, NULL, 0 },
+};
+
+/* fgdecode diff: the options of the stacks compared, and how to print. */
+static const struct option diff_longopts[] = {
+	{ "folded", no_argument, NULL, OPT_FOLDED },
+	{ "top", required_argument, NULL, OPT_TOP },
+	{ "flamegraph", required_argument, NULL, OPT_FLAMEGRAPH },
+	{ "merge", no_argument, NULL, OPT_MERGE },
+	{ "normalize", no_argument, NULL, OPT_NORMALIZE },
+	{ "any-kernel", no_argument, NULL, OPT_ANY_KERNEL },
+	{ "weight", required_argument, NULL, OPT_WEIGHT },
+	{ "off-cpu", no_argument, NULL, OPT_OFF_CPU },
+	{ "task-root", no_argument, NULL, OPT_TASK_ROOT },
+	{ "wakers", no_argument, NULL, OPT_WAKERS },
+	{ "event", required_argument, NULL, OPT_EVENT },
+	{ "pid", required_argument, NULL, OPT_PID },
+	{ "cpu", required_argument, NULL, OPT_CPU },
+	{ "from", required_argument, NULL, OPT_FROM },
+	{ "to", required_argument, NULL, OPT_TO },
+	{ "vmlinux", required_argument, NULL, OPT_VMLINUX },
+	{ "modules", required_argument, NULL, OPT_MODULES },
+	{ "no-summary", no_argument, NULL, OPT_NO_SUMMARY },
+	{ "help", no_argument, NULL, 'h' },
+	{ "version", no_argument, NULL, OPT_VERSION },
+	{ NULL, 0, NULL, 0 },
+};
+
+/* Select output @mode; only one of --json, --folded, --top. */
+static int set_mode(struct options *opt, enum output_mode mode)
+{
+	if (opt->mode != OUT_TEXT && opt->mode != mode) {
+		fprintf(stderr, "fgdecode: --json, --folded, --top, --pprof and --flamegraph exclude each other\n");
+		return -1;
+	}
+	opt->mode = mode;
+	return 0;
+}
+
+static int parse_top(struct options *opt, const char *arg)
+{
+	char *end;
+
+	errno = 0;
+	opt->top = strtoul(arg, &end, 10);
+	if (errno || *end || !*arg || arg[0] == '-' || !opt->top) {
+		fprintf(stderr, "fgdecode: --top: '%s' is not a positive number\n",
+			arg);
+		return -1;
+	}
+	return set_mode(opt, OUT_TOP);
+}
+
+/* --interval SECONDS: a positive number of seconds, at most a day. */
+static int parse_interval(struct options *opt, const char *arg)
+{
+	char *end;
+
+	errno = 0;
+	opt->interval = strtod(arg, &end);
+	if (errno || *end || !*arg || !(opt->interval >= 0.001) ||
+	    opt->interval > 86400) {
+		fprintf(stderr, "fgdecode: --interval: '%s' is not a number of seconds from 0.001 to 86400\n",
+			arg);
+		return -1;
+	}
+	return 0;
+}
+
+static int parse_count(struct options *opt, const char *arg)
+{
+	char *end;
+
+	errno = 0;
+	opt->count = strtoul(arg, &end, 10);
+	if (errno || *end || !*arg || arg[0] == '-' || !opt->count) {
+		fprintf(stderr, "fgdecode: --count: '%s' is not a positive number\n",
+			arg);
+		return -1;
+	}
+	return 0;
+}
+
+/* A filter option: --event, --pid, --cpu, --from, --to. */
+static int parse_filter(struct options *opt, const char *name,
+			const char *arg)
+{
+	if (!filter_add(&opt->filter, name, arg))
+		return 0;
+	fprintf(stderr, "fgdecode: --%s: invalid value '%s'\n", name, arg);
+	return -1;
+}
+
+static void diff_usage(FILE *out)
+{
+	fprintf(out,
+		"usage: fgdecode diff [options] BASE.dat NEW.dat\n"
+		"\n"
+		"Compare the stacks of two traces: each stack's weight in BASE and in NEW,\n"
+		"stacks matched by their symbolized frames (as --folded prints them), not by\n"
+		"cookie.  By default a table of the stacks that changed, most change first.\n"
+		"\n"
+		"Output:\n"
+		"  --folded        every stack as 'STACK BASE NEW' (differential flame graphs)\n"
+		"  --top N         the table's N stacks of most change\n"
+		"  --flamegraph FILE  a differential SVG flame graph: NEW's stacks, red where\n"
+		"                  they grew, blue where they shrank\n"
+		"  --normalize     scale BASE's weights to NEW's total first\n"
+		"  --merge         no event root frame\n"
+		"What is compared (as for fgdecode report):\n"
+		"  --weight FIELD, --off-cpu, --task-root, --wakers, --event, --pid, --cpu,\n"
+		"  --from, --to, --vmlinux FILE, --modules DIR\n"
+		"Other:\n"
+		"  --any-kernel    compare traces of two kernel releases (refused by default)\n"
+		"  --no-summary    no summary lines on stderr\n"
+		"  -h, --help      print this help and exit\n"
+		"  --version       print the version and exit\n");
+}
+
+/* The help of the command @opt was parsed for. */
+static void command_usage(const struct options *opt, FILE *out)
+{
+	(opt->map ? map_usage : opt->diff ? diff_usage : report_usage)(out);
+}
+
+/* One option; -1 on a usage error. */
+static int parse_one(struct options *opt, int c, const char *arg)
+{
+	switch (c) {
+	case OPT_COOKIES:
+		opt->cookies = true;
+		return 0;
+	case OPT_SHOW_DEFINES:
+		opt->show_defines = true;
+		return 0;
+	case OPT_NO_SUMMARY:
+		opt->summary = false;
+		return 0;
+	case OPT_STRICT:
+		opt->strict = true;
+		return 0;
+	case OPT_JSON:
+		return set_mode(opt, OUT_JSON);
+	case OPT_FOLDED:
+		return set_mode(opt, OUT_FOLDED);
+	case OPT_MERGE:
+		opt->merge = true;
+		return 0;
+	case OPT_TOP:
+		return parse_top(opt, arg);
+	case OPT_PPROF:
+		opt->view = arg;
+		return set_mode(opt, OUT_PPROF);
+	case OPT_FLAMEGRAPH:
+		opt->view = arg;
+		return set_mode(opt, OUT_FLAMEGRAPH);
+	case OPT_EVENT:
+		return parse_filter(opt, "event", arg);
+	case OPT_PID:
+		return parse_filter(opt, "pid", arg);
+	case OPT_CPU:
+		return parse_filter(opt, "cpu", arg);
+	case OPT_FROM:
+		return parse_filter(opt, "from", arg);
+	case OPT_TO:
+		return parse_filter(opt, "to", arg);
+	case OPT_VMLINUX:
+		opt->vmlinux = arg;
+		return 0;
+	case OPT_MODULES:
+		opt->modules = arg;
+		return 0;
+	case OPT_DEBUGINFO:
+		opt->debuginfo = true;
+		return 0;
+	case OPT_KALLSYMS:
+		opt->kallsyms = arg;
+		return 0;
+	case OPT_INTERVAL:
+		return parse_interval(opt, arg);
+	case OPT_COUNT:
+		return parse_count(opt, arg);
+	case OPT_STACK_MAP:
+		opt->stack_map = arg;
+		return 0;
+	case OPT_WEIGHT:
+		opt->weight = arg;
+		return 0;
+	case OPT_OFF_CPU:
+		opt->off_cpu = true;
+		return 0;
+	case OPT_TASK_ROOT:
+		opt->task_root = true;
+		return 0;
+	case OPT_WAKERS:
+		opt->wakers = true;
+		return 0;
+	case OPT_NORMALIZE:
+		opt->normalize = true;
+		return 0;
+	case OPT_ANY_KERNEL:
+		opt->any_kernel = true;
+		return 0;
+	case 'N':
+		opt->no_plugins = true;
+		return 0;
+	case 'h':
+		command_usage(opt, stdout);
+		exit(0);
+	case OPT_VERSION:
+		printf("fgdecode %s\n", STACKMAP_VERSION);
+		exit(0);
+	}
+	command_usage(opt, stderr);
+	return -1;
+}
+
+/*
+ * --off-cpu sums intervals, not events: an aggregate output only, not with
+ * --weight; its folded stacks have no event root (sched_switch, always).
+ */
+static int parse_off_cpu(struct options *opt)
+{
+	if ((opt->task_root || opt->wakers) && !opt->off_cpu) {
+		fprintf(stderr, "fgdecode: --%s needs --off-cpu\n",
+			opt->wakers ? "wakers" : "task-root");
+		return -1;
+	}
+	if (!opt->off_cpu)
+		return 0;
+	if (!opt->diff && (opt->mode == OUT_TEXT || opt->mode == OUT_JSON)) {
+		fprintf(stderr, "fgdecode: --off-cpu sums time per stack: not with the text or --json output\n");
+		return -1;
+	}
+	if (opt->weight) {
+		fprintf(stderr, "fgdecode: --off-cpu weighs by time: not with --weight\n");
+		return -1;
+	}
+	opt->merge = true;
+	return 0;
+}
+
+/* Parse @longopts; -1 on a usage error (printed). */
+static int parse_options(struct options *opt, int argc, char **argv,
+			 const struct option *longopts)
+{
+	int c;
+
+	opt->summary = true;
+	while ((c = getopt_long(argc, argv, opt->map ? "h" : "hN", longopts,
+				NULL)) != -1)
+		if (parse_one(opt, c, optarg))
+			return -1;
+	if (opt->merge && opt->mode != OUT_FOLDED && !opt->diff) {
+		fprintf(stderr, "fgdecode: --merge needs --folded\n");
+		return -1;
+	}
+	if (parse_off_cpu(opt))
+		return -1;
+	return 0;
+}
+
+/* fgdecode report: exactly one trace.dat. */
+int parse_report_options(struct options *opt, int argc, char **argv)
+{
+	if (parse_options(opt, argc, argv, report_longopts))
+		return -1;
+	if (optind != argc - 1) {
+		fprintf(stderr, "fgdecode: expected one trace.dat file\n");
+		report_usage(stderr);
+		return -1;
+	}
+	opt->path = argv[optind];
+	return 0;
+}
+
+/*
+ * fgdecode diff: exactly two traces.  The table, --folded or --top N is
+ * printed after both are read: while reading, the mode is OUT_FOLDED (no
+ * per-event output, folded stacks).
+ */
+int parse_diff_options(struct options *opt, int argc, char **argv)
+{
+	opt->diff = true;
+	if (parse_options(opt, argc, argv, diff_longopts))
+		return -1;
+	if (optind != argc - 2) {
+		fprintf(stderr, "fgdecode diff: expected two trace.dat files, BASE and NEW\n");
+		diff_usage(stderr);
+		return -1;
+	}
+	opt->path = argv[optind];
+	opt->new_path = argv[optind + 1];
+	opt->diff_mode = opt->mode;
+	opt->mode = OUT_FOLDED;
+	return 0;
+}
+
+/* fgdecode map: at most one LISTING; --count and --interval go together. */
+int parse_map_options(struct options *opt, int argc, char **argv)
+{
+	opt->map = true;
+	if (parse_options(opt, argc, argv, map_longopts))
+		return -1;
+	if (optind < argc - 1) {
+		fprintf(stderr, "fgdecode: --map: expected at most one listing file\n");
+		return -1;
+	}
+	opt->path = optind < argc ? argv[optind] : NULL;
+	if (opt->count && !opt->interval) {
+		fprintf(stderr, "fgdecode: --count needs --interval\n");
+		return -1;
+	}
+	if (opt->interval && (opt->mode == OUT_JSON || opt->mode == OUT_FOLDED)) {
+		fprintf(stderr, "fgdecode: --interval prints text (or --top N), not --json or --folded\n");
+		return -1;
+	}
+	return 0;
+}
+
+void fgdecode_usage(const char *command, FILE *out)
+{
+	if (command && !strcmp(command, "map"))
+		map_usage(out);
+	else if (command && !strcmp(command, "diff"))
+		diff_usage(out);
+	else
+		report_usage(out);
+}
