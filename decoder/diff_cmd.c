@@ -61,7 +61,7 @@ static int run_diff(struct fgdecode *fg)
 		fg->opt.path = path[side];
 		fg->diff = d;
 		fg->diff_side = side;
-		ret = run(fg);
+		ret = fg_run_trace(fg);
 		if (ret == EXIT_ERROR)
 			goto out;
 		memcpy(release[side], fg->release, sizeof(release[side]));

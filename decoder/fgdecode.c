@@ -48,7 +48,7 @@
 #define MAX_WARNINGS		20
 
 __attribute__((format(printf, 2, 3)))
-void fatal(const char *path, const char *fmt, ...)
+void fg_fatal(const char *path, const char *fmt, ...)
 {
 	va_list ap;
 
@@ -84,12 +84,12 @@ static int check_strict(struct fgdecode *fg)
 	      st->orphans))
 		return 0;
 	if (st->orphans)
-		fatal(fg->opt.path, "--strict: %zu stale, %zu unknown, %zu conflicting cookies, %zu corrupt records, %zu orphan stacks",
-		      st->stale, st->unknown, st->conflicting, st->corrupt,
-		      st->orphans);
+		fg_fatal(fg->opt.path, "--strict: %zu stale, %zu unknown, %zu conflicting cookies, %zu corrupt records, %zu orphan stacks",
+			 st->stale, st->unknown, st->conflicting, st->corrupt,
+			 st->orphans);
 	else
-		fatal(fg->opt.path, "--strict: %zu stale, %zu unknown, %zu conflicting cookies, %zu corrupt records",
-		      st->stale, st->unknown, st->conflicting, st->corrupt);
+		fg_fatal(fg->opt.path, "--strict: %zu stale, %zu unknown, %zu conflicting cookies, %zu corrupt records",
+			 st->stale, st->unknown, st->conflicting, st->corrupt);
 	return EXIT_STRICT;
 }
 
@@ -102,12 +102,12 @@ static int find_debuginfo(struct fgdecode *fg, struct debuginfo *d)
 {
 	if (debuginfo_release(reader_uname(&fg->reader), d->release,
 			      sizeof(d->release))) {
-		fatal(fg->opt.path, "--debuginfo: the trace records no kernel release");
+		fg_fatal(fg->opt.path, "--debuginfo: the trace records no kernel release");
 		return -1;
 	}
 	if (!debuginfo_find(d, "")) {
-		fatal(fg->opt.path, "--debuginfo: no vmlinux or modules of %s under /usr/lib/debug, /boot or /lib/modules",
-		      d->release);
+		fg_fatal(fg->opt.path, "--debuginfo: no vmlinux or modules of %s under /usr/lib/debug, /boot or /lib/modules",
+			 d->release);
 		return -1;
 	}
 	if (!fg->opt.vmlinux && d->vmlinux[0])
@@ -122,7 +122,7 @@ static int find_debuginfo(struct fgdecode *fg, struct debuginfo *d)
  * with --vmlinux or --modules, place the vmlinux and modules by them too.
  */
 int open_symbols(struct fgdecode *fg, struct tep_handle *tep,
-			const char *name)
+		 const char *name)
 {
 	static struct debuginfo found;
 	char release[128];
@@ -135,7 +135,7 @@ int open_symbols(struct fgdecode *fg, struct tep_handle *tep,
 	if (fg->opt.mode == OUT_FOLDED && !fg->opt.vmlinux && !fg->opt.modules)
 		return 0;
 	if (kallsyms_load(&fg->kallsyms, tep)) {
-		fatal(name, "cannot list its kallsyms");
+		fg_fatal(name, "cannot list its kallsyms");
 		return -1;
 	}
 	fg->sz.ks = &fg->kallsyms;
@@ -216,7 +216,7 @@ static int load_listing(struct fgdecode *fg)
 	ret = resolve_add_listing(&fg->res, &snap);
 	stackmap_snapshot_free(&snap);
 	if (ret == -ENOMEM)
-		fatal(fg->opt.path, "out of memory");
+		fg_fatal(fg->opt.path, "out of memory");
 	else if (ret)
 		fprintf(stderr, "fgdecode: --stack-map: %s: lists a slot twice with different stacks\n",
 			path);
@@ -260,7 +260,7 @@ static int run_guarded(struct fgdecode *fg)
 
 	if (reader_open(&fg->reader, fg->opt.path,
 			fg->opt.no_plugins ? READER_NO_PLUGINS : 0, &err)) {
-		fatal(fg->opt.path, "%s", err.msg);
+		fg_fatal(fg->opt.path, "%s", err.msg);
 		return EXIT_ERROR;
 	}
 	if (fg->diff && debuginfo_release(reader_uname(&fg->reader),
@@ -276,12 +276,12 @@ static int run_guarded(struct fgdecode *fg)
 	if (fg->set && fg->opt.off_cpu &&
 	    offcpu_init(&fg->offcpu, fg->reader.tep, fg->set,
 			fg->opt.task_root, &err)) {
-		fatal(fg->opt.path, "%s", err.msg);
+		fg_fatal(fg->opt.path, "%s", err.msg);
 		goto out;
 	}
 	if (fg->set && fg->opt.wakers &&
 	    offcpu_wakers(&fg->offcpu, fg->reader.tep, &fg->sz, &err)) {
-		fatal(fg->opt.path, "%s", err.msg);
+		fg_fatal(fg->opt.path, "%s", err.msg);
 		goto out;
 	}
 	if (fg->set && fg->opt.mode == OUT_PPROF)
@@ -292,17 +292,17 @@ static int run_guarded(struct fgdecode *fg)
 	if (!fg->set || (fg->opt.mode == OUT_PPROF && !fg->pprof) ||
 	    resolve_init(&fg->res, &fg->reader, warn_record, fg) ||
 	    load_snapshot(fg) || resolve_collect(&fg->res)) {
-		fatal(fg->opt.path, "out of memory");
+		fg_fatal(fg->opt.path, "out of memory");
 		goto out;
 	}
 	if (load_listing(fg))
 		goto out;
 	trace_seq_init(&fg->line);
 	trace_seq_init(&fg->after);
-	ret = decode(fg);
+	ret = fg_decode(fg);
 	if (ret) {
 		if (ret == -ENOMEM)
-			fatal(fg->opt.path, "out of memory");
+			fg_fatal(fg->opt.path, "out of memory");
 		ret = EXIT_ERROR;
 		goto out_seq;
 	}
@@ -310,7 +310,7 @@ static int run_guarded(struct fgdecode *fg)
 	if (write_view(fg))
 		goto out_seq;
 	if (fflush(stdout) || ferror(stdout)) {
-		fatal(fg->opt.path, "cannot write the output");
+		fg_fatal(fg->opt.path, "cannot write the output");
 		goto out_seq;
 	}
 	if (fg->opt.summary)
@@ -340,7 +340,7 @@ out:
 #define FAULT_MESSAGE \
 	"corrupt data: reading it crashed libtracecmd (a bad header, or a page whose header claims more than the page holds)"
 
-int run(struct fgdecode *fg)
+int fg_run_trace(struct fgdecode *fg)
 {
 	static sigjmp_buf fault_env;
 	int ret;
@@ -352,10 +352,10 @@ int run(struct fgdecode *fg)
 	if (sigsetjmp(fault_env, 1)) {
 		fault_release();
 		if (fault_cpu >= 0)
-			fatal(fg->opt.path, "CPU %d: %s", (int)fault_cpu,
-			      FAULT_MESSAGE);
+			fg_fatal(fg->opt.path, "CPU %d: %s", (int)fault_cpu,
+				 FAULT_MESSAGE);
 		else
-			fatal(fg->opt.path, "%s", FAULT_MESSAGE);
+			fg_fatal(fg->opt.path, "%s", FAULT_MESSAGE);
 		return EXIT_ERROR;
 	}
 	/* Without the handlers, a crash stays a crash: nothing worse. */
@@ -367,8 +367,8 @@ int run(struct fgdecode *fg)
 
 /* Run @cmd on a fresh struct fgdecode with the options @parse reads. */
 int run_command(int argc, char **argv,
-		       int (*parse)(struct options *, int, char **),
-		       int (*cmd)(struct fgdecode *))
+		int (*parse)(struct options *, int, char **),
+		int (*cmd)(struct fgdecode *))
 {
 	struct fgdecode *fg = calloc(1, sizeof(*fg));
 	int ret;
@@ -384,5 +384,5 @@ int run_command(int argc, char **argv,
 
 int fgdecode_report(int argc, char **argv)
 {
-	return run_command(argc, argv, parse_report_options, run);
+	return run_command(argc, argv, parse_report_options, fg_run_trace);
 }

@@ -88,10 +88,10 @@ struct fgdecode {
 
 /* fgdecode.c */
 __attribute__((format(printf, 2, 3)))
-void fatal(const char *path, const char *fmt, ...);
+void fg_fatal(const char *path, const char *fmt, ...);
 int open_symbols(struct fgdecode *fg, struct tep_handle *tep,
 		 const char *name);
-int run(struct fgdecode *fg);
+int fg_run_trace(struct fgdecode *fg);
 int run_command(int argc, char **argv,
 		int (*parse)(struct options *, int, char **),
 		int (*cmd)(struct fgdecode *));
@@ -102,6 +102,6 @@ int parse_diff_options(struct options *opt, int argc, char **argv);
 int parse_map_options(struct options *opt, int argc, char **argv);
 
 /* report.c */
-int decode(struct fgdecode *fg);
+int fg_decode(struct fgdecode *fg);
 
 #endif /* FGDECODE_FGDECODE_H */

@@ -102,7 +102,7 @@ static int map_intervals(struct fgdecode *fg)
 		if (mapout_interval(stdout, &fg->sz, n, &prev, &cur, t1 - t0,
 				    fg->opt.mode == OUT_TOP ? fg->opt.top : 0) ||
 		    fflush(stdout) || ferror(stdout)) {
-			fatal(map_path(&fg->opt), "out of memory or cannot write the output");
+			fg_fatal(map_path(&fg->opt), "out of memory or cannot write the output");
 			ret = EXIT_ERROR;
 		}
 		stackmap_snapshot_free(&prev);
@@ -123,10 +123,10 @@ static int map_once(struct fgdecode *fg)
 		return EXIT_ERROR;
 	if (mapout_print(stdout, &fg->sz, &snap, map_mode(fg->opt.mode),
 			 fg->opt.top)) {
-		fatal(map_path(&fg->opt), "out of memory");
+		fg_fatal(map_path(&fg->opt), "out of memory");
 		ret = EXIT_ERROR;
 	} else if (fflush(stdout) || ferror(stdout)) {
-		fatal(map_path(&fg->opt), "cannot write the output");
+		fg_fatal(map_path(&fg->opt), "cannot write the output");
 		ret = EXIT_ERROR;
 	}
 	stackmap_snapshot_free(&snap);

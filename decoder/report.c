@@ -141,7 +141,7 @@ static bool read_weight(struct fgdecode *fg, struct tep_record *record,
 		return true;
 	if (!weight_read(&fg->weight, fg->reader.tep, record, weight, &err))
 		return true;
-	fatal(fg->opt.path, "%s", err.msg);
+	fg_fatal(fg->opt.path, "%s", err.msg);
 	fg->failed = true;
 	return false;
 }
@@ -450,7 +450,7 @@ static int add_to_diff(void *ctx, const char *stack, sm_u64 weight)
 }
 
 /* Pass 2: every record in time order, then the aggregated outputs. */
-int decode(struct fgdecode *fg)
+int fg_decode(struct fgdecode *fg)
 {
 	struct tep_record *record;
 	struct progress progress;
