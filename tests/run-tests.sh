@@ -29,8 +29,6 @@ declare -A SUITES=(
 	[decoder-pprof]="tests/decoder/test_pprof.sh $E2E_TRACE"
 	[decoder-flamegraph]="tests/decoder/test_flamegraph.sh $E2E_TRACE"
 	[decoder-identity]="tests/decoder/test_identity.sh $E2E_TRACE tests/fixtures/traces/views.dat tests/fixtures/traces/kstack.dat"
-	# fgdecode's --weight, --off-cpu and diff against known work, kernel 6.1 only
-	[vm-answers]="tests/vm/test_answers.sh"
 	[bench-quick]="tests/bench/run.sh --quick"
 	[fuzz-smoke]="make -C tests/fuzz run SECONDS=\${FUZZ_SECONDS:-15} TRACE=\$PWD/$E2E_TRACE && make -C tests/fuzz regress TRACE=\$PWD/$E2E_TRACE"
 )
@@ -38,6 +36,8 @@ declare -A SUITES=(
 declare -A PER_KERNEL=(
 	[kmod-build]="tests/kmod-build.sh"
 	[vm-e2e]="tests/vm/test_e2e.sh"
+	# fgdecode's --weight, --off-cpu, --wakers and diff against known work
+	[vm-answers]="tests/vm/test_answers.sh"
 	[decoder-dbg]="tests/decoder/test_dbg.sh"	# vm-e2e's trace of that kernel
 	[vm-frontend]="tests/vm/test_frontend.sh"
 	[vm-modes]="tests/vm/test_modes.sh"
