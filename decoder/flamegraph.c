@@ -177,13 +177,9 @@ static bool add_pair(struct fg_tree *t, const struct symbolizer *sz,
 	return true;
 }
 
-static int build(struct fg_tree *t, const struct symbolizer *sz,
-		 struct stackset *set)
+/* An empty tree: its root, "all". */
+static int tree_init(struct fg_tree *t)
 {
-	const struct sset_pair *pairs;
-	struct tep_event *event;
-	size_t i, n;
-
 	t->alloc = 1024;
 	t->nodes = calloc(t->alloc, sizeof(*t->nodes));
 	if (!t->nodes)
@@ -191,6 +187,18 @@ static int build(struct fg_tree *t, const struct symbolizer *sz,
 	t->nr = 1;
 	t->nodes[0] = (struct fg_node){ .name = "all", .kind = FG_ROOT,
 					.first = -1, .next = -1 };
+	return 0;
+}
+
+static int build(struct fg_tree *t, const struct symbolizer *sz,
+		 struct stackset *set)
+{
+	const struct sset_pair *pairs;
+	struct tep_event *event;
+	size_t i, n;
+
+	if (tree_init(t))
+		return -ENOMEM;
 	pairs = sset_pairs(set, &n);
 	for (i = 0; i < n; i++) {
 		/* Orphans: carried by no event, weighing nothing. */
@@ -276,13 +284,8 @@ static int build_diff(struct fg_tree *t, const struct fgdiff *d,
 	size_t i;
 	int ret;
 
-	t->alloc = 1024;
-	t->nodes = calloc(t->alloc, sizeof(*t->nodes));
-	if (!t->nodes)
+	if (tree_init(t))
 		return -ENOMEM;
-	t->nr = 1;
-	t->nodes[0] = (struct fg_node){ .name = "all", .kind = FG_ROOT,
-					.first = -1, .next = -1 };
 	ret = fgdiff_foreach(d, normalize, add_diff, t);
 	for (i = 1; !ret && i < t->nr; i++) {
 		delta = (long long)(t->nodes[i].weight - t->nodes[i].base);
