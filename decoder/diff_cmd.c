@@ -1,4 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
+/*
+ * fgdecode diff: two traces, each decoded by fg_run_trace() into one diff.c
+ * table by their folded stacks, then what changed printed (a table,
+ * --folded, --top N or a differential --flamegraph).
+ */
 #include <stdio.h>
 #include <string.h>
 

@@ -11,17 +11,18 @@
  * resolve.c (cookie -> stack) -> symbolize.c (address -> symbol) -> one
  * formatter per output: format.c (text), json.c, folded.c, top.c; filter.c
  * selects events and stackset.c interns stacks so that each distinct stack
- * is formatted once.  This file holds the options and the loop that decides
- * which record a stack belongs to.
+ * is formatted once.
+ *
+ * The commands (commands.h), one file each, sharing fgdecode.h: this file
+ * opens one trace, sets those stages up and runs them (fgdecode report);
+ * report.c is its pass 2, the loop that decides which record a stack
+ * belongs to and emits it; options.c parses every command's options and
+ * prints their help; map_cmd.c is fgdecode map, diff_cmd.c fgdecode diff.
  *
  * What a stack weighs is decided on the way into the stack set: one per
  * event by default, a field of the event with --weight (weight.c), the
  * time its task then spent off the CPU with --off-cpu (offcpu.c, which also
- * joins wakers).  fgdecode diff reads two traces into one diff.c table by
- * their folded stacks and prints what changed.
- *
- * With --map it prints the module's stack_map listing instead (maplist.c
- * reads it, mapout.c prints it), once or every --interval seconds.
+ * joins wakers).
  *
  * Exit status: 0 success; 1 the trace (with --map: the listing or the
  * kallsyms) cannot be read, out of memory, or the output cannot be written;
@@ -117,10 +118,6 @@ static int find_debuginfo(struct fgdecode *fg, struct debuginfo *d)
 	return 0;
 }
 
-/*
- * Symbolize with the kallsyms @tep holds, listed once for the module names;
- * with --vmlinux or --modules, place the vmlinux and modules by them too.
- */
 int open_symbols(struct fgdecode *fg, struct tep_handle *tep,
 		 const char *name)
 {
@@ -365,7 +362,6 @@ int fg_run_trace(struct fgdecode *fg)
 	return ret;
 }
 
-/* Run @cmd on a fresh struct fgdecode with the options @parse reads. */
 int run_command(int argc, char **argv,
 		int (*parse)(struct options *, int, char **),
 		int (*cmd)(struct fgdecode *))

@@ -1,4 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * What fgdecode's files (fgdecode.c, options.c, report.c, map_cmd.c,
+ * diff_cmd.c) share, private to the decoder: the parsed options, the state
+ * of one run over a trace, the exit statuses, and the functions one file
+ * calls in another.
+ */
 #ifndef FGDECODE_FGDECODE_H
 #define FGDECODE_FGDECODE_H
 
@@ -87,21 +93,106 @@ struct fgdecode {
 };
 
 /* fgdecode.c */
+
+/**
+ * fg_fatal() - print an error about a file on stderr
+ * @path: the file, after "fgdecode: "
+ * @fmt: printf() format of the message, without the newline
+ */
 __attribute__((format(printf, 2, 3)))
 void fg_fatal(const char *path, const char *fmt, ...);
+
+/**
+ * open_symbols() - set up fg->sz for the kallsyms a handle holds
+ * @fg: the run, its options parsed
+ * @tep: the trace's (or with map, the --kallsyms file's) handle
+ * @name: the file errors are about
+ *
+ * The kallsyms are listed once for the module names (not needed by
+ * --folded, which prints names only, without --vmlinux or --modules); with
+ * --vmlinux or --modules (or what --debuginfo found), the vmlinux and
+ * modules are placed by them too.
+ *
+ * Return: 0, or -1 after printing why.
+ */
 int open_symbols(struct fgdecode *fg, struct tep_handle *tep,
 		 const char *name);
+
+/**
+ * fg_run_trace() - decode the trace fg->opt.path as fg->opt asks
+ * @fg: the run, its options parsed and the rest zeroed
+ *
+ * A crash of libtraceevent on a corrupt page (fault.h) is caught and
+ * reported; the reader is then left unclosed.
+ *
+ * Return: the exit status, 0, EXIT_ERROR or EXIT_STRICT.
+ */
 int fg_run_trace(struct fgdecode *fg);
+
+/**
+ * run_command() - run a command on a fresh struct fgdecode
+ * @argc: the command's argc
+ * @argv: the command's argv, read with getopt_long()
+ * @parse: fills in the options from @argc and @argv; -1 on a usage error
+ * @cmd: runs the command, returning its exit status
+ *
+ * Return: @cmd's exit status; EXIT_USAGE when @parse failed; EXIT_ERROR
+ * when out of memory.
+ */
 int run_command(int argc, char **argv,
 		int (*parse)(struct options *, int, char **),
 		int (*cmd)(struct fgdecode *));
 
-/* options.c */
+/* options.c: each parses @argc, @argv with getopt_long() into @opt, zeroed. */
+
+/**
+ * parse_report_options() - fgdecode report: exactly one trace.dat
+ * @opt: the options, set
+ * @argc: the command's argc
+ * @argv: the command's argv
+ *
+ * Return: 0, or -1 on a usage error (printed).
+ */
 int parse_report_options(struct options *opt, int argc, char **argv);
+
+/**
+ * parse_diff_options() - fgdecode diff: exactly two traces
+ * @opt: the options, set
+ * @argc: the command's argc
+ * @argv: the command's argv
+ *
+ * The table, --folded or --top N is printed after both are read: while
+ * reading, the mode is OUT_FOLDED (no per-event output, folded stacks) and
+ * @opt->diff_mode the one asked for.
+ *
+ * Return: 0, or -1 on a usage error (printed).
+ */
 int parse_diff_options(struct options *opt, int argc, char **argv);
+
+/**
+ * parse_map_options() - fgdecode map: at most one LISTING
+ * @opt: the options, set
+ * @argc: the command's argc
+ * @argv: the command's argv
+ *
+ * --count and --interval go together; --interval prints text or --top N.
+ *
+ * Return: 0, or -1 on a usage error (printed).
+ */
 int parse_map_options(struct options *opt, int argc, char **argv);
 
 /* report.c */
+
+/**
+ * fg_decode() - pass 2: every record in time order, then the aggregates
+ * @fg: the run, its reader, resolver, symbols and stack set set up
+ *
+ * Prints the per-event output as it goes (text, --json; --pprof is filled
+ * in), then --folded or --top N; with fg->diff, the folded stacks go into
+ * the diff instead.
+ *
+ * Return: 0; -EINVAL when an error was printed; -ENOMEM.
+ */
 int fg_decode(struct fgdecode *fg);
 
 #endif /* FGDECODE_FGDECODE_H */

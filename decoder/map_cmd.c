@@ -1,4 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
+/*
+ * fgdecode map (alias --map): the module's stack_map listing, live or a
+ * saved copy, read by maplist.c and printed by mapout.c as a stack profile,
+ * once or every --interval seconds.
+ */
 #include <errno.h>
 #include <stdio.h>
 #include <time.h>

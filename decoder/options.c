@@ -1,4 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
+/*
+ * fgdecode's command lines: one table of long options per command (report,
+ * map, diff), one parse_one() for all of them, the checks between options,
+ * and each command's help.
+ */
 #include <errno.h>
 #include <getopt.h>
 #include <stdio.h>
@@ -418,7 +423,6 @@ static int parse_options(struct options *opt, int argc, char **argv,
 	return 0;
 }
 
-/* fgdecode report: exactly one trace.dat. */
 int parse_report_options(struct options *opt, int argc, char **argv)
 {
 	if (parse_options(opt, argc, argv, report_longopts))
@@ -432,11 +436,6 @@ int parse_report_options(struct options *opt, int argc, char **argv)
 	return 0;
 }
 
-/*
- * fgdecode diff: exactly two traces.  The table, --folded or --top N is
- * printed after both are read: while reading, the mode is OUT_FOLDED (no
- * per-event output, folded stacks).
- */
 int parse_diff_options(struct options *opt, int argc, char **argv)
 {
 	opt->diff = true;
@@ -454,7 +453,6 @@ int parse_diff_options(struct options *opt, int argc, char **argv)
 	return 0;
 }
 
-/* fgdecode map: at most one LISTING; --count and --interval go together. */
 int parse_map_options(struct options *opt, int argc, char **argv)
 {
 	opt->map = true;

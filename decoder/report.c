@@ -1,4 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0
+/*
+ * fgdecode's pass 2: every record of the trace in time order.  For each
+ * event, which stack record that follows it is its own (events.h, "Which
+ * event a stack belongs to"); that stack is counted into the stack set
+ * (per event, by --weight or by --off-cpu) and the event printed with it in
+ * the chosen output.  A stack record no event took is shown on its own (an
+ * orphan when it names an owner).
+ */
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
@@ -449,7 +457,6 @@ static int add_to_diff(void *ctx, const char *stack, sm_u64 weight)
 	return fgdiff_add(fg->diff, fg->diff_side, stack, weight);
 }
 
-/* Pass 2: every record in time order, then the aggregated outputs. */
 int fg_decode(struct fgdecode *fg)
 {
 	struct tep_record *record;
