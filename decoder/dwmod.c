@@ -318,7 +318,8 @@ static int place_elf(const struct kallsyms *ks, struct dwmod *m, Elf *elf,
 	return ret;
 }
 
-static int place(const struct kallsyms *ks, struct dwmod *m, struct sm_err *err)
+static int place_module(const struct kallsyms *ks, struct dwmod *m,
+			struct sm_err *err)
 {
 	GElf_Ehdr eh;
 	Elf *elf;
@@ -386,7 +387,7 @@ int dwmod_find(const char *dir, const struct kallsyms *ks,
 		return give_up(mods, nr);
 	}
 	for (i = 0; i < *nr; i++)
-		if ((*mods)[i].path && place(ks, &(*mods)[i], err))
+		if ((*mods)[i].path && place_module(ks, &(*mods)[i], err))
 			return give_up(mods, nr);
 	compact(*mods, nr);
 	return 0;

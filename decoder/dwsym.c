@@ -247,8 +247,9 @@ static int refuse_moved(const struct kallsyms *ks, const struct elf_info *ei,
 }
 
 /* Find the bias of @path's ELF against the recording, or refuse it. */
-static int place(const struct kallsyms *ks, Elf *elf, const char *path,
-		 struct elf_info *ei, sm_u64 *bias, struct sm_err *err)
+static int place_vmlinux(const struct kallsyms *ks, Elf *elf,
+			 const char *path, struct elf_info *ei, sm_u64 *bias,
+			 struct sm_err *err)
 {
 	size_t agree = 0, matched = 0;
 
@@ -308,7 +309,7 @@ static int section_address(Dwfl_Module *mod, void **userdata,
 	return 0;
 }
 
-static int find_debuginfo(Dwfl_Module *mod, void **userdata,
+static int no_separate_debuginfo(Dwfl_Module *mod, void **userdata,
 			  const char *modname, Dwarf_Addr base,
 			  const char *file_name, const char *debuglink_file,
 			  GElf_Word debuglink_crc, char **debuginfo_file_name)
@@ -326,7 +327,7 @@ static int find_debuginfo(Dwfl_Module *mod, void **userdata,
 
 static const Dwfl_Callbacks callbacks = {
 	.find_elf = find_elf,
-	.find_debuginfo = find_debuginfo,
+	.find_debuginfo = no_separate_debuginfo,
 	.section_address = section_address,
 };
 
@@ -558,8 +559,9 @@ static const char *symbol_of(struct dwsym *d, Dwfl_Module *mod,
 	return name;
 }
 
-/* Resolve @addr (uncached). */
-static struct dw_loc *resolve(struct dwsym *d, sm_u64 addr, bool is_return)
+/* Look @addr up in the DWARF (what dwsym_lookup() caches). */
+static struct dw_loc *lookup_uncached(struct dwsym *d, sm_u64 addr,
+				      bool is_return)
 {
 	Dwarf_Addr q = is_return ? addr - 1 : addr;
 	struct dw_frame frames[MAX_CHAIN];
@@ -608,7 +610,7 @@ const struct dw_loc *dwsym_lookup(struct dwsym *d, sm_u64 addr,
 	if (sm_hashtab_reserve(&d->cache))
 		return NULL;
 	slot = sm_hashtab_insert(&d->cache, key);
-	slot->loc = resolve(d, addr, is_return);
+	slot->loc = lookup_uncached(d, addr, is_return);
 	return slot->loc;
 }
 
@@ -632,7 +634,7 @@ static int open_vmlinux(struct dwsym *d, const struct kallsyms *ks,
 		sm_err_set(err, "%s", strerror(ENOMEM));
 		goto out;
 	}
-	ret = place(ks, elf, path, ei, &d->bias, err);
+	ret = place_vmlinux(ks, elf, path, ei, &d->bias, err);
 	if (!ret && dwmod_dwarf_problem(elf))
 		fprintf(stderr, "fgdecode: %s: %s: its frames keep the kallsyms symbols, with no file:line or inlined frames\n",
 			path, dwmod_dwarf_problem(elf));

@@ -61,7 +61,7 @@ static int parse_line(char *line, struct ksym *k)
 }
 
 /* Read all of @f into a NUL-terminated buffer; NULL on failure (errno). */
-static char *slurp(FILE *f)
+static char *read_seekable(FILE *f)
 {
 	long size;
 	char *buf;
@@ -114,7 +114,7 @@ int kallsyms_load(struct kallsyms *ks, struct tep_handle *tep)
 		return -errno;
 	ret = print_into(tep, tmp);
 	if (!ret) {
-		ks->text = slurp(tmp);
+		ks->text = read_seekable(tmp);
 		ret = ks->text ? parse_text(ks) : -(errno ? errno : ENOMEM);
 	}
 	fclose(tmp);

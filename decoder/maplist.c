@@ -17,7 +17,7 @@
  * The whole of @path as a NUL-terminated string of @lenp bytes (free() it),
  * or NULL with errno set (EFBIG above MAPLIST_MAX_FILE).
  */
-static char *slurp(const char *path, size_t *lenp)
+static char *read_listing_file(const char *path, size_t *lenp)
 {
 	FILE *f = fopen(path, "r");
 	size_t len = 0, cap = 1 << 16, n;
@@ -73,7 +73,7 @@ int maplist_read(const char *path, struct stackmap_snapshot *snap,
 	memset(snap, 0, sizeof(*snap));
 	*announced = 0;
 	/* One read of the whole file, then parse it from memory. */
-	text = slurp(path, &len);
+	text = read_listing_file(path, &len);
 	if (!text) {
 		ret = -errno;
 		sm_err_set(err, "%s: %s", path, strerror(-ret));
@@ -108,7 +108,7 @@ struct tep_handle *maplist_symbols(const char *path,
 	tep_set_long_size(tep, 8);
 	if (!path)
 		return tep;
-	text = slurp(path, &len);
+	text = read_listing_file(path, &len);
 	if (!text) {
 		sm_err_set(err, "%s: %s", path, strerror(errno));
 		tep_free(tep);
