@@ -11,6 +11,7 @@
 
 #include "debuginfo.h"
 #include "dwmod.h"
+#include "message.h"
 
 static const char *const vmlinux_paths[] = {
 	"/usr/lib/debug/boot/vmlinux-%s",
@@ -78,8 +79,8 @@ static int first_existing(char *out, const char *root,
 		if (stat(out, &st) || !(dir ? S_ISDIR(st.st_mode) : S_ISREG(st.st_mode)))
 			continue;
 		if (!dir && (why = vmlinux_problem(out))) {
-			fprintf(stderr, "fgdecode: --debuginfo: not using %s: %s\n",
-				out, why);
+			fg_error("--debuginfo: not using %s: %s",
+				 out, why);
 			continue;
 		}
 		return 1;

@@ -12,6 +12,7 @@
 #include "fgdecode.h"
 #include "flamegraph.h"
 #include "weight.h"
+#include "message.h"
 
 /* What the weights of @opt sum, and their unit. */
 static void weight_of(const struct options *opt, struct fgdiff_print *p)
@@ -34,7 +35,7 @@ static int write_diff_flamegraph(const struct options *opt,
 	if (!flamegraph_write_diff(opt->view, d, opt->normalize,
 				   *p->unit ? p->unit : p->name, title, &err))
 		return 0;
-	fprintf(stderr, "fgdecode: %s\n", err.msg);
+	fg_error("%s", err.msg);
 	return -1;
 }
 
@@ -57,7 +58,7 @@ static int run_diff(struct fgdecode *fg)
 	int side, ret = EXIT_ERROR;
 
 	if (!d) {
-		fprintf(stderr, "fgdecode: out of memory\n");
+		fg_error("out of memory");
 		return EXIT_ERROR;
 	}
 	for (side = DIFF_BASE; side <= DIFF_NEW; side++) {
@@ -72,9 +73,9 @@ static int run_diff(struct fgdecode *fg)
 		memcpy(release[side], fg->release, sizeof(release[side]));
 	}
 	if (!opt.any_kernel && strcmp(release[DIFF_BASE], release[DIFF_NEW])) {
-		fprintf(stderr, "fgdecode: diff: %s was recorded on kernel %s, %s on %s: their stacks differ for that alone (--any-kernel to compare them anyway)\n",
-			path[DIFF_BASE], release[DIFF_BASE], path[DIFF_NEW],
-			release[DIFF_NEW]);
+		fg_error("diff: %s was recorded on kernel %s, %s on %s: their stacks differ for that alone (--any-kernel to compare them anyway)",
+			 path[DIFF_BASE], release[DIFF_BASE], path[DIFF_NEW],
+			 release[DIFF_NEW]);
 		ret = EXIT_ERROR;
 		goto out;
 	}
@@ -86,7 +87,7 @@ static int run_diff(struct fgdecode *fg)
 		}
 	} else if (fgdiff_print(stdout, d, &p) || fflush(stdout) ||
 		   ferror(stdout)) {
-		fprintf(stderr, "fgdecode: diff: out of memory or cannot write the output\n");
+		fg_error("diff: out of memory or cannot write the output");
 		ret = EXIT_ERROR;
 		goto out;
 	}

@@ -26,6 +26,7 @@
 #include "dwmod.h"
 #include "dwsym.h"
 #include "hashtab.h"
+#include "message.h"
 
 #define CACHE_MIN	1024
 #define MAX_CHAIN	32
@@ -636,8 +637,8 @@ static int open_vmlinux(struct dwsym *d, const struct kallsyms *ks,
 	}
 	ret = place_vmlinux(ks, elf, path, ei, &d->bias, err);
 	if (!ret && dwmod_dwarf_problem(elf))
-		fprintf(stderr, "fgdecode: %s: %s: its frames keep the kallsyms symbols, with no file:line or inlined frames\n",
-			path, dwmod_dwarf_problem(elf));
+		fg_error("%s: %s: its frames keep the kallsyms symbols, with no file:line or inlined frames",
+			 path, dwmod_dwarf_problem(elf));
 out:
 	if (elf)
 		elf_end(elf);
@@ -662,8 +663,8 @@ static int open_modules(struct dwsym *d, const struct kallsyms *ks,
 			without++;
 		}
 	if (without)
-		fprintf(stderr, "fgdecode: %zu of the %zu modules found under %s give no file:line (e.g. %s: %s); their frames keep the kallsyms symbols\n",
-			without, d->nr_mods, dir, example, why);
+		fg_error("%zu of the %zu modules found under %s give no file:line (e.g. %s: %s); their frames keep the kallsyms symbols",
+			 without, d->nr_mods, dir, example, why);
 	d->mod_files = calloc(d->nr_mods + 1, sizeof(*d->mod_files));
 	if (!d->mod_files)
 		return sm_err_set(err, "%s", strerror(ENOMEM));

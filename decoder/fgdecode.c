@@ -30,7 +30,6 @@
  * conflicting cookies, orphan stacks or corrupt records.
  */
 #include <errno.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -44,21 +43,10 @@
 #include "format.h"
 #include "maplist.h"
 #include "tracedat_options.h"
+#include "message.h"
 
 /* Per-record warnings printed before the rest are only counted. */
 #define MAX_WARNINGS		20
-
-__attribute__((format(printf, 2, 3)))
-void fg_fatal(const char *path, const char *fmt, ...)
-{
-	va_list ap;
-
-	fprintf(stderr, "fgdecode: %s: ", path);
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fputc('\n', stderr);
-}
 
 /* resolve_warn_fn: one line per bad record, up to MAX_WARNINGS. */
 static void warn_record(void *ctx, const struct tep_record *record,
@@ -68,11 +56,10 @@ static void warn_record(void *ctx, const struct tep_record *record,
 
 	if (fg->warnings++ >= MAX_WARNINGS)
 		return;
-	fprintf(stderr, "fgdecode: %s: CPU %d ts %llu: %s\n", fg->opt.path,
-		record->cpu, record->ts, msg);
+	fg_file_error(fg->opt.path, "CPU %d ts %llu: %s", record->cpu,
+		      record->ts, msg);
 	if (fg->warnings == MAX_WARNINGS)
-		fprintf(stderr, "fgdecode: %s: further warnings suppressed\n",
-			fg->opt.path);
+		fg_file_error(fg->opt.path, "further warnings suppressed");
 }
 
 /* Under --strict: say why the exit status is EXIT_STRICT, or return 0. */
@@ -85,12 +72,12 @@ static int check_strict(struct fgdecode *fg)
 	      st->orphans))
 		return 0;
 	if (st->orphans)
-		fg_fatal(fg->opt.path, "--strict: %zu stale, %zu unknown, %zu conflicting cookies, %zu corrupt records, %zu orphan stacks",
-			 st->stale, st->unknown, st->conflicting, st->corrupt,
-			 st->orphans);
+		fg_file_error(fg->opt.path, "--strict: %zu stale, %zu unknown, %zu conflicting cookies, %zu corrupt records, %zu orphan stacks",
+			      st->stale, st->unknown, st->conflicting, st->corrupt,
+			      st->orphans);
 	else
-		fg_fatal(fg->opt.path, "--strict: %zu stale, %zu unknown, %zu conflicting cookies, %zu corrupt records",
-			 st->stale, st->unknown, st->conflicting, st->corrupt);
+		fg_file_error(fg->opt.path, "--strict: %zu stale, %zu unknown, %zu conflicting cookies, %zu corrupt records",
+			      st->stale, st->unknown, st->conflicting, st->corrupt);
 	return EXIT_STRICT;
 }
 
@@ -103,12 +90,12 @@ static int find_debuginfo(struct fgdecode *fg, struct debuginfo *d)
 {
 	if (debuginfo_release(reader_uname(&fg->reader), d->release,
 			      sizeof(d->release))) {
-		fg_fatal(fg->opt.path, "--debuginfo: the trace records no kernel release");
+		fg_file_error(fg->opt.path, "--debuginfo: the trace records no kernel release");
 		return -1;
 	}
 	if (!debuginfo_find(d, "")) {
-		fg_fatal(fg->opt.path, "--debuginfo: no vmlinux or modules of %s under /usr/lib/debug, /boot or /lib/modules",
-			 d->release);
+		fg_file_error(fg->opt.path, "--debuginfo: no vmlinux or modules of %s under /usr/lib/debug, /boot or /lib/modules",
+			      d->release);
 		return -1;
 	}
 	if (!fg->opt.vmlinux && d->vmlinux[0])
@@ -132,7 +119,7 @@ int open_symbols(struct fgdecode *fg, struct tep_handle *tep,
 	if (fg->opt.mode == OUT_FOLDED && !fg->opt.vmlinux && !fg->opt.modules)
 		return 0;
 	if (kallsyms_load(&fg->kallsyms, tep)) {
-		fg_fatal(name, "cannot list its kallsyms");
+		fg_file_error(name, "cannot list its kallsyms");
 		return -1;
 	}
 	fg->sz.ks = &fg->kallsyms;
@@ -143,12 +130,12 @@ int open_symbols(struct fgdecode *fg, struct tep_handle *tep,
 	    !debuginfo_release(reader_uname(&fg->reader), release,
 			       sizeof(release)) &&
 	    dwsym_check_banner(fg->opt.vmlinux, release, &err)) {
-		fprintf(stderr, "fgdecode: %s\n", err.msg);
+		fg_error("%s", err.msg);
 		return -1;
 	}
 	if (dwsym_open(&fg->sz.dw, &fg->kallsyms, fg->opt.vmlinux,
 		       fg->opt.modules, &err)) {
-		fprintf(stderr, "fgdecode: %s\n", err.msg);
+		fg_error("%s", err.msg);
 		return -1;
 	}
 	return 0;
@@ -172,7 +159,7 @@ static int load_snapshot(struct fgdecode *fg)
 	    (ret == -ENOTSUP && fg->reader.file_version < 7))
 		return 0;
 	if (ret) {
-		fprintf(stderr, "fgdecode: warning: %s (map snapshot not used)\n",
+		fg_warn("%s (map snapshot not used)",
 			err.msg);
 		return 0;
 	}
@@ -181,7 +168,7 @@ static int load_snapshot(struct fgdecode *fg)
 	if (ret == -ENOMEM)
 		return ret;
 	if (ret)
-		fprintf(stderr, "fgdecode: warning: %s: map snapshot lists a slot twice with different stacks (not used)\n",
+		fg_warn("%s: map snapshot lists a slot twice with different stacks (not used)",
 			fg->opt.path);
 	return 0;
 }
@@ -207,16 +194,16 @@ static int load_listing(struct fgdecode *fg)
 		path = MAPLIST_LIVE_PATH;
 	ret = maplist_read(path, &snap, &announced, &err);
 	if (ret) {
-		fprintf(stderr, "fgdecode: --stack-map: %s\n", err.msg);
+		fg_error("--stack-map: %s", err.msg);
 		return -1;
 	}
 	ret = resolve_add_listing(&fg->res, &snap);
 	stackmap_snapshot_free(&snap);
 	if (ret == -ENOMEM)
-		fg_fatal(fg->opt.path, "out of memory");
+		fg_file_error(fg->opt.path, "out of memory");
 	else if (ret)
-		fprintf(stderr, "fgdecode: --stack-map: %s: lists a slot twice with different stacks\n",
-			path);
+		fg_error("--stack-map: %s: lists a slot twice with different stacks",
+			 path);
 	return ret ? -1 : 0;
 }
 
@@ -246,7 +233,7 @@ static int write_view(struct fgdecode *fg)
 		return 0;
 	if (ret == -ENOMEM)
 		sm_err_set(&err, "%s: out of memory", fg->opt.view);
-	fprintf(stderr, "fgdecode: %s\n", err.msg);
+	fg_error("%s", err.msg);
 	return -1;
 }
 
@@ -257,7 +244,7 @@ static int run_guarded(struct fgdecode *fg)
 
 	if (reader_open(&fg->reader, fg->opt.path,
 			fg->opt.no_plugins ? READER_NO_PLUGINS : 0, &err)) {
-		fg_fatal(fg->opt.path, "%s", err.msg);
+		fg_file_error(fg->opt.path, "%s", err.msg);
 		return EXIT_ERROR;
 	}
 	if (fg->diff && debuginfo_release(reader_uname(&fg->reader),
@@ -273,12 +260,12 @@ static int run_guarded(struct fgdecode *fg)
 	if (fg->set && fg->opt.off_cpu &&
 	    offcpu_init(&fg->offcpu, fg->reader.tep, fg->set,
 			fg->opt.task_root, &err)) {
-		fg_fatal(fg->opt.path, "%s", err.msg);
+		fg_file_error(fg->opt.path, "%s", err.msg);
 		goto out;
 	}
 	if (fg->set && fg->opt.wakers &&
 	    offcpu_wakers(&fg->offcpu, fg->reader.tep, &fg->sz, &err)) {
-		fg_fatal(fg->opt.path, "%s", err.msg);
+		fg_file_error(fg->opt.path, "%s", err.msg);
 		goto out;
 	}
 	if (fg->set && fg->opt.mode == OUT_PPROF)
@@ -289,7 +276,7 @@ static int run_guarded(struct fgdecode *fg)
 	if (!fg->set || (fg->opt.mode == OUT_PPROF && !fg->pprof) ||
 	    resolve_init(&fg->res, &fg->reader, warn_record, fg) ||
 	    load_snapshot(fg) || resolve_collect(&fg->res)) {
-		fg_fatal(fg->opt.path, "out of memory");
+		fg_file_error(fg->opt.path, "out of memory");
 		goto out;
 	}
 	if (load_listing(fg))
@@ -299,7 +286,7 @@ static int run_guarded(struct fgdecode *fg)
 	ret = fg_decode(fg);
 	if (ret) {
 		if (ret == -ENOMEM)
-			fg_fatal(fg->opt.path, "out of memory");
+			fg_file_error(fg->opt.path, "out of memory");
 		ret = EXIT_ERROR;
 		goto out_seq;
 	}
@@ -307,7 +294,7 @@ static int run_guarded(struct fgdecode *fg)
 	if (write_view(fg))
 		goto out_seq;
 	if (fflush(stdout) || ferror(stdout)) {
-		fg_fatal(fg->opt.path, "cannot write the output");
+		fg_file_error(fg->opt.path, "cannot write the output");
 		goto out_seq;
 	}
 	if (fg->opt.summary)
@@ -349,10 +336,10 @@ int fg_run_trace(struct fgdecode *fg)
 	if (sigsetjmp(fault_env, 1)) {
 		fault_release();
 		if (fault_cpu >= 0)
-			fg_fatal(fg->opt.path, "CPU %d: %s", (int)fault_cpu,
-				 FAULT_MESSAGE);
+			fg_file_error(fg->opt.path, "CPU %d: %s", (int)fault_cpu,
+				      FAULT_MESSAGE);
 		else
-			fg_fatal(fg->opt.path, "%s", FAULT_MESSAGE);
+			fg_file_error(fg->opt.path, "%s", FAULT_MESSAGE);
 		return EXIT_ERROR;
 	}
 	/* Without the handlers, a crash stays a crash: nothing worse. */
@@ -370,7 +357,7 @@ int run_command(int argc, char **argv,
 	int ret;
 
 	if (!fg) {
-		fprintf(stderr, "fgdecode: out of memory\n");
+		fg_error("out of memory");
 		return EXIT_ERROR;
 	}
 	ret = parse(&fg->opt, argc, argv) ? EXIT_USAGE : cmd(fg);

@@ -21,6 +21,7 @@
 #include "stackset.h"
 #include "symbolize.h"
 #include "weight.h"
+#include "message.h"
 
 #define EXIT_ERROR		1
 #define EXIT_USAGE		2
@@ -93,14 +94,6 @@ struct fgdecode {
 };
 
 /* fgdecode.c */
-
-/**
- * fg_fatal() - print an error about a file on stderr
- * @path: the file, after "fgdecode: "
- * @fmt: printf() format of the message, without the newline
- */
-__attribute__((format(printf, 2, 3)))
-void fg_fatal(const char *path, const char *fmt, ...);
 
 /**
  * open_symbols() - set up fg->sz for the kallsyms a handle holds

@@ -14,6 +14,7 @@
 #include "kallsyms.h"
 #include "maplist.h"
 #include "mapout.h"
+#include "message.h"
 
 /* Reads of a live listing retried when a reset made one inconsistent. */
 #define MAP_READ_TRIES		3
@@ -40,12 +41,12 @@ static int read_map(struct fgdecode *fg, struct stackmap_snapshot *snap)
 		ret = maplist_read(map_path(&fg->opt), snap, &announced, &err);
 	while (ret == -EINVAL && ++tries < MAP_READ_TRIES);
 	if (ret) {
-		fprintf(stderr, "fgdecode: %s\n", err.msg);
+		fg_error("%s", err.msg);
 		return ret;
 	}
 	/* Live, inserts in flight are not listed yet: only a saved file. */
 	if (fg->opt.path && announced > snap->nr)
-		fprintf(stderr, "fgdecode: warning: %s: header says %u entries, %u listed (truncated?)\n",
+		fg_warn("%s: header says %u entries, %u listed (truncated?)",
 			fg->opt.path, announced, snap->nr);
 	return 0;
 }
@@ -107,7 +108,7 @@ static int map_intervals(struct fgdecode *fg)
 		if (mapout_interval(stdout, &fg->sz, n, &prev, &cur, t1 - t0,
 				    fg->opt.mode == OUT_TOP ? fg->opt.top : 0) ||
 		    fflush(stdout) || ferror(stdout)) {
-			fg_fatal(map_path(&fg->opt), "out of memory or cannot write the output");
+			fg_file_error(map_path(&fg->opt), "out of memory or cannot write the output");
 			ret = EXIT_ERROR;
 		}
 		stackmap_snapshot_free(&prev);
@@ -128,10 +129,10 @@ static int map_once(struct fgdecode *fg)
 		return EXIT_ERROR;
 	if (mapout_print(stdout, &fg->sz, &snap, map_mode(fg->opt.mode),
 			 fg->opt.top)) {
-		fg_fatal(map_path(&fg->opt), "out of memory");
+		fg_file_error(map_path(&fg->opt), "out of memory");
 		ret = EXIT_ERROR;
 	} else if (fflush(stdout) || ferror(stdout)) {
-		fg_fatal(map_path(&fg->opt), "cannot write the output");
+		fg_file_error(map_path(&fg->opt), "cannot write the output");
 		ret = EXIT_ERROR;
 	}
 	stackmap_snapshot_free(&snap);
@@ -153,7 +154,7 @@ static int run_map(struct fgdecode *fg)
 		ksyms = MAPLIST_LIVE_KALLSYMS;
 	tep = maplist_symbols(ksyms, &err);
 	if (!tep) {
-		fprintf(stderr, "fgdecode: %s\n", err.msg);
+		fg_error("%s", err.msg);
 		return EXIT_ERROR;
 	}
 	if (!open_symbols(fg, tep, ksyms ? ksyms : map_path(&fg->opt)))

@@ -14,6 +14,7 @@
 #include "fgdecode.h"
 #include "filter.h"
 #include "stackmap/version.h"
+#include "message.h"
 
 static void report_usage(FILE *out)
 {
@@ -193,7 +194,7 @@ static const struct option diff_longopts[] = {
 static int set_mode(struct options *opt, enum output_mode mode)
 {
 	if (opt->mode != OUT_TEXT && opt->mode != mode) {
-		fprintf(stderr, "fgdecode: --json, --folded, --top, --pprof and --flamegraph exclude each other\n");
+		fg_error("--json, --folded, --top, --pprof and --flamegraph exclude each other");
 		return -1;
 	}
 	opt->mode = mode;
@@ -207,8 +208,8 @@ static int parse_top(struct options *opt, const char *arg)
 	errno = 0;
 	opt->top = strtoul(arg, &end, 10);
 	if (errno || *end || !*arg || arg[0] == '-' || !opt->top) {
-		fprintf(stderr, "fgdecode: --top: '%s' is not a positive number\n",
-			arg);
+		fg_error("--top: '%s' is not a positive number",
+			 arg);
 		return -1;
 	}
 	return set_mode(opt, OUT_TOP);
@@ -223,8 +224,8 @@ static int parse_interval(struct options *opt, const char *arg)
 	opt->interval = strtod(arg, &end);
 	if (errno || *end || !*arg || !(opt->interval >= 0.001) ||
 	    opt->interval > 86400) {
-		fprintf(stderr, "fgdecode: --interval: '%s' is not a number of seconds from 0.001 to 86400\n",
-			arg);
+		fg_error("--interval: '%s' is not a number of seconds from 0.001 to 86400",
+			 arg);
 		return -1;
 	}
 	return 0;
@@ -237,8 +238,8 @@ static int parse_count(struct options *opt, const char *arg)
 	errno = 0;
 	opt->count = strtoul(arg, &end, 10);
 	if (errno || *end || !*arg || arg[0] == '-' || !opt->count) {
-		fprintf(stderr, "fgdecode: --count: '%s' is not a positive number\n",
-			arg);
+		fg_error("--count: '%s' is not a positive number",
+			 arg);
 		return -1;
 	}
 	return 0;
@@ -250,7 +251,7 @@ static int parse_filter(struct options *opt, const char *name,
 {
 	if (!filter_add(&opt->filter, name, arg))
 		return 0;
-	fprintf(stderr, "fgdecode: --%s: invalid value '%s'\n", name, arg);
+	fg_error("--%s: invalid value '%s'", name, arg);
 	return -1;
 }
 
@@ -385,18 +386,18 @@ static int parse_one(struct options *opt, int c, const char *arg)
 static int parse_off_cpu(struct options *opt)
 {
 	if ((opt->task_root || opt->wakers) && !opt->off_cpu) {
-		fprintf(stderr, "fgdecode: --%s needs --off-cpu\n",
-			opt->wakers ? "wakers" : "task-root");
+		fg_error("--%s needs --off-cpu",
+			 opt->wakers ? "wakers" : "task-root");
 		return -1;
 	}
 	if (!opt->off_cpu)
 		return 0;
 	if (!opt->diff && (opt->mode == OUT_TEXT || opt->mode == OUT_JSON)) {
-		fprintf(stderr, "fgdecode: --off-cpu sums time per stack: not with the text or --json output\n");
+		fg_error("--off-cpu sums time per stack: not with the text or --json output");
 		return -1;
 	}
 	if (opt->weight) {
-		fprintf(stderr, "fgdecode: --off-cpu weighs by time: not with --weight\n");
+		fg_error("--off-cpu weighs by time: not with --weight");
 		return -1;
 	}
 	opt->merge = true;
@@ -415,7 +416,7 @@ static int parse_options(struct options *opt, int argc, char **argv,
 		if (parse_one(opt, c, optarg))
 			return -1;
 	if (opt->merge && opt->mode != OUT_FOLDED && !opt->diff) {
-		fprintf(stderr, "fgdecode: --merge needs --folded\n");
+		fg_error("--merge needs --folded");
 		return -1;
 	}
 	if (parse_off_cpu(opt))
@@ -428,7 +429,7 @@ int parse_report_options(struct options *opt, int argc, char **argv)
 	if (parse_options(opt, argc, argv, report_longopts))
 		return -1;
 	if (optind != argc - 1) {
-		fprintf(stderr, "fgdecode: expected one trace.dat file\n");
+		fg_error("expected one trace.dat file");
 		report_usage(stderr);
 		return -1;
 	}
@@ -459,16 +460,16 @@ int parse_map_options(struct options *opt, int argc, char **argv)
 	if (parse_options(opt, argc, argv, map_longopts))
 		return -1;
 	if (optind < argc - 1) {
-		fprintf(stderr, "fgdecode: --map: expected at most one listing file\n");
+		fg_error("--map: expected at most one listing file");
 		return -1;
 	}
 	opt->path = optind < argc ? argv[optind] : NULL;
 	if (opt->count && !opt->interval) {
-		fprintf(stderr, "fgdecode: --count needs --interval\n");
+		fg_error("--count needs --interval");
 		return -1;
 	}
 	if (opt->interval && (opt->mode == OUT_JSON || opt->mode == OUT_FOLDED)) {
-		fprintf(stderr, "fgdecode: --interval prints text (or --top N), not --json or --folded\n");
+		fg_error("--interval prints text (or --top N), not --json or --folded");
 		return -1;
 	}
 	return 0;

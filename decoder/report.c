@@ -149,7 +149,7 @@ static bool read_weight(struct fgdecode *fg, struct tep_record *record,
 		return true;
 	if (!weight_read(&fg->weight, fg->reader.tep, record, weight, &err))
 		return true;
-	fg_fatal(fg->opt.path, "%s", err.msg);
+	fg_file_error(fg->opt.path, "%s", err.msg);
 	fg->failed = true;
 	return false;
 }
