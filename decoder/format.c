@@ -157,13 +157,13 @@ int format_stack(struct trace_seq *s, const struct symbolizer *sz,
 		 const struct resolved *res, struct sset_entry *entry,
 		 bool show_cookie)
 {
-	if (show_cookie && res->kind == TEPSTACK_COOKIE &&
+	if (show_cookie && res->kind == READER_COOKIE &&
 	    res->what != RESOLVED_CORRUPT)
 		trace_seq_printf(s, "\n" FORMAT_INDENT "<cookie 0x%llx gen %u slot %u>",
 				 (unsigned long long)res->cookie,
 				 stackmap_cookie_generation(res->cookie),
 				 stackmap_cookie_slot(res->cookie));
-	if (show_cookie && res->kind == TEPSTACK_FALLBACK &&
+	if (show_cookie && res->kind == READER_FALLBACK &&
 	    res->what == RESOLVED_STACK)
 		trace_seq_printf(s, "\n" FORMAT_INDENT "<fallback %s>",
 				 stackmap_fallback_name(res->reason));

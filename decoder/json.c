@@ -118,7 +118,7 @@ static const char *status_of(const struct resolved *res)
 		return "corrupt";
 	if (res->what == RESOLVED_MARKER)
 		return stacktab_result_name(res->result);
-	if (res->kind == TEPSTACK_FALLBACK)
+	if (res->kind == READER_FALLBACK)
 		return "fallback";
 	if (res->kind == READER_KSTACK)
 		return "kernel_stack";
@@ -152,12 +152,12 @@ static void put_header(struct trace_seq *s, struct tep_handle *tep,
 static int put_resolved(struct trace_seq *s, const struct symbolizer *sz,
 			const struct resolved *res, struct sset_entry *entry)
 {
-	if (res && res->what != RESOLVED_CORRUPT && res->kind == TEPSTACK_COOKIE)
+	if (res && res->what != RESOLVED_CORRUPT && res->kind == READER_COOKIE)
 		trace_seq_printf(s, ",\"cookie\":\"0x%llx\",\"gen\":%u,\"slot\":%u",
 				 (unsigned long long)res->cookie,
 				 stackmap_cookie_generation(res->cookie),
 				 stackmap_cookie_slot(res->cookie));
-	if (res && res->what == RESOLVED_STACK && res->kind == TEPSTACK_FALLBACK)
+	if (res && res->what == RESOLVED_STACK && res->kind == READER_FALLBACK)
 		trace_seq_printf(s, ",\"reason\":\"%s\"",
 				 stackmap_fallback_name(res->reason));
 	trace_seq_printf(s, ",\"status\":\"%s\"", status_of(res));

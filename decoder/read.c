@@ -387,7 +387,8 @@ void reader_put(struct tep_record *record)
 	tracecmd_free_record(record);
 }
 
-int reader_kind(const struct reader *r, struct tep_record *record)
+enum reader_kind reader_kind(const struct reader *r,
+			     struct tep_record *record)
 {
 	int id = tep_data_type(r->tep, record);
 	int kind;
@@ -395,12 +396,13 @@ int reader_kind(const struct reader *r, struct tep_record *record)
 	for (kind = 0; kind < READER_NR_KINDS; kind++)
 		if (r->ids[kind] >= 0 && r->ids[kind] == id)
 			return kind;
-	return -1;
+	return READER_NONE;
 }
 
-const struct tepstack_fields *reader_fields(const struct reader *r, int kind)
+const struct tepstack_fields *reader_fields(const struct reader *r,
+					    enum reader_kind kind)
 {
-	if (kind < 0 || kind >= TEPSTACK_NR_KINDS || r->ids[kind] < 0)
+	if (kind < 0 || kind >= (int)TEPSTACK_NR_KINDS || r->ids[kind] < 0)
 		return NULL;
 	return &r->fields[kind];
 }

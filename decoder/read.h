@@ -28,9 +28,18 @@
 #include "tep_stack.h"
 
 
-/* Kind of ftrace:kernel_stack records, after the enum tepstack_kind values. */
-#define READER_KSTACK		TEPSTACK_NR_KINDS
-#define READER_NR_KINDS		(TEPSTACK_NR_KINDS + 1)
+/*
+ * What a record is to the decoder: one of the stackmap events (the values
+ * of enum tepstack_kind), ftrace's kernel_stack, or any other event.
+ */
+enum reader_kind {
+	READER_NONE = -1,		/* any other event; or no record */
+	READER_COOKIE = TEPSTACK_COOKIE,
+	READER_DEFINE = TEPSTACK_DEFINE,
+	READER_FALLBACK = TEPSTACK_FALLBACK,
+	READER_KSTACK = TEPSTACK_NR_KINDS,	/* ftrace:kernel_stack */
+	READER_NR_KINDS,
+};
 /* Frames of a kernel_stack record beyond this many are dropped. */
 #define READER_KSTACK_MAX	256
 /* Records of one stream that reader_peek_at() can look ahead. */
@@ -201,18 +210,20 @@ void reader_put(struct tep_record *record);
  * @r: the reader
  * @record: a record of @r
  *
- * Return: an enum tepstack_kind, READER_KSTACK for ftrace:kernel_stack, or
- * -1 for any other event.
+ * Return: its kind; READER_NONE for any other event.
  */
-int reader_kind(const struct reader *r, struct tep_record *record);
+enum reader_kind reader_kind(const struct reader *r,
+			     struct tep_record *record);
 
 /**
  * reader_fields() - the checked fields of a stackmap event
  * @r: the reader
- * @kind: an enum tepstack_kind
+ * @kind: READER_COOKIE, READER_DEFINE or READER_FALLBACK
  *
- * Return: the fields, or NULL when the trace does not hold that event.
+ * Return: the fields, or NULL when the trace does not hold that event (or
+ * @kind is another kind).
  */
-const struct tepstack_fields *reader_fields(const struct reader *r, int kind);
+const struct tepstack_fields *reader_fields(const struct reader *r,
+					    enum reader_kind kind);
 
 #endif /* FGDECODE_READ_H */

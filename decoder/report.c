@@ -77,7 +77,8 @@ static bool off_cpu_out(struct fgdecode *fg, struct tep_record *record,
  * Return: false when out of memory.
  */
 static bool off_cpu_waking(struct fgdecode *fg, struct tep_record *record,
-			   struct tep_record *stack, int kind, bool selected)
+			   struct tep_record *stack, enum reader_kind kind,
+			   bool selected)
 {
 	struct tep_handle *tep = fg->reader.tep;
 	struct resolved *res = &fg->resolved;
@@ -161,7 +162,8 @@ static bool read_weight(struct fgdecode *fg, struct tep_record *record,
  * event before it: it is printed as such and charged to no event.
  */
 static void emit(struct fgdecode *fg, struct tep_record *record, int stream,
-		 struct tep_record *stack, int kind, bool orphan)
+		 struct tep_record *stack, enum reader_kind kind,
+		 bool orphan)
 {
 	struct tep_handle *tep = fg->reader.tep;
 	const char *buffer = reader_buffer_name(&fg->reader, stream);
@@ -228,7 +230,7 @@ static void print_define(struct fgdecode *fg, struct tep_record *record,
 		trace_seq_putc(s, '\n');
 	format_event(s, fg->reader.tep, record,
 		     reader_buffer_name(&fg->reader, stream));
-	resolve_record(&fg->res, TEPSTACK_DEFINE, record, &fg->resolved);
+	resolve_record(&fg->res, READER_DEFINE, record, &fg->resolved);
 	format_stack(s, &fg->sz, &fg->resolved, NULL, false);
 }
 
@@ -238,22 +240,23 @@ static bool show_defines(struct fgdecode *fg)
 	return fg->opt.show_defines && fg->opt.mode == OUT_TEXT;
 }
 
-static bool is_stack_kind(int kind)
+static bool is_stack_kind(enum reader_kind kind)
 {
-	return kind == TEPSTACK_COOKIE || kind == TEPSTACK_FALLBACK ||
+	return kind == READER_COOKIE || kind == READER_FALLBACK ||
 	       kind == READER_KSTACK;
 }
 
 /*
- * Does the next record of @stream continue the event just read?  Not when
- * events were lost in between: the stack would then belong to a lost event.
+ * The kind of the next record of @stream, if it continues the event just
+ * read; READER_NONE when there is none, or events were lost in between (a
+ * stack there would belong to a lost event).
  */
-static int next_kind(struct fgdecode *fg, int stream)
+static enum reader_kind next_kind(struct fgdecode *fg, int stream)
 {
 	struct tep_record *next = reader_peek(&fg->reader, stream);
 
 	if (!next || next->missed_events)
-		return -1;
+		return READER_NONE;
 	return reader_kind(&fg->reader, next);
 }
 
@@ -270,17 +273,18 @@ static int next_kind(struct fgdecode *fg, int stream)
  * ftrace's kernel_stack) is taken, as the stack that follows it.
  *
  * Return: the record's position for reader_take_at(), with its kind in
- * @kind; -1 when @event carries no stack, with @at_end set when the scan
+ * @kind; -1 (and READER_NONE) when @event carries no stack, with @at_end set when the scan
  * met the end of @stream (nothing of @event's context was written after
  * it: tracing stopped, or trace-cmd stopped reading).
  */
 static int find_stack(struct fgdecode *fg, struct tep_record *event,
-		      int stream, int *kind, bool *at_end)
+		      int stream, enum reader_kind *kind, bool *at_end)
 {
 	struct tep_handle *tep = fg->reader.tep;
 	sm_u32 type = (sm_u32)tep_data_type(tep, event);
 	unsigned int ctx = tepstack_context(tep, event), c;
-	int i, k, ownerless = -1, ownerless_kind = -1;
+	enum reader_kind k, ownerless_kind = READER_NONE;
+	int i, ownerless = -1;
 	bool first = true;
 	struct tep_record *next;
 	sm_u32 owner;
@@ -295,7 +299,7 @@ static int find_stack(struct fgdecode *fg, struct tep_record *event,
 		if (next->missed_events)
 			break;
 		k = reader_kind(&fg->reader, next);
-		if (k == TEPSTACK_DEFINE)
+		if (k == READER_DEFINE)
 			continue;
 		c = tepstack_context(tep, next);
 		if (c != ctx) {
@@ -332,13 +336,14 @@ static int find_stack(struct fgdecode *fg, struct tep_record *event,
  */
 static struct tep_record *take_stack(struct fgdecode *fg,
 				     struct tep_record *event, int stream,
-				     bool selected, int *kind)
+				     bool selected,
+				     enum reader_kind *kind)
 {
 	struct tep_record *next;
 	bool at_end;
 	int i;
 
-	while ((*kind = next_kind(fg, stream)) == TEPSTACK_DEFINE) {
+	while ((*kind = next_kind(fg, stream)) == READER_DEFINE) {
 		next = reader_take(&fg->reader, stream);
 		fg->events++;
 		if (selected && show_defines(fg))
@@ -377,13 +382,13 @@ static void decode_define(struct fgdecode *fg, struct tep_record *record,
 static void decode_record(struct fgdecode *fg, struct tep_record *record,
 			  int stream)
 {
-	int kind = reader_kind(&fg->reader, record);
+	enum reader_kind kind = reader_kind(&fg->reader, record);
 	struct tep_record *stack = NULL;
 	bool selected, orphan;
 	sm_u32 owner;
 
 	fg->events++;
-	if (kind == TEPSTACK_DEFINE) {
+	if (kind == READER_DEFINE) {
 		decode_define(fg, record, stream);
 		return;
 	}

@@ -123,7 +123,7 @@ static int read_define(struct resolver *res, const struct tep_record *record,
 {
 	const struct tepstack_fields *f;
 
-	f = reader_fields(res->reader, TEPSTACK_DEFINE);
+	f = reader_fields(res->reader, READER_DEFINE);
 	if (tepstack_read_cookie(f, record, &out->cookie, &out->err) ||
 	    tepstack_read_owner(f, record, &out->owner, &out->flags,
 				&out->err) ||
@@ -156,7 +156,7 @@ static void refused_define(struct resolver *res, const struct tep_record *record
 /* Add one stack_define record to the table. */
 static int collect_define(struct resolver *res, const struct tep_record *record)
 {
-	struct resolved def = { .kind = TEPSTACK_DEFINE };
+	struct resolved def = { .kind = READER_DEFINE };
 	int ret;
 
 	res->stats.definitions++;
@@ -177,18 +177,19 @@ static int collect_define(struct resolver *res, const struct tep_record *record)
 int resolve_collect(struct resolver *res)
 {
 	struct tep_record *record;
-	int ret = 0, stream, kind;
+	enum reader_kind kind;
+	int ret = 0, stream;
 	sm_u32 owner;
 
-	if (!reader_fields(res->reader, TEPSTACK_DEFINE) &&
-	    !reader_fields(res->reader, TEPSTACK_FALLBACK))
+	if (!reader_fields(res->reader, READER_DEFINE) &&
+	    !reader_fields(res->reader, READER_FALLBACK))
 		return 0;
 	reader_rewind(res->reader);
 	while (!ret && (record = reader_next(res->reader, &stream))) {
 		kind = reader_kind(res->reader, record);
-		if (kind == TEPSTACK_DEFINE)
+		if (kind == READER_DEFINE)
 			ret = collect_define(res, record);
-		else if (kind == TEPSTACK_FALLBACK &&
+		else if (kind == READER_FALLBACK &&
 			 resolve_owner(res, kind, record, &owner))
 			add_owner(res, owner);
 		reader_put(record);
@@ -206,7 +207,7 @@ static void resolve_cookie(struct resolver *res,
 	struct stacktab_stack stack;
 
 	res->stats.cookies++;
-	f = reader_fields(res->reader, TEPSTACK_COOKIE);
+	f = reader_fields(res->reader, READER_COOKIE);
 	if (tepstack_read_cookie(f, record, &out->cookie, &out->err)) {
 		corrupt(res, record, out);
 		return;
@@ -245,7 +246,7 @@ static void resolve_fallback(struct resolver *res,
 	const struct tepstack_fields *f;
 
 	res->stats.fallbacks++;
-	f = reader_fields(res->reader, TEPSTACK_FALLBACK);
+	f = reader_fields(res->reader, READER_FALLBACK);
 	if (tepstack_read_reason(f, record, &out->reason, &out->err) ||
 	    tepstack_read_owner(f, record, &out->owner, &out->flags,
 				&out->err) ||
@@ -272,7 +273,7 @@ static void resolve_kstack(struct resolver *res,
 	out->frames = out->kbuf;
 }
 
-bool resolve_owner(struct resolver *res, int kind,
+bool resolve_owner(struct resolver *res, enum reader_kind kind,
 		   const struct tep_record *record, sm_u32 *owner)
 {
 	const struct tepstack_fields *f = reader_fields(res->reader, kind);
@@ -285,12 +286,12 @@ bool resolve_owner(struct resolver *res, int kind,
 	*owner = STACKMAP_OWNER_NONE;
 	if (!f)
 		return false;
-	if (kind == TEPSTACK_COOKIE) {
+	if (kind == READER_COOKIE) {
 		if (tepstack_read_cookie(f, record, &cookie, &err) ||
 		    lookup(res, cookie, &stack, &from) != STACKTAB_FOUND)
 			return false;
 		*owner = stack.owner;
-	} else if (kind == TEPSTACK_FALLBACK) {
+	} else if (kind == READER_FALLBACK) {
 		if (tepstack_read_owner(f, record, owner, &flags, &err))
 			return false;
 	} else {
@@ -302,25 +303,28 @@ bool resolve_owner(struct resolver *res, int kind,
 	return true;
 }
 
-void resolve_record(struct resolver *res, int kind,
+void resolve_record(struct resolver *res, enum reader_kind kind,
 		    const struct tep_record *record, struct resolved *out)
 {
 	memset(out, 0, offsetof(struct resolved, err));
 	out->kind = kind;
 	out->err.msg[0] = '\0';
 	switch (kind) {
-	case TEPSTACK_COOKIE:
+	case READER_COOKIE:
 		resolve_cookie(res, record, out);
 		break;
-	case TEPSTACK_FALLBACK:
+	case READER_FALLBACK:
 		resolve_fallback(res, record, out);
 		break;
 	case READER_KSTACK:
 		resolve_kstack(res, record, out);
 		break;
-	case TEPSTACK_DEFINE:
+	case READER_DEFINE:
 		/* Counted and reported by pass 1. */
 		read_define(res, record, out);
 		break;
+	case READER_NONE:
+	case READER_NR_KINDS:
+		break;		/* not a stack record: nothing to resolve */
 	}
 }

@@ -64,7 +64,7 @@ enum resolved_what {
 };
 
 struct resolved {
-	int kind;			/* enum tepstack_kind or READER_KSTACK */
+	enum reader_kind kind;		/* a stack record's: not READER_NONE */
 	enum resolved_what what;
 	enum stacktab_result result;	/* RESOLVED_MARKER */
 	sm_u64 cookie;			/* stack_cookie, stack_define */
@@ -160,7 +160,7 @@ int resolve_add_listing(struct resolver *res,
 /**
  * resolve_owner() - the owner of a stack record, counting nothing
  * @res: the resolver (after resolve_collect())
- * @kind: the record's kind (TEPSTACK_COOKIE, TEPSTACK_FALLBACK or
+ * @kind: the record's kind (READER_COOKIE, READER_FALLBACK or
  *	READER_KSTACK)
  * @record: the record
  * @owner: set to the owner's event id when known
@@ -169,7 +169,7 @@ int resolve_add_listing(struct resolver *res,
  * one, a readable stack_fallback with an owner field; false for unresolved
  * cookies, stackmap 0.1 stacks, kernel_stack and unreadable records.
  */
-bool resolve_owner(struct resolver *res, int kind,
+bool resolve_owner(struct resolver *res, enum reader_kind kind,
 		   const struct tep_record *record, sm_u32 *owner);
 
 /**
@@ -188,14 +188,14 @@ bool resolve_is_owner(const struct resolver *res, sm_u32 type);
 /**
  * resolve_record() - pass 2: resolve one stackmap record
  * @res: the resolver (after resolve_collect())
- * @kind: the record's enum tepstack_kind
+ * @kind: the record's kind (reader_kind())
  * @record: the record
  * @out: filled in
  *
  * Counts stack_cookie, stack_fallback and kernel_stack outcomes in
  * @res->stats; a stack_define is only read (pass 1 counted it).
  */
-void resolve_record(struct resolver *res, int kind,
+void resolve_record(struct resolver *res, enum reader_kind kind,
 		    const struct tep_record *record, struct resolved *out);
 
 #endif /* FGDECODE_RESOLVE_H */
