@@ -155,6 +155,8 @@ struct stackmap_ctx {
 	enum snap_state snap_state;
 	enum snap_state listing_state;
 	int render_opts;	/* render_opts() of the cached texts; -1: none yet */
+	/* Each stackmap event's fields, looked up on its first record. */
+	struct tepstack_fields fields[TEPSTACK_NR_KINDS];
 	struct wrap **wraps;
 	int nr_wraps;
 	int wrapped_count;	/* tep_get_events_count() when last wrapped */
@@ -165,6 +167,32 @@ struct stackmap_ctx {
 };
 
 static struct stackmap_ctx *contexts;
+
+/*
+ * The fields of stackmap event @event, looked up once per tep handle (a bad
+ * format is looked at again on each record, and reported each time).
+ */
+static const struct tepstack_fields *fields_of(struct stackmap_ctx *ctx,
+					       struct tep_event *event,
+					       struct sm_err *err)
+{
+	int kind = tepstack_kind_of(event);
+	struct tepstack_fields *f;
+
+	if (kind < 0) {
+		sm_err_set(err, "%s:%s: not a stackmap event", event->system,
+			   event->name);
+		return NULL;
+	}
+	f = &ctx->fields[kind];
+	if (f->event == event)
+		return f;
+	if (tepstack_fields_init(f, event, err)) {
+		f->event = NULL;
+		return NULL;
+	}
+	return f;
+}
 
 /* Print why a record could not be read instead of its fields. */
 static int print_error(struct trace_seq *s, const struct sm_err *err)
@@ -682,7 +710,7 @@ static int stack_define_handler(struct trace_seq *s, struct tep_record *record,
 				struct tep_event *event, void *context)
 {
 	struct stackmap_ctx *ctx = context;
-	struct tepstack_fields f;
+	const struct tepstack_fields *f;
 	struct tepstack_stack stack;
 	struct sm_err err;
 	sm_u32 owner, flags;
@@ -691,10 +719,10 @@ static int stack_define_handler(struct trace_seq *s, struct tep_record *record,
 
 	wrap_events(ctx, true);
 	note_define(ctx, record);
-	if (tepstack_fields_init(&f, event, &err) ||
-	    tepstack_read_cookie(&f, record, &cookie, &err) ||
-	    tepstack_read_owner(&f, record, &owner, &flags, &err) ||
-	    tepstack_read_stack(&f, record, &stack, &err))
+	f = fields_of(ctx, event, &err);
+	if (!f || tepstack_read_cookie(f, record, &cookie, &err) ||
+	    tepstack_read_owner(f, record, &owner, &flags, &err) ||
+	    tepstack_read_stack(f, record, &stack, &err))
 		return print_error(s, &err);
 	ret = stacktab_define_owned(ctx->tab, cookie, stack.depth,
 				    stack.frames, owner, flags);
@@ -714,13 +742,13 @@ static int stack_cookie_handler(struct trace_seq *s, struct tep_record *record,
 				struct tep_event *event, void *context)
 {
 	struct stackmap_ctx *ctx = context;
-	struct tepstack_fields f;
+	const struct tepstack_fields *f;
 	struct sm_err err;
 	sm_u64 cookie;
 
 	wrap_events(ctx, true);
-	if (tepstack_fields_init(&f, event, &err) ||
-	    tepstack_read_cookie(&f, record, &cookie, &err))
+	f = fields_of(ctx, event, &err);
+	if (!f || tepstack_read_cookie(f, record, &cookie, &err))
 		return print_error(s, &err);
 	trace_seq_printf(s, "cookie gen %u slot %u",
 			 stackmap_cookie_generation(cookie),
@@ -734,16 +762,16 @@ static int stack_fallback_handler(struct trace_seq *s,
 				  struct tep_event *event, void *context)
 {
 	struct stackmap_ctx *ctx = context;
-	struct tepstack_fields f;
+	const struct tepstack_fields *f;
 	struct tepstack_stack stack;
 	struct sm_err err;
 	sm_u32 reason, owner, flags;
 
 	wrap_events(ctx, true);
-	if (tepstack_fields_init(&f, event, &err) ||
-	    tepstack_read_reason(&f, record, &reason, &err) ||
-	    tepstack_read_owner(&f, record, &owner, &flags, &err) ||
-	    tepstack_read_stack(&f, record, &stack, &err))
+	f = fields_of(ctx, event, &err);
+	if (!f || tepstack_read_reason(f, record, &reason, &err) ||
+	    tepstack_read_owner(f, record, &owner, &flags, &err) ||
+	    tepstack_read_stack(f, record, &stack, &err))
 		return print_error(s, &err);
 	trace_seq_printf(s, "fallback reason %s depth %u",
 			 stackmap_fallback_name(reason), stack.depth);
