@@ -13,6 +13,7 @@
 #include <event-parse.h>
 
 #include "hashtab.h"
+#include "render_cache.h"
 #include "stackset.h"
 
 #define SSET_MIN_CAP	256
@@ -320,22 +321,6 @@ int sset_render_once(struct trace_seq *s, struct sset_entry *entry,
 		     void (*render)(struct trace_seq *out, const void *ctx),
 		     const void *ctx)
 {
-	char **cache = entry ? &entry->render[kind] : NULL;
-	struct trace_seq tmp;
-	int ret = 0;
-
-	if (cache && *cache) {
-		trace_seq_puts(s, *cache);
-		return 0;
-	}
-	trace_seq_init(&tmp);
-	render(&tmp, ctx);
-	trace_seq_terminate(&tmp);
-	trace_seq_puts(s, tmp.buffer);
-	if (cache) {
-		*cache = strdup(tmp.buffer);
-		ret = *cache ? 0 : -ENOMEM;
-	}
-	trace_seq_destroy(&tmp);
-	return ret;
+	return sm_render_once(s, entry ? &entry->render[kind] : NULL, render,
+			      ctx);
 }

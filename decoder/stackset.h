@@ -93,7 +93,8 @@ struct trace_seq;
  * @ctx: passed to @render
  *
  * The first call for an entry renders and keeps a copy in
- * @entry->render[@kind]; later calls append the copy.
+ * @entry->render[@kind]; later calls append the copy (sm_render_once(),
+ * the cache the plugin uses too).
  *
  * Return: 0, or -ENOMEM (nothing cached; the rendering is still appended).
  */

@@ -73,6 +73,7 @@
 #include "stacktab.h"
 #include "tep_stack.h"
 #include "tracedat_options.h"
+#include "render_cache.h"
 
 #define PLUGIN_EXPORT	__attribute__((visibility("default")))
 #define PLUGIN_ALIAS	"stackmap"
@@ -648,35 +649,38 @@ static int render_opts(void)
 	return (OPT_SET(OPT_ADDR) ? 1 : 0) | (OPT_SET(OPT_COMPACT) ? 2 : 0);
 }
 
+/* What render_found() renders. */
+struct found {
+	struct tep_handle *tep;
+	const struct stacktab_stack *stack;
+};
+
+/* sm_render_fn: the frames of a resolved stack. */
+static void render_found(struct trace_seq *s, const void *ctx)
+{
+	const struct found *f = ctx;
+
+	print_stack(s, f->tep, f->stack->frames, f->stack->depth);
+}
+
 /*
- * Print a resolved stack, rendered once per stack and copied afterwards:
- * looking up every frame's symbol again for each event was most of what the
- * plugin added to trace-cmd report's time.  The texts are those of the
- * options in force when the first was made; should the options change later,
- * stacks are rendered every time.  Out of memory: rendered every time too.
+ * Print a resolved stack, rendered once per stack and copied afterwards
+ * (sm_render_once(), the text kept with the stack in its stacktab): looking
+ * up every frame's symbol again for each event was most of what the plugin
+ * added to trace-cmd report's time.  The texts are those of the options in
+ * force when the first was made; should the options change later, stacks
+ * are rendered every time.  Out of memory: rendered every time too.
  */
 static void print_found(struct trace_seq *s, struct tep_handle *tep,
 			struct stackmap_ctx *ctx,
 			const struct stacktab_stack *stack)
 {
-	struct trace_seq text;
-	bool cached;
+	struct found f = { .tep = tep, .stack = stack };
 
 	if (ctx->render_opts < 0)
 		ctx->render_opts = render_opts();
-	cached = ctx->render_opts == render_opts();
-	if (cached && !*stack->text) {
-		trace_seq_init(&text);
-		print_stack(&text, tep, stack->frames, stack->depth);
-		trace_seq_terminate(&text);
-		if (text.state == TRACE_SEQ__GOOD)
-			*stack->text = strdup(text.buffer);
-		trace_seq_destroy(&text);
-	}
-	if (cached && *stack->text)
-		trace_seq_puts(s, *stack->text);
-	else
-		print_stack(s, tep, stack->frames, stack->depth);
+	sm_render_once(s, ctx->render_opts == render_opts() ? stack->text :
+		       NULL, render_found, &f);
 }
 
 static void print_cookie(struct trace_seq *s, struct tep_handle *tep,
