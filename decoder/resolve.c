@@ -48,17 +48,13 @@ bool resolve_is_owner(const struct resolver *res, sm_u32 type)
 static int add_table(struct resolver *res, struct stacktab **slot,
 		     const struct stackmap_snapshot *snap)
 {
-	struct stacktab *tab = stacktab_new();
+	struct stacktab *tab;
 	sm_u32 i;
 	int ret;
 
+	tab = stackmap_snapshot_table(snap, &ret);
 	if (!tab)
-		return -ENOMEM;
-	ret = stackmap_snapshot_fill(snap, tab);
-	if (ret < 0) {
-		stacktab_free(tab);
 		return ret;
-	}
 	stacktab_free(*slot);
 	*slot = tab;
 	for (i = 0; i < snap->nr; i++)

@@ -4,6 +4,8 @@
  * cookie from definitions first, then from a snapshot (see
  * snapshot_table.h).
  */
+#include <errno.h>
+
 #include "stackmap/cookie.h"
 #include "snapshot_table.h"
 
@@ -25,6 +27,19 @@ int stackmap_snapshot_fill(const struct stackmap_snapshot *snap,
 			return ret;
 	}
 	return 0;
+}
+
+struct stacktab *stackmap_snapshot_table(const struct stackmap_snapshot *snap,
+					 int *err)
+{
+	struct stacktab *tab = stacktab_new();
+
+	*err = tab ? stackmap_snapshot_fill(snap, tab) : -ENOMEM;
+	if (*err) {
+		stacktab_free(tab);
+		return NULL;
+	}
+	return tab;
 }
 
 enum stacktab_result stackmap_snapshot_resolve(const struct stacktab *defs,

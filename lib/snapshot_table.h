@@ -23,6 +23,17 @@ int stackmap_snapshot_fill(const struct stackmap_snapshot *snap,
 			   struct stacktab *tab);
 
 /**
+ * stackmap_snapshot_table() - a new stacktab holding @snap's stacks
+ * @snap: the snapshot
+ * @err: set to 0, or to why there is no table: -ENOMEM, or -EEXIST when a
+ *	slot is listed twice with different stacks
+ *
+ * Return: the table (free with stacktab_free()), or NULL.
+ */
+struct stacktab *stackmap_snapshot_table(const struct stackmap_snapshot *snap,
+					 int *err);
+
+/**
  * stackmap_snapshot_resolve() - resolve a cookie from definitions, then a
  * snapshot: the one rule the plugin and fgdecode share
  * @defs: stacks from stack_define events

@@ -331,15 +331,12 @@ static void load_snapshot(struct stackmap_ctx *ctx)
 		free(path);
 		return;
 	}
-	ctx->snap = stacktab_new();
-	if (!ctx->snap || stackmap_snapshot_fill(&snap, ctx->snap)) {
+	ctx->snap = stackmap_snapshot_table(&snap, &ret);
+	if (!ctx->snap)
 		fprintf(stderr, "plugin_stackmap: %s: snapshot not usable (out of memory or a slot listed twice)\n",
 			path);
-		stacktab_free(ctx->snap);
-		ctx->snap = NULL;
-	} else {
+	else
 		ctx->snap_state = SNAP_LOADED;
-	}
 	stackmap_snapshot_free(&snap);
 	free(path);
 }
@@ -368,15 +365,12 @@ static void load_listing(struct stackmap_ctx *ctx)
 		fprintf(stderr, "plugin_stackmap: %s\n", err.msg);
 		return;
 	}
-	ctx->listing = stacktab_new();
-	if (!ctx->listing || stackmap_snapshot_fill(&snap, ctx->listing)) {
+	ctx->listing = stackmap_snapshot_table(&snap, &ret);
+	if (!ctx->listing)
 		fprintf(stderr, "plugin_stackmap: %s: listing not usable (out of memory or a slot listed twice)\n",
 			path);
-		stacktab_free(ctx->listing);
-		ctx->listing = NULL;
-	} else {
+	else
 		ctx->listing_state = SNAP_LOADED;
-	}
 	stackmap_snapshot_free(&snap);
 }
 

@@ -249,6 +249,32 @@ START_TEST(fill_defines_exact_cookies)
 }
 END_TEST
 
+START_TEST(table_holds_the_snapshot_or_says_why_not)
+{
+	struct stackmap_snap_entry twice[2];
+	struct stackmap_snapshot bad = two;
+	struct stacktab_stack st;
+	struct stacktab *tab;
+	int ret = 1;
+
+	tab = stackmap_snapshot_table(&two, &ret);
+	ck_assert_ptr_nonnull(tab);
+	ck_assert_int_eq(ret, 0);
+	ck_assert_uint_eq(stacktab_count(tab), 2);
+	ck_assert_int_eq(stacktab_lookup(tab, stackmap_cookie_make(7, 9), &st),
+			 STACKTAB_FOUND);
+	ck_assert_uint_eq(st.frames[0], 0xffffffffc0001234ULL);
+	stacktab_free(tab);
+	/* Slot 3 twice, with other frames: no table, and why. */
+	twice[0] = two.entries[0];
+	twice[1] = two.entries[0];
+	twice[1].ips[1]++;
+	bad.entries = twice;
+	ck_assert_ptr_null(stackmap_snapshot_table(&bad, &ret));
+	ck_assert_int_eq(ret, -EEXIST);
+}
+END_TEST
+
 START_TEST(resolve_prefers_definitions_then_exact_snapshot_entries)
 {
 	static const sm_u64 a[] = { 0xa }, b[] = { 0xb }, c[] = { 0xc };
@@ -581,6 +607,7 @@ static Suite *snapshot_suite(void)
 	tcase_add_test(tc, huge_entry_count_and_trailing_bytes_are_refused);
 	tcase_add_test(tc, encode_refuses_bad_snapshots);
 	tcase_add_test(tc, fill_defines_exact_cookies);
+	tcase_add_test(tc, table_holds_the_snapshot_or_says_why_not);
 	tcase_add_test(tc, resolve_prefers_definitions_then_exact_snapshot_entries);
 	tcase_add_test(tc, sample_listing_parses_with_real_values);
 	tcase_add_test(tc, listing_with_no_entries_is_an_empty_map);
