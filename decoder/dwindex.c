@@ -63,7 +63,7 @@ int cmp_u64(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
-sm_u64 now_ns(void)
+static sm_u64 now_ns(void)
 {
 	struct timespec ts;
 
@@ -183,7 +183,7 @@ static int add_sym(struct modidx *mi, struct symtab_part *p, size_t *cap,
  * and local scans, and the sizeless global ones.  Return: 0, -1 when out of
  * memory.  A table the index cannot mirror sets mi->sym_naive.
  */
-int build_symbols(struct modidx *mi)
+static int index_symbols(struct modidx *mi)
 {
 	size_t cap_g = 0, cap_l = 0, cap_labels[2] = { 0, 0 };
 	int n, first, start, i;
@@ -225,6 +225,15 @@ int build_symbols(struct modidx *mi)
 	sort(mi->loc_labels, mi->nr_loc_labels, sizeof(*mi->loc_labels),
 	     cmp_u64);
 	return 0;
+}
+
+int build_symbols(struct dwsym_stats *st, struct modidx *mi)
+{
+	sm_u64 t0 = now_ns();
+	int ret = index_symbols(mi);
+
+	st->build_ns += now_ns() - t0;
+	return ret;
 }
 
 /* Index of the last entry of @p with lo <= @addr, or -1. */

@@ -74,14 +74,8 @@ struct modidx {
 int cmp_u64(const void *a, const void *b);
 
 /**
- * now_ns() - CLOCK_MONOTONIC now, for the index build times
- *
- * Return: nanoseconds.
- */
-sm_u64 now_ns(void);
-
-/**
  * build_symbols() - index the symbol table of a module
+ * @st: its build time is added to @st->build_ns
  * @mi: zeroed but for @mi->mod; receives the sized symbols of libdwfl's
  *	global and local scans (by address) and the sizeless ones' values
  *
@@ -91,7 +85,7 @@ sm_u64 now_ns(void);
  * Return: 0, or -1 when out of memory (@mi then holds what was built so
  * far: free it with free_modidx()).
  */
-int build_symbols(struct modidx *mi);
+int build_symbols(struct dwsym_stats *st, struct modidx *mi);
 
 /**
  * index_addrinfo() - dwfl_module_addrinfo() from the index

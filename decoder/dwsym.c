@@ -380,7 +380,6 @@ static int report(struct dwsym *d, const struct elf_info *ei, struct sm_err *err
 static struct modidx *mod_index(struct dwsym *d, Dwfl_Module *mod)
 {
 	struct modidx *mi, **v;
-	sm_u64 t0;
 	size_t i;
 
 	if (d->last && d->last->mod == mod)
@@ -396,12 +395,10 @@ static struct modidx *mod_index(struct dwsym *d, Dwfl_Module *mod)
 	if (!mi)
 		return NULL;
 	mi->mod = mod;
-	t0 = now_ns();
-	if (build_symbols(mi)) {
+	if (build_symbols(&d->stats, mi)) {
 		free_modidx(mi);
 		return NULL;
 	}
-	d->stats.build_ns += now_ns() - t0;
 	d->stats.modules++;
 	d->stats.symbols += mi->glob.nr + mi->loc.nr;
 	d->idx[d->nr_idx++] = mi;
