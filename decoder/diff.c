@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "array.h"
 #include "diff.h"
 #include "hashtab.h"
 
@@ -60,15 +61,8 @@ void fgdiff_free(struct fgdiff *d)
 /* Room for one more stack: in the array and in the index. */
 static int grow(struct fgdiff *d)
 {
-	void *p;
-
-	if (d->nr == d->alloc) {
-		p = realloc(d->s, (d->alloc ? d->alloc * 2 : 256) * sizeof(*d->s));
-		if (!p)
-			return -ENOMEM;
-		d->s = p;
-		d->alloc = d->alloc ? d->alloc * 2 : 256;
-	}
+	if (sm_array_reserve(&d->s, &d->alloc, d->nr + 1, sizeof(*d->s), 256))
+		return -ENOMEM;
 	return sm_hashtab_reserve(&d->index);
 }
 

@@ -11,6 +11,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "array.h"
 #include "dwindex.h"
 
 /*
@@ -71,24 +72,6 @@ static sm_u64 now_ns(void)
 	return (sm_u64)ts.tv_sec * 1000000000ULL + (sm_u64)ts.tv_nsec;
 }
 
-/* Grow *@p (of @size-byte elements) so that @need fit; 0 or -1. */
-static int grow(void *p, size_t *cap, size_t need, size_t size)
-{
-	size_t n = *cap ? *cap : 16;
-	void *q;
-
-	if (need <= *cap)
-		return 0;
-	while (n < need)
-		n *= 2;
-	q = realloc(*(void **)p, n * size);
-	if (!q)
-		return -1;
-	*(void **)p = q;
-	*cap = n;
-	return 0;
-}
-
 /* qsort() that takes an empty, NULL array. */
 static void sort(void *base, size_t n, size_t size,
 		 int (*cmp)(const void *, const void *))
@@ -145,7 +128,7 @@ static void finish_part(struct symtab_part *p)
 
 static int add_label(sm_u64 **v, size_t *nr, size_t *cap, sm_u64 value)
 {
-	if (grow(v, cap, *nr + 1, sizeof(**v)))
+	if (sm_array_reserve(v, cap, *nr + 1, sizeof(**v), 16))
 		return -1;
 	(*v)[(*nr)++] = value;
 	return 0;
@@ -166,7 +149,7 @@ static int add_sym(struct modidx *mi, struct symtab_part *p, size_t *cap,
 	/* libdwfl's min_label would wrap: leave such a table to it. */
 	if (value + sym->st_size < value)
 		mi->sym_naive = true;
-	if (grow(&p->s, cap, p->nr + 1, sizeof(*p->s)))
+	if (sm_array_reserve(&p->s, cap, p->nr + 1, sizeof(*p->s), 16))
 		return -1;
 	x = &p->s[p->nr++];
 	x->lo = value;
@@ -404,7 +387,8 @@ static int add_node(struct cuidx *cx, Dwarf_Die *die, int parent, int tag)
 {
 	struct scope *s;
 
-	if (grow(&cx->nodes, &cx->cap, cx->nr + 1, sizeof(*cx->nodes)))
+	if (sm_array_reserve(&cx->nodes, &cx->cap, cx->nr + 1,
+			     sizeof(*cx->nodes), 16))
 		return -1;
 	s = &cx->nodes[cx->nr];
 	memset(s, 0, sizeof(*s));
@@ -419,7 +403,8 @@ static int add_range(struct cuidx *cx, Dwarf_Addr lo, Dwarf_Addr hi,
 {
 	struct srange *r;
 
-	if (grow(&cx->r, &cx->cap_r, cx->nr_r + 1, sizeof(*cx->r)))
+	if (sm_array_reserve(&cx->r, &cx->cap_r, cx->nr_r + 1,
+			     sizeof(*cx->r), 16))
 		return -1;
 	r = &cx->r[cx->nr_r++];
 	r->lo = lo;
@@ -479,8 +464,9 @@ static int walk_scopes(struct cuidx *cx, Dwarf_Die *parent_die, int parent)
 		if (tag == DW_TAG_imported_unit)
 			return -1;
 		if (!parent) {
-			if (grow(&cx->seen, &cx->cap_seen, cx->nr_seen + 1,
-				 sizeof(*cx->seen)))
+			if (sm_array_reserve(&cx->seen, &cx->cap_seen,
+					     cx->nr_seen + 1, sizeof(*cx->seen),
+					     16))
 				return -1;
 			cx->seen[cx->nr_seen++] = child.addr;
 		}

@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "array.h"
 #include "diff.h"
 #include "flamegraph.h"
 #include "flamegraph.js.h"
@@ -71,15 +72,8 @@ static int child(struct fg_tree *t, int parent, const char *name,
 	for (i = t->nodes[parent].first; i >= 0; i = t->nodes[i].next)
 		if (t->nodes[i].kind == kind && !strcmp(t->nodes[i].name, name))
 			return i;
-	if (t->nr == t->alloc) {
-		size_t alloc = t->alloc ? 2 * t->alloc : 1024;
-
-		n = realloc(t->nodes, alloc * sizeof(*n));
-		if (!n)
-			return -1;
-		t->nodes = n;
-		t->alloc = alloc;
-	}
+	if (sm_array_reserve(&t->nodes, &t->alloc, t->nr + 1, sizeof(*n), 1024))
+		return -1;
 	n = &t->nodes[t->nr];
 	memset(n, 0, sizeof(*n));
 	n->name = name;

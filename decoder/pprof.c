@@ -18,6 +18,7 @@
 
 #include <zlib.h>
 
+#include "array.h"
 #include "folded.h"
 #include "pprof.h"
 #include "profile.pb-c.h"
@@ -224,23 +225,6 @@ static int cmp_pair(const void *a, const void *b)
 	return (x->b > y->b) - (x->b < y->b);
 }
 
-/* Grow *@arr of *@alloc elements of @size to hold one more than @nr. */
-static bool grow(void *arr, size_t *alloc, size_t nr, size_t size)
-{
-	void **p = arr, *q;
-	size_t n;
-
-	if (nr < *alloc)
-		return true;
-	n = *alloc ? 2 * *alloc : 64;
-	q = realloc(*p, n * size);
-	if (!q)
-		return false;
-	*p = q;
-	*alloc = n;
-	return true;
-}
-
 /*
  * Find @key in the tree @root, or add a copy made by @make (which sets its
  * id).  Return: the node, or NULL when out of memory.
@@ -267,7 +251,8 @@ static struct pp_node *intern(struct pp_build *b, void **root,
 
 static bool make_str(struct pp_build *b, struct pp_node *n)
 {
-	if (!grow(&b->strtab, &b->alloc_str, b->nr_str, sizeof(char *)))
+	if (sm_array_reserve(&b->strtab, &b->alloc_str, b->nr_str + 1,
+			     sizeof(char *), 64))
 		return false;
 	n->str = b->strtab[b->nr_str] = strdup(n->str);
 	if (!n->str)
@@ -293,7 +278,8 @@ static bool make_func(struct pp_build *b, struct pp_node *n)
 {
 	PFunction *f;
 
-	if (!grow(&b->funcs, &b->alloc_funcs, b->nr_funcs, sizeof(*b->funcs)))
+	if (sm_array_reserve(&b->funcs, &b->alloc_funcs, b->nr_funcs + 1,
+			     sizeof(*b->funcs), 64))
 		return false;
 	f = malloc(sizeof(*f));
 	if (!f)
@@ -400,7 +386,8 @@ static bool make_loc(struct pp_build *b, struct pp_node *n)
 	sm_u64 end;
 	int nf;
 
-	if (!grow(&b->locs, &b->alloc_locs, b->nr_locs, sizeof(*b->locs)))
+	if (sm_array_reserve(&b->locs, &b->alloc_locs, b->nr_locs + 1,
+			     sizeof(*b->locs), 64))
 		return false;
 	loc = calloc(1, sizeof(*loc));
 	if (!loc)

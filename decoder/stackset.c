@@ -12,6 +12,7 @@
 
 #include <event-parse.h>
 
+#include "array.h"
 #include "hashtab.h"
 #include "render_cache.h"
 #include "stackset.h"
@@ -113,16 +114,9 @@ static bool same_stack(const struct sset_entry *e, const char *root,
 /* Room for one more entry: in the array and in the index. */
 static int grow_entries(struct stackset *set)
 {
-	void *p;
-
-	if (set->nr == set->alloc) {
-		p = realloc(set->entries,
-			    (set->alloc ? set->alloc * 2 : 64) * sizeof(*set->entries));
-		if (!p)
-			return -ENOMEM;
-		set->entries = p;
-		set->alloc = set->alloc ? set->alloc * 2 : 64;
-	}
+	if (sm_array_reserve(&set->entries, &set->alloc, set->nr + 1,
+			     sizeof(*set->entries), 64))
+		return -ENOMEM;
 	return sm_hashtab_reserve(&set->index);
 }
 
@@ -182,17 +176,9 @@ struct sset_entry *sset_intern_root(struct stackset *set, const char *root,
 /* Room for one more pair: in the array and in the index. */
 static int grow_pairs(struct stackset *set)
 {
-	void *p;
-
-	if (set->nr_pairs == set->alloc_pairs) {
-		size_t n = set->alloc_pairs ? set->alloc_pairs * 2 : 64;
-
-		p = realloc(set->pairs, n * sizeof(*set->pairs));
-		if (!p)
-			return -ENOMEM;
-		set->pairs = p;
-		set->alloc_pairs = n;
-	}
+	if (sm_array_reserve(&set->pairs, &set->alloc_pairs, set->nr_pairs + 1,
+			     sizeof(*set->pairs), 64))
+		return -ENOMEM;
 	return sm_hashtab_reserve(&set->pair_index);
 }
 

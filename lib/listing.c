@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "array.h"
 #include "listing.h"
 
 /* Append one zeroed entry; returns it or NULL when out of memory. */
@@ -16,15 +17,8 @@ static struct stackmap_snap_entry *add_entry(struct stackmap_snapshot *snap,
 {
 	struct stackmap_snap_entry *e;
 
-	if (snap->nr == *cap) {
-		size_t ncap = *cap ? *cap * 2 : 64;
-
-		e = realloc(snap->entries, ncap * sizeof(*e));
-		if (!e)
-			return NULL;
-		snap->entries = e;
-		*cap = ncap;
-	}
+	if (sm_array_reserve(&snap->entries, cap, snap->nr + 1, sizeof(*e), 64))
+		return NULL;
 	e = &snap->entries[snap->nr++];
 	memset(e, 0, sizeof(*e));
 	return e;
