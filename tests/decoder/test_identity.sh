@@ -3,10 +3,11 @@
 # recordings: with the libtraceevent plugins loaded as trace-cmd report
 # loads them (the default of both), and with none (-N on both).  Stack lines
 # differ by design and are left out on both sides: fgdecode's "    => ",
-# "    <cookie ...>", "    <orphan ...>" and "    <fallback ...>" lines, the
-# stackmap events' lines (fgdecode expands them) and ftrace kernel_stack
-# lines with their "=> " frames (fgdecode prints those under their event;
-# trace-cmd report -N prints them tab-indented).
+# "    <cookie ...>", "    <orphan ...>", "    <fallback ...>" and
+# "    <no stack: ...>" lines, the stackmap events' lines (fgdecode expands
+# them) and ftrace kernel_stack lines with their "=> " frames (fgdecode
+# prints those under their event; trace-cmd report -N prints them
+# tab-indented).
 # Every other line, the "cpus=N" header and "[N EVENTS DROPPED]" included,
 # must be equal.  Uses the ASan/UBSan build (tests/decoder/fgdecode_san).
 # Usage: test_identity.sh TRACE.dat...   (tests/run-tests.sh gives the
@@ -27,7 +28,7 @@ unset TRACEEVENT_PLUGIN_DIR
 STACK_EVENT=': (stack_cookie|stack_define|stack_fallback|kernel_stack): '
 
 fg_events() {
-	grep -v -E '^    (=> |<cookie |<orphan |<fallback )' | grep -v -E "$STACK_EVENT"
+	grep -v -E '^    (=> |<cookie |<orphan |<fallback |<no stack: )' | grep -v -E "$STACK_EVENT"
 }
 
 report_events() {

@@ -37,7 +37,7 @@ TRACEEVENT_PLUGIN_DIR=$ROOT/plugin trace-cmd report -i "$TRACE" >"$TMP/plugin" 2
 
 # 1. Event lines.
 STACKMAP_LINE=': stack_(cookie|define|fallback): '
-grep -v -E "^    (=> |<cookie |<orphan )" "$TMP/fg" | grep -v -E "$STACKMAP_LINE" >"$TMP/fg.events" || true
+grep -v -E "^    (=> |<cookie |<orphan |<fallback |<no stack: )" "$TMP/fg" | grep -v -E "$STACKMAP_LINE" >"$TMP/fg.events" || true
 grep -v -E "$STACKMAP_LINE" "$TMP/report" >"$TMP/report.events" || true
 if ! cmp -s "$TMP/fg.events" "$TMP/report.events"; then
 	diff "$TMP/report.events" "$TMP/fg.events" | head -n 20 >&2
