@@ -193,7 +193,7 @@ void format_orphan(struct trace_seq *s, struct tep_handle *tep, sm_u32 owner)
 void format_cut(struct trace_seq *s)
 {
 	trace_seq_puts(s, "\n" FORMAT_INDENT
-		       "<no stack: the recording ended before it was written>");
+		       "<no stack: the recording of this CPU ends here>");
 }
 
 void format_flush(struct trace_seq *s, FILE *out)

@@ -113,12 +113,12 @@ void format_frames(struct trace_seq *s, const struct symbolizer *sz,
 		   const sm_u64 *frames, sm_u32 depth);
 
 /**
- * format_cut() - append "<no stack: the recording ended before it was written>"
+ * format_cut() - append "<no stack: the recording of this CPU ends here>"
  * @s: output; the line starts with "\n" FORMAT_INDENT
  *
  * For an event whose type owns stacks but whose stream ends right after it:
- * its stack record was refused (tracing_on went to 0 between the two writes)
- * or not read.
+ * its stack record was refused (tracing_on went to 0 between the two
+ * writes), not read, or filtered out.
  */
 void format_cut(struct trace_seq *s);
 

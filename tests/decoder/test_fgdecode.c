@@ -80,7 +80,7 @@ static const sm_u64 frames2[] = {
 #define ORPHAN_OF_TICK	"    <orphan stack of test:tick>\n"
 /* Under an event of an owner type that ends its stream with no stack. */
 #define CUT_LINE \
-	"    <no stack: the recording ended before it was written>\n"
+	"    <no stack: the recording of this CPU ends here>\n"
 
 #define STACK2 \
 	"    => __schedule+0x4f8/0xa00 (ffffffff832528c8)\n" \

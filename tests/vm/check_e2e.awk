@@ -83,7 +83,7 @@ function end_stack() {
 	next
 }
 # A CPU's last event, whose stack the end of the recording cut off.
-/^    <no stack: the recording ended before it was written>$/ {
+/^    <no stack: the recording of this CPU ends here>$/ {
 	if (cur_event ~ /sched_switch:/)
 		cut++
 	next

@@ -69,7 +69,7 @@ check_functions() {
 	BEGIN { n = split(at, offs, " ") }
 	# The last event of a CPU may have lost its stack to the end of the recording.
 	/function_entry:/ { parent = $NF; getline l
-		if (l ~ /^    <no stack: the recording ended before it was written>$/) next
+		if (l ~ /^    <no stack: the recording of this CPU ends here>$/) next
 		events++; getline f0; getline f1
 		ok = 0; for (i = 1; i <= n; i++) if (index(f0, "=> do_sys_openat2+" offs[i] "/0x") == 5) { ok = 1; seen[offs[i]]++ }
 		if (!ok) { print "first frame: " f0; bad++ }

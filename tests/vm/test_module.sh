@@ -68,7 +68,7 @@ check_full() {
 	# marks it, and it can only be the last record of a CPU (2 of them).
 	without=$(gawk '/sched_switch:/ { getline n; if (n !~ /^    (<cookie|<fallback)/) c++ } END { print c + 0 }' \
 		"$OUT/full/decoded.txt")
-	cut=$(grep -c '^    <no stack: the recording ended before it was written>$' "$OUT/full/decoded.txt" || true)
+	cut=$(grep -c '^    <no stack: the recording of this CPU ends here>$' "$OUT/full/decoded.txt" || true)
 	((without == cut && cut <= 2)) ||
 		fail full "$without sched_switch events without a stack, $cut of them at the end of a CPU's recording"
 	echo "test_module: full: every sched_switch has its stack ($cut cut off by the end of the recording)"
