@@ -239,13 +239,7 @@ main() {
 		get "$1" "${cmd^^}" ;;
 	vm-args)
 		ensure "${1:?NAME}"
-		get "$1" VM_ARGS | tr ' ' '\n'
-		# 6.12 under multi-threaded TCG: a vCPU can trap on a text-patching
-		# breakpoint already removed (tests/vm/README.md), at every run of
-		# vm-module's stress on a loaded host; one TCG thread for both
-		# vCPUs never did.  Not for the stock kernel's own parts of the
-		# tests alone: the stress toggles our events and attachments.
-		[[ $1 != 6.12 ]] || printf '%s\n' --tcg-thread single ;;
+		get "$1" VM_ARGS | tr ' ' '\n' ;;
 	module)
 		module "${1:?NAME}" "${@:2}" ;;
 	names)

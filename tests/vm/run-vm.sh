@@ -19,7 +19,7 @@ SPLAT_RE+=' (expedited )?stalls|.*self-detected stall|trying to register non-sta
 BASE_MODULES=(virtio_pci 9pnet_virtio 9p)
 TRACE_CMD=/usr/bin/trace-cmd
 
-MODULES=() EXTRAS=() GUEST_SCRIPT="" SHARE="" TIMEOUT=300 SMP=2 MEM=1G KVER="" VERBOSE=0 APPEND="" HUNG_RETRIES=1 TCG_THREAD=multi
+MODULES=() EXTRAS=() GUEST_SCRIPT="" SHARE="" TIMEOUT=300 SMP=2 MEM=1G KVER="" VERBOSE=0 APPEND="" HUNG_RETRIES=1 TCG_THREAD=single
 # --kernel-root DIR: DIR/boot/vmlinuz-KVER and DIR/lib/modules/KVER instead of /boot and /lib/modules.
 # KIMAGE and KMODDIR: the image booted and the directory of its modules.
 KROOT="" KIMAGE="" KMODDIR=""
