@@ -47,6 +47,13 @@ declare -A PER_KERNEL=(
 # Per-kernel suites known to fail on a kernel, with why: reported as SKIP in
 # the default run (named explicitly, they run).  Each is an open problem.
 declare -A KNOWN_BAD=(
+	# A kmalloc probe interrupted by a timer IRQ whose exit wakes ktimers
+	# (PREEMPT_RT) records sched_waking with task-context flags between
+	# kmalloc and its stack_cookie: fgdecode then stops at that event and
+	# counts the kmalloc as without a stack and its stack as an orphan
+	# (nothing shown wrong), so the exact byte sums are short by one
+	# message (101376 of 102400 in one run of three).
+	[vm-answers@6.12-rt]="PREEMPT_RT: an IRQ-exit wakeup nested in the kmalloc probe orphans its stack"
 )
 ORDER=(map-unit lib-unit decoder-unit plugin-unit install kmod-build vm-harness vm-e2e vm-answers decoder-badinput decoder-dbg decoder-pprof decoder-flamegraph decoder-identity vm-frontend vm-modes
 	vm-module vm-lifecycle bench-quick fuzz-smoke)
