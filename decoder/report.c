@@ -261,13 +261,33 @@ static enum reader_kind next_kind(struct fgdecode *fg, int stream)
 }
 
 /*
+ * May the scan for the stack of an event of @type pass the event @next of
+ * the same context?  Only when @type owns stacks and @next is of another
+ * type: on PREEMPT_RT an interrupt that arrives between an event and its
+ * stack record wakes its threads on the way out, after its hard-IRQ count
+ * is gone, so a sched_waking with the interrupted task's context is written
+ * in between (seen on 6.12-rt: kmem:kmalloc, sched_waking, stack_cookie).
+ * The next event of @type itself ends the scan: a stack after it can be
+ * that event's (or of one of its kind the filter dropped), never @event's.
+ */
+static bool passes_event(struct fgdecode *fg, sm_u32 type,
+			 struct tep_record *next)
+{
+	return (sm_u32)tep_data_type(fg->reader.tep, next) != type &&
+	       resolve_is_owner(&fg->res, type);
+}
+
+/*
  * Which record of @stream's lookahead is the stack of @event (events.h,
  * "Which event a stack belongs to"): the first stack record of @event's
  * context that names @event's type as its owner.  The scan passes
- * stack_define records, other stack records of that context (orphans) and
+ * stack_define records, other stack records of that context (orphans),
  * whatever an interrupt nested in between recorded (records of a deeper
- * context); it stops at lost events, at the next event of @event's context
- * and at a record of a shallower context (@event's context has ended).
+ * context) and, for a type that owns stacks, events of other types in its
+ * context (passes_event()); it stops at lost events, at the next event of
+ * @event's type in its context, at any other event of its context when its
+ * type owns no stack, and at a record of a shallower context (@event's
+ * context has ended).
  * When no stack names @event, the first stack record of its context whose
  * owner is not known (an unresolved cookie, a stackmap 0.1 definition,
  * ftrace's kernel_stack) is taken, as the stack that follows it.
@@ -275,7 +295,8 @@ static enum reader_kind next_kind(struct fgdecode *fg, int stream)
  * Return: the record's position for reader_take_at(), with its kind in
  * @kind; -1 (and READER_NONE) when @event carries no stack, with @at_end set when the scan
  * met the end of @stream (nothing of @event's context was written after
- * it: tracing stopped, or trace-cmd stopped reading).
+ * it: tracing stopped, or trace-cmd stopped reading; not when the scan
+ * passed an event of that context on its way).
  */
 static int find_stack(struct fgdecode *fg, struct tep_record *event,
 		      int stream, enum reader_kind *kind, bool *at_end)
@@ -285,7 +306,7 @@ static int find_stack(struct fgdecode *fg, struct tep_record *event,
 	unsigned int ctx = tepstack_context(tep, event), c;
 	enum reader_kind k, ownerless_kind = READER_NONE;
 	int i, ownerless = -1;
-	bool first = true;
+	bool first = true, passed = false;
 	struct tep_record *next;
 	sm_u32 owner;
 
@@ -293,7 +314,7 @@ static int find_stack(struct fgdecode *fg, struct tep_record *event,
 	for (i = 0; i < READER_LOOKAHEAD; i++) {
 		next = reader_peek_at(&fg->reader, stream, i);
 		if (!next) {
-			*at_end = ownerless < 0;
+			*at_end = ownerless < 0 && !passed;
 			break;
 		}
 		if (next->missed_events)
@@ -307,8 +328,13 @@ static int find_stack(struct fgdecode *fg, struct tep_record *event,
 				continue;	/* an interrupt nested in */
 			break;
 		}
-		if (!is_stack_kind(k))
-			break;
+		if (!is_stack_kind(k)) {
+			if (!passes_event(fg, type, next))
+				break;
+			first = false;
+			passed = true;
+			continue;
+		}
 		if (resolve_owner(&fg->res, k, next, &owner)) {
 			if (owner == type) {
 				*kind = k;

@@ -20,10 +20,11 @@
  * handles, so the plugin also wraps the print handler of every other event
  * (calling the one it replaces, or letting libtraceevent print the format)
  * to remember, per CPU and per context level (task, soft IRQ, hard IRQ,
- * NMI: the context bits of common_flags), the last event printed.  A
- * stack record whose owner and context are not those of that event, or
- * that follows lost events or another stack record already given to it,
- * is an orphan (events.h): its line is followed by
+ * NMI: the context bits of common_flags), the last event of each type
+ * printed since that level began (RECENT_TYPES of them).  A stack record
+ * whose owner has no such event at its context level, or whose owner's
+ * last event there follows lost events or already has a stack record, is
+ * an orphan (events.h): its line is followed by
  *
  *                   <orphan stack of OWNER>
  *                   => frames as usual
@@ -120,17 +121,29 @@ enum snap_state { SNAP_UNTRIED = 0, SNAP_LOADED, SNAP_NONE };
 /* Context levels: task, soft IRQ, hard IRQ, NMI. */
 #define NR_LEVELS	4
 
-/* The last event printed at one context level of one CPU. */
+/*
+ * Event types remembered per context level: a stack record may follow its
+ * event after events of other types in the same context (events.h; on
+ * PREEMPT_RT, an interrupt's wakeups on its way out).
+ */
+#define RECENT_TYPES	8
+
+/* The last event of one type printed at one context level of one CPU. */
 struct seen {
 	int type;
-	bool valid;
 	bool taken;		/* a stack record was given to it */
+};
+
+/* The events of one context level since it began, the newest last. */
+struct level {
+	int nr;
+	struct seen recent[RECENT_TYPES];
 };
 
 /* What the plugin knows of one CPU. */
 struct cpu_state {
 	bool watched;		/* an event was seen since watching began */
-	struct seen level[NR_LEVELS];
+	struct level level[NR_LEVELS];
 };
 
 struct stackmap_ctx;
@@ -435,6 +448,38 @@ static void note_losses(struct cpu_state *c, const struct tep_record *record)
 	}
 }
 
+/*
+ * @type was printed at @lv: it becomes the newest, with no stack yet; its
+ * previous event there can have none now (events.h).  The oldest type is
+ * forgotten when RECENT_TYPES are remembered.
+ */
+static void note_type(struct level *lv, int type)
+{
+	int i;
+
+	for (i = 0; i < lv->nr && lv->recent[i].type != type; i++)
+		;
+	if (i == lv->nr && lv->nr == RECENT_TYPES)
+		i = 0;
+	else if (i == lv->nr)
+		lv->nr++;
+	memmove(&lv->recent[i], &lv->recent[i + 1],
+		(lv->nr - 1 - i) * sizeof(lv->recent[0]));
+	lv->recent[lv->nr - 1].type = type;
+	lv->recent[lv->nr - 1].taken = false;
+}
+
+/* The last event of @type at @lv; NULL when none since it began. */
+static struct seen *find_type(struct level *lv, int type)
+{
+	int i;
+
+	for (i = lv->nr - 1; i >= 0; i--)
+		if (lv->recent[i].type == type)
+			return &lv->recent[i];
+	return NULL;
+}
+
 /* Remember a non-stackmap event printed on its CPU. */
 static void note_event(struct stackmap_ctx *ctx, struct tep_record *record,
 		       int type)
@@ -447,17 +492,15 @@ static void note_event(struct stackmap_ctx *ctx, struct tep_record *record,
 	note_losses(c, record);
 	level = stackmap_context_level(tepstack_context(ctx->tep, record));
 	c->watched = true;
-	c->level[level].type = type;
-	c->level[level].valid = true;
-	c->level[level].taken = false;
+	note_type(&c->level[level], type);
 	/* Deeper contexts nested in the previous one have ended. */
 	for (l = level + 1; l < NR_LEVELS; l++)
-		c->level[l].valid = false;
+		c->level[l].nr = 0;
 }
 
 /*
  * Is the stack record @record, owned by @owner, an orphan?  It is not when
- * the last event of its CPU at its context level is @owner's and has no
+ * the last event of @owner's type on its CPU at its context level has no
  * stack yet (it then has this one), when @owner is not known, or when
  * nothing was seen on the CPU to check against.
  */
@@ -472,8 +515,9 @@ static bool is_orphan(struct stackmap_ctx *ctx, struct tep_record *record,
 	note_losses(c, record);
 	if (owner == STACKMAP_OWNER_NONE || !c->watched)
 		return false;
-	e = &c->level[stackmap_context_level(tepstack_context(ctx->tep, record))];
-	if (!e->valid || e->taken || e->type != (int)owner)
+	e = find_type(&c->level[stackmap_context_level(
+				tepstack_context(ctx->tep, record))], (int)owner);
+	if (!e || e->taken)
 		return true;
 	e->taken = true;
 	return false;

@@ -58,11 +58,13 @@
  * event's own probe, in the same context on the same CPU, so in the ring
  * buffer of that CPU it follows its owner, possibly after stack_define
  * records and after records that an interrupt or NMI nested in between
- * (their events and their own stack records).  A decoder gives event E the
- * first stack record R of the run of stackmap records that follows E on
- * the same CPU of the same buffer, with no lost events in between, such
- * that R's owner is E's common_type and R's context bits (the NMI, hard-
- * and soft-IRQ bits of common_flags: STACKMAP_CONTEXT_FLAGS) equal E's.
+ * (their events and their own stack records; on PREEMPT_RT also the
+ * wakeups an interrupt does on its way out, which carry the interrupted
+ * context's bits).  A decoder gives event E the first stack record R that
+ * follows E on the same CPU of the same buffer, with no lost events and no
+ * other event of E's type and context in between, such that R's owner is
+ * E's common_type and R's context bits (the NMI, hard- and soft-IRQ bits
+ * of common_flags: STACKMAP_CONTEXT_FLAGS) equal E's.
  * Every other stack record is an orphan: it must never be shown under
  * another event (the event it was captured for was filtered out, not
  * recorded in this buffer, or lost); a decoder shows it on its own, naming

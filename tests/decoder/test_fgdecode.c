@@ -657,6 +657,55 @@ START_TEST(lookahead_passes_nested_interrupts_to_the_events_own_stack)
 }
 END_TEST
 
+/*
+ * PREEMPT_RT: an interrupt between an event and its stack record wakes its
+ * threads on the way out with the task's context, so an event of another
+ * type (sched_waking) comes in between.  The stack is still the tick's; a
+ * second tick ends the scan, so the first never takes the second's stack.
+ */
+START_TEST(lookahead_passes_an_other_event_of_the_same_context)
+{
+	sm_u64 task = stackmap_cookie_make(7, 1), irq = stackmap_cookie_make(7, 2);
+
+	define_owned(0, 1 * SEC - 20, task, frames3, 3, FX_ID_TICK, 0);
+	define_owned(0, 1 * SEC - 10, irq, frames2, 2, FX_ID_TOCK, 0);
+	tick(0, 1 * SEC, 1);
+	tock_in(0, 1 * SEC + 10, 2, 0);
+	cookie(0, 1 * SEC + 20, task);
+	/* The tock's own stack after it, then the tick's. */
+	tick(0, 2 * SEC, 3);
+	tock_in(0, 2 * SEC + 10, 4, 0);
+	cookie(0, 2 * SEC + 20, irq);
+	cookie(0, 2 * SEC + 30, task);
+	/*
+	 * A tick without its stack: the next tick's is not taken.  The tocks
+	 * own stacks too (the irq cookie's owner) and carry none here.
+	 */
+	tick(0, 3 * SEC, 5);
+	tock_in(0, 3 * SEC + 10, 6, 0);
+	tick(0, 3 * SEC + 20, 7);
+	cookie(0, 3 * SEC + 30, task);
+	write_trace_with(owner_formats);
+	run("trace.dat");
+	ck_assert_int_eq(res.status, 0);
+	ck_assert_str_eq(res.out,
+		"cpus=2\n"
+		TICK_LINE(0, "1.000000", 1)
+		STACK3
+		TOCK_LINE(0, "1.000000", 2)
+		TICK_LINE(0, "2.000000", 3)
+		STACK3
+		TOCK_LINE(0, "2.000000", 4)
+		STACK2
+		TICK_LINE(0, "3.000000", 5)
+		TOCK_LINE(0, "3.000000", 6)
+		TICK_LINE(0, "3.000000", 7)
+		STACK3);
+	ck_assert_str_eq(res.err,
+		"fgdecode: 13 events, 4 cookies, 4 resolved, 0 stale, 0 unknown, 0 fallback stacks, 2 definitions (2 distinct stacks), 3 without a stack (0 at the end of a CPU's recording)\n");
+}
+END_TEST
+
 START_TEST(truncated_stack_is_marked_in_every_output)
 {
 	sm_u64 ck = stackmap_cookie_make(7, 1);
@@ -2101,6 +2150,7 @@ static Suite *fgdecode_suite(void)
 	tcase_add_test(attach, orphan_of_an_event_without_a_format_names_its_id);
 	tcase_add_test(attach, lookahead_passes_nested_interrupts_to_the_events_own_stack);
 	tcase_add_test(attach, stackless_events_are_counted_and_the_cut_one_marked);
+	tcase_add_test(attach, lookahead_passes_an_other_event_of_the_same_context);
 	tcase_add_test(attach, truncated_stack_is_marked_in_every_output);
 	tcase_add_test(attach, trace_of_stackmap_0_1_attaches_stacks_unverified);
 	suite_add_tcase(s, attach);

@@ -345,6 +345,39 @@ START_TEST(interrupt_stack_between_an_event_and_its_own_is_an_orphan)
 }
 END_TEST
 
+/*
+ * PREEMPT_RT: an event of another type in the same context (an interrupt's
+ * wakeup on its way out) between an event and its stack record: the stack
+ * is still the event's, and only once.
+ */
+START_TEST(other_event_between_an_event_and_its_stack_passes)
+{
+	sm_u64 ck = stackmap_cookie_make(7, 1);
+
+	fx_define_owned(&buf, ck, 1, frames3, 1, FX_ID_TICK, 0);
+	info_at(&buf, 0, 1, 0);
+	fx_tick(&buf, 1);
+	info_at(&buf, 0, 2, 0);
+	fx_tock(&buf, 2);
+	info_at(&buf, 0, 3, 0);
+	fx_cookie(&buf, ck);
+	ck_assert_str_eq(info_at(&buf, 0, 4, 0),
+		"cookie gen 7 slot 1 owner test:tick"
+		"\n=> __schedule+0x4f8/0xa00 (ffffffff832528c8)");
+	fx_cookie(&buf, ck);
+	ck_assert_ptr_nonnull(strstr(info_at(&buf, 0, 5, 0),
+				     "<orphan stack of test:tick>"));
+	/* A task-context event ends the hard IRQ's: its tick is forgotten. */
+	fx_tick(&buf, 3);
+	info_at(&buf, 0, 6, FX_CTX_HARDIRQ);
+	fx_tock(&buf, 4);
+	info_at(&buf, 0, 7, 0);
+	fx_cookie(&buf, ck);
+	ck_assert_ptr_nonnull(strstr(info_at(&buf, 0, 8, FX_CTX_HARDIRQ),
+				     "<orphan stack of test:tick>"));
+}
+END_TEST
+
 START_TEST(stack_after_lost_events_is_an_orphan)
 {
 	sm_u64 ck = stackmap_cookie_make(7, 1);
@@ -470,6 +503,7 @@ static Suite *plugin_suite(void)
 	tcase_add_test(tc, handlers_registered_before_formats_are_parsed_apply);
 	tcase_add_test(tc, cookie_of_another_owner_is_printed_as_an_orphan);
 	tcase_add_test(tc, interrupt_stack_between_an_event_and_its_own_is_an_orphan);
+	tcase_add_test(tc, other_event_between_an_event_and_its_stack_passes);
 	tcase_add_test(tc, stack_after_lost_events_is_an_orphan);
 	tcase_add_test(tc, truncated_stack_ends_with_a_marker);
 	tcase_add_test(tc, stack_map_option_resolves_its_own_generation_only);
