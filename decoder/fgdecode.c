@@ -223,10 +223,11 @@ static int write_view(struct fgdecode *fg)
 	if (fg->opt.mode == OUT_PPROF && fg->opt.off_cpu &&
 	    pprof_add_pairs(fg->pprof, fg->set))
 		ret = -ENOMEM;
-	if (!ret && fg->opt.mode == OUT_PPROF)
+	if (!ret && fg->opt.mode == OUT_PPROF) {
+		pprof_set_duration(fg->pprof, fg->last_ts - fg->first_ts);
 		ret = pprof_write(fg->pprof, &fg->sz, fg->set, fg->opt.view,
 				  fg->opt.vmlinux, &err);
-	else if (fg->opt.mode == OUT_FLAMEGRAPH)
+	} else if (fg->opt.mode == OUT_FLAMEGRAPH)
 		ret = flamegraph_write(fg->opt.view, &fg->sz, fg->set,
 				       fg->opt.path, &err);
 	if (!ret)

@@ -86,6 +86,8 @@ struct fgdecode {
 	char release[128];		/* kernel release, for diff */
 	size_t events;
 	size_t matched;
+	unsigned long long first_ts;	/* of the records read, in the trace */
+	unsigned long long last_ts;	/* clock's units (ns) */
 	size_t warnings;
 	bool cut;			/* the event printed lost its stack
 					 * to the end of its stream */

@@ -54,6 +54,7 @@ struct pprof {
 	size_t nr, alloc;
 	size_t merged;		/* keys[0..merged) are sorted and distinct */
 	const char *weight_type, *weight_unit;
+	sm_u64 duration_ns;
 };
 
 /* A tree node: a string, a (name, file) function or an address. */
@@ -185,6 +186,11 @@ int pprof_add(struct pprof *pp, struct tep_handle *tep,
 		.weight = weight,
 	};
 	return 0;
+}
+
+void pprof_set_duration(struct pprof *pp, sm_u64 ns)
+{
+	pp->duration_ns = ns;
 }
 
 int pprof_add_pairs(struct pprof *pp, const struct stackset *set)
@@ -670,6 +676,7 @@ int pprof_write(struct pprof *pp, const struct symbolizer *sz,
 	p.n_function = b.nr_funcs;
 	p.location = b.locs;
 	p.n_location = b.nr_locs;
+	p.duration_nanos = (int64_t)pp->duration_ns;
 	ret = write_gz(&p, path, err);
 out:
 	if (ret == -ENOMEM)

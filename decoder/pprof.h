@@ -84,6 +84,14 @@ int pprof_add(struct pprof *pp, struct tep_handle *tep,
 int pprof_add_pairs(struct pprof *pp, const struct stackset *set);
 
 /**
+ * pprof_set_duration() - the profile's duration_nanos
+ * @pp: the profile
+ * @ns: from the first record of the trace to its last, in ns of the trace
+ *	clock (0, the default: not written)
+ */
+void pprof_set_duration(struct pprof *pp, sm_u64 ns);
+
+/**
  * pprof_write() - write the profile, gzip-compressed
  * @pp: the profile
  * @sz: the symbolizer (its kallsyms list names the modules)

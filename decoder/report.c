@@ -500,6 +500,9 @@ int fg_decode(struct fgdecode *fg)
 	while (!fg->nomem && !fg->failed &&
 	       (record = reader_next(&fg->reader, &stream))) {
 		progress_update(&progress, record);
+		if (!fg->events)
+			fg->first_ts = record->ts;
+		fg->last_ts = record->ts;
 		decode_record(fg, record, stream);
 		reader_put(record);
 	}

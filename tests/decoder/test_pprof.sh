@@ -146,6 +146,17 @@ test_stdout() {
 		echo "--pprof - differs from --pprof FILE")"
 }
 
+# duration_nanos: the span from the trace's first record to its last, as
+# trace-cmd report's timestamps give it, shown by pprof to 10 ms.
+test_duration() {
+	local want got
+	want=$(trace-cmd report -N "$TRACE" 2>/dev/null | awk '
+		{ for (i = 1; i <= NF; i++) if ($i ~ /^[0-9]+\.[0-9]+:$/) { t = $i + 0; if (!n++) f = t; break } }
+		END { if (n) printf "%.2fs\n", t - f }')
+	got=$(pprof -top "$TMP/all.pb.gz" | sed -n 's/^Duration: \([0-9.]*s\),.*/\1/p')
+	check duration "$([[ -n $want && $want == "$got" ]] || echo "pprof shows Duration '$got', the trace spans '$want'")"
+}
+
 # raw_sums FILE: "COUNT WEIGHT" summed over the samples of go tool pprof -raw.
 raw_sums() {
 	pprof -raw "$1" | awk '/^ +[0-9]+ +[0-9]+: / { c += $1; w += $2 } END { print c + 0, w + 0 }'
@@ -206,6 +217,7 @@ main() {
 	test_labels
 	test_merge
 	test_stdout
+	test_duration
 	test_weight
 	test_dwarf
 	echo "pprof: $PASSED passed, $FAILED failed"
