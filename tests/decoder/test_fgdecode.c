@@ -1135,6 +1135,64 @@ START_TEST(folded_prints_root_first_per_event_sorted_with_counts)
 }
 END_TEST
 
+/* Occurrences of @needle in @hay. */
+static int count_of(const char *hay, const char *needle)
+{
+	int n = 0;
+
+	for (; (hay = strstr(hay, needle)); hay += strlen(needle))
+		n++;
+	return n;
+}
+
+/*
+ * A flame graph of tens of thousands of stacks stays a file a browser
+ * opens: one hot stack weighs half, 20000 stacks of one event each, every
+ * one with a leaf function of its own, share the rest.  Each of those is
+ * far narrower than FLAMEGRAPH_MIN_WIDTH, so they are drawn as one
+ * "[20000 frames]" frame with their total, not as 20000 frames.
+ */
+START_TEST(flamegraph_merges_tens_of_thousands_of_narrow_stacks)
+{
+	enum { NR = 20000 };
+	sm_u64 hot = stackmap_cookie_make(7, 0), frames[2];
+	unsigned long long ts = 1 * SEC;
+	size_t len = strlen(kallsyms), size = len + NR * 40;
+	char path[4096], *syms = malloc(size), *svg;
+	int i;
+
+	ck_assert_ptr_nonnull(syms);
+	memcpy(syms, kallsyms, len);
+	define(0, ts++, hot, frames3, 3);
+	for (i = 1; i <= NR; i++) {
+		frames[0] = 0xffffffff90000000ULL + 16ULL * i + 4;
+		frames[1] = FX_KTHREAD_START + 0xda;
+		len += snprintf(syms + len, size - len, "%llx T leaf_%05d\n",
+				(unsigned long long)(frames[0] - 4), i);
+		define(0, ts++, stackmap_cookie_make(7, i), frames, 2);
+		tick(0, ts++, i);
+		cookie(0, ts++, stackmap_cookie_make(7, i));
+		tick(0, ts++, i);
+		cookie(0, ts++, hot);
+	}
+	ck_assert_int_eq(mkt_write(mt, trace_path, all_formats, syms, cmdlines),
+			 0);
+	mt = NULL;
+	free(syms);
+	run("--flamegraph %s/fg.svg --no-summary trace.dat", dir);
+	ck_assert_int_eq(res.status, 0);
+	snprintf(path, sizeof(path), "%s/fg.svg", dir);
+	svg = slurp(path);
+	ck_assert_ptr_nonnull(svg);
+	ck_assert_ptr_nonnull(strstr(svg,
+		"<title>[20000 frames]: 20000 events, 50.00%</title>"));
+	/* all, tick, kthread, schedule, __schedule, the merged frame. */
+	ck_assert_int_eq(count_of(svg, "<g class=\"f "), 6);
+	ck_assert_int_lt((int)strlen(svg), 64 * 1024);
+	free(svg);
+}
+END_TEST
+
 START_TEST(top_prints_the_hottest_stacks_with_counts_and_percentages)
 {
 	write_mixed_trace();
@@ -2183,6 +2241,7 @@ static Suite *fgdecode_suite(void)
 	tcase_add_test(outputs, strict_exits_3_on_stale_or_unknown_cookies_only);
 	tcase_add_test(outputs, folded_prints_root_first_per_event_sorted_with_counts);
 	tcase_add_test(outputs, top_prints_the_hottest_stacks_with_counts_and_percentages);
+	tcase_add_test(outputs, flamegraph_merges_tens_of_thousands_of_narrow_stacks);
 	tcase_add_test(outputs, json_prints_one_object_per_event);
 	tcase_add_test(outputs, output_options_reject_bad_combinations);
 	tcase_add_test(outputs, filters_select_events_by_cpu_time_name_and_pid);
