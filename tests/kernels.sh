@@ -173,12 +173,16 @@ prepare_6.12-rt() { prepare_612 6.12-rt rt-amd64; }
 
 # --- debug: tests/kernels/debug-kernel.sh's build ----------------------------------------------------------
 
+# A guest script runs about 13 times as long on the debug kernel (KASAN and lockdep under TCG): every test's
+# timeout on it is multiplied by this.
+DEBUG_TIMEOUT_SCALE=5
+
 prepare_debug() {
 	local script=$ROOT/tests/kernels/debug-kernel.sh dir
 	[[ -x $script ]] || die "debug: no $script"
 	dir=$("$script") || die "debug: $script failed"
 	write_env debug "KVER=$(cat "$dir/linux/include/config/kernel.release")" "KDIR=$dir/linux" \
-		"CONFIG=$dir/linux/.config" "VM_ARGS=--bzimage $dir/bzImage"
+		"CONFIG=$dir/linux/.config" "VM_ARGS=--bzimage $dir/bzImage --timeout-scale $DEBUG_TIMEOUT_SCALE"
 	log "debug = $dir/bzImage"
 }
 
