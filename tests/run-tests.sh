@@ -9,11 +9,23 @@
 # of tests/kernels.sh), as SUITE@KERNEL: vm-e2e@6.12 runs tests/vm/test_e2e.sh
 # with STACKMAP_KERNEL=6.12. A per-kernel SUITE without @KERNEL means it on
 # every kernel of KERNELS. The other suites run once, on the default kernel.
+#
+# Then the debug kernel (DEBUG_KERNEL, default "debug": tests/kernels/
+# debug-kernel.sh builds it once per machine from Debian's linux-source-6.1
+# with KASAN, lockdep, UBSAN, module signing and the lockdown LSM): the
+# suite debug-kernel builds it, the per-kernel suites of DEBUG_SUITES
+# (default "kmod-build vm-module vm-lifecycle"; vm-e2e there would add 5
+# minutes of qemu to a CI run near its limit) run on it, then
+# vm-debug (a module that sleeps in its probe must fail the run, the real
+# one pass) and vm-lockdown (a signed module under lockdown=integrity).
+# DEBUG_KERNEL= (empty) leaves all of that out.
 set -uo pipefail
 
 cd "$(dirname "$0")/.." || exit 2
 
 read -ra KERNELS <<<"${KERNELS:-6.1 6.12 6.12-rt}"
+DEBUG_KERNEL=${DEBUG_KERNEL-debug}
+read -ra DEBUG_SUITES <<<"${DEBUG_SUITES:-kmod-build vm-module vm-lifecycle}"
 # Recordings the decoder's bad-input test and the fuzz seeds are made from:
 # vm-e2e's on the first kernel.
 E2E_TRACE=build/vm-e2e-${KERNELS[0]}/trace.dat
@@ -30,6 +42,9 @@ declare -A SUITES=(
 	[decoder-flamegraph]="tests/decoder/test_flamegraph.sh $E2E_TRACE"
 	[decoder-identity]="tests/decoder/test_identity.sh $E2E_TRACE tests/fixtures/traces/views.dat tests/fixtures/traces/kstack.dat"
 	[bench-quick]="tests/bench/run.sh --quick"
+	[debug-kernel]="tests/kernels.sh prepare $DEBUG_KERNEL"
+	[vm-debug]="tests/vm/test_debug.sh"
+	[vm-lockdown]="STACKMAP_KERNEL=$DEBUG_KERNEL tests/vm/test_lockdown.sh"
 	[fuzz-smoke]="make -C tests/fuzz run SECONDS=\${FUZZ_SECONDS:-15} TRACE=\$PWD/$E2E_TRACE && make -C tests/fuzz regress TRACE=\$PWD/$E2E_TRACE"
 )
 # Suites run once per kernel (the kernel's name is in STACKMAP_KERNEL).
@@ -47,26 +62,24 @@ declare -A PER_KERNEL=(
 # Per-kernel suites known to fail on a kernel, with why: reported as SKIP in
 # the default run (named explicitly, they run).  Each is an open problem.
 declare -A KNOWN_BAD=(
-	# A kmalloc probe interrupted by a timer IRQ whose exit wakes ktimers
-	# (PREEMPT_RT) records sched_waking with task-context flags between
-	# kmalloc and its stack_cookie: fgdecode then stops at that event and
-	# counts the kmalloc as without a stack and its stack as an orphan
-	# (nothing shown wrong), so the exact byte sums are short by one
-	# message (101376 of 102400 in one run of three).
-	[vm-answers@6.12-rt]="PREEMPT_RT: an IRQ-exit wakeup nested in the kmalloc probe orphans its stack"
 )
 ORDER=(map-unit lib-unit decoder-unit plugin-unit install kmod-build vm-harness vm-e2e vm-answers decoder-badinput decoder-dbg decoder-pprof decoder-flamegraph decoder-identity vm-frontend vm-modes
-	vm-module vm-lifecycle bench-quick fuzz-smoke)
+	vm-module vm-lifecycle bench-quick fuzz-smoke debug)
 
 # expand NAME: the suite names NAME stands for (NAME@KERNEL for each kernel of a per-kernel suite).
 expand() {
 	local name=$1 k
-	if [[ -n ${PER_KERNEL[$name]:-} ]]; then
+	if [[ $name == debug ]]; then
+		[[ -n $DEBUG_KERNEL ]] || return 0
+		echo debug-kernel
+		for k in "${DEBUG_SUITES[@]}"; do echo "$k@$DEBUG_KERNEL"; done
+		printf '%s\n' vm-debug vm-lockdown
+	elif [[ -n ${PER_KERNEL[$name]:-} ]]; then
 		for k in "${KERNELS[@]}"; do echo "$name@$k"; done
 	elif [[ -n ${SUITES[$name]:-} || ($name == *@* && -n ${PER_KERNEL[${name%@*}]:-}) ]]; then
 		echo "$name"
 	else
-		echo "run-tests: unknown suite $name (have: ${ORDER[*]}; per kernel: NAME@KERNEL)" >&2
+		echo "run-tests: unknown suite $name (have: ${ORDER[*]} debug-kernel vm-debug vm-lockdown; per kernel: NAME@KERNEL)" >&2
 		return 1
 	fi
 }
@@ -96,9 +109,9 @@ main() {
 	((${#names[@]})) || names=("${ORDER[@]}")
 	for name in "${names[@]}"; do
 		out=$(expand "$name") || return 2
-		mapfile -t -O "${#expanded[@]}" expanded <<<"$out"
+		[[ -z $out ]] || mapfile -t -O "${#expanded[@]}" expanded <<<"$out"
 	done
-	echo "=== kernels: ${KERNELS[*]}"
+	echo "=== kernels: ${KERNELS[*]}${DEBUG_KERNEL:+; debug kernel: $DEBUG_KERNEL (${DEBUG_SUITES[*]} vm-debug vm-lockdown)}"
 	errlog=$(mktemp) && outlog=$(mktemp) || return 2
 	trap 'rm -f "$errlog" "$outlog"' EXIT
 	for name in "${expanded[@]}"; do
