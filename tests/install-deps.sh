@@ -18,6 +18,7 @@ PACKAGES=(
 	chromium python3	# the headless browser tests/decoder/test_flamegraph.sh drives (DevTools over a pipe)
 	clang libclang-rt-14-dev
 	qemu-system-x86 busybox-static cpio zstd xz-utils
+	linux-source-6.1 flex bison bc libssl-dev	# the debug kernel, tests/kernels/debug-kernel.sh
 )
 
 missing_packages() {
