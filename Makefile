@@ -6,7 +6,9 @@
 #                 qemu guest running the Debian kernel, print decoded stacks
 #   make check    install what is missing, build, run every test suite;
 #                 the module's build and the qemu suites once per kernel of
-#                 KERNELS (default "6.1 6.12 6.12-rt"; make check KERNELS=6.12)
+#                 KERNELS (default "6.1 6.12 6.12-rt"; make check KERNELS=6.12),
+#                 then on a debug kernel built once per machine (KASAN,
+#                 lockdep; DEBUG_KERNEL= leaves it out; README "Debug kernel")
 #   make bench    run the benchmarks (tests/bench/RESULTS.md); bench-quick
 #                 runs them at tiny sizes, as make check does
 #   make fuzz     run every fuzz harness for FUZZ_SECONDS (default 60) each
