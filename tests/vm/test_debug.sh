@@ -1,6 +1,6 @@
 #!/bin/bash
 # The module on a debug kernel (KASAN inline, lockdep with PROVE_RCU, DEBUG_ATOMIC_SLEEP, UBSAN, DEBUG_LIST;
-# tests/kernels/debug-kernel.sh builds it from Debian's linux-source-6.1, about 25 minutes the first time):
+# tests/kernels/debug-kernel.sh builds it from Debian's linux-source-6.1, about 11 minutes the first time):
 #   splat       a deliberately broken build (KCFLAGS=-DSTACKMAP_TEST_SLEEP_IN_PROBE: might_sleep() in the hot
 #               path) attached to sched:sched_switch for one `trace-cmd record`: the harness must FAIL the run
 #               with the kernel's "BUG: sleeping function called from invalid context" in stackmap_record.
