@@ -41,15 +41,24 @@ static enum sset_status status_of(const struct resolved *res)
 	       SSET_FRAMES;
 }
 
-/* The set entry that stands for @res. */
+/*
+ * The set entry that stands for @res.  A cookie's stack keeps its entry in
+ * its table's slot (res->memo), so it is hashed once, not per event.
+ */
 static struct sset_entry *intern(struct fgdecode *fg,
 				 const struct resolved *res)
 {
 	enum sset_status status = status_of(res);
+	struct sset_entry *entry;
 
 	if (!sset_has_frames(status))
 		return sset_intern(fg->set, status, NULL, 0);
-	return sset_intern(fg->set, status, res->frames, res->depth);
+	if (res->memo && *res->memo)
+		return *res->memo;
+	entry = sset_intern(fg->set, status, res->frames, res->depth);
+	if (res->memo)
+		*res->memo = entry;
+	return entry;
 }
 
 /*

@@ -55,6 +55,7 @@ static int add_table(struct resolver *res, struct stacktab **slot,
 	tab = stackmap_snapshot_table(snap, &ret);
 	if (!tab)
 		return ret;
+	res->last.valid = false;
 	stacktab_free(*slot);
 	*slot = tab;
 	for (i = 0; i < snap->nr; i++)
@@ -79,9 +80,10 @@ int resolve_add_listing(struct resolver *res,
  * --stack-map listing by the same rule.  *@from is set to the table whose
  * answer is returned: res->tab, res->snap or res->listing.
  */
-static enum stacktab_result lookup(const struct resolver *res, sm_u64 cookie,
-				   struct stacktab_stack *out,
-				   const struct stacktab **from)
+static enum stacktab_result lookup_tables(const struct resolver *res,
+					  sm_u64 cookie,
+					  struct stacktab_stack *out,
+					  const struct stacktab **from)
 {
 	enum stacktab_result r, lr;
 
@@ -96,6 +98,22 @@ static enum stacktab_result lookup(const struct resolver *res, sm_u64 cookie,
 	}
 	/* @out is zeroed by the failed lookups. */
 	return r;
+}
+
+/* lookup_tables(), answered from res->last for the cookie asked before. */
+static enum stacktab_result lookup(struct resolver *res, sm_u64 cookie,
+				   struct stacktab_stack *out,
+				   const struct stacktab **from)
+{
+	if (!res->last.valid || res->last.cookie != cookie) {
+		res->last.result = lookup_tables(res, cookie, &res->last.stack,
+						 &res->last.from);
+		res->last.cookie = cookie;
+		res->last.valid = true;
+	}
+	*out = res->last.stack;
+	*from = res->last.from;
+	return res->last.result;
 }
 
 static void warn(struct resolver *res, const struct tep_record *record,
@@ -161,6 +179,7 @@ static int collect_define(struct resolver *res, const struct tep_record *record)
 		return 0;
 	}
 	add_owner(res, def.owner);
+	res->last.valid = false;
 	ret = stacktab_define_owned(res->tab, def.cookie, def.depth,
 				    def.frames, def.owner, def.flags);
 	if (ret == -ENOMEM)
@@ -216,6 +235,7 @@ static void resolve_cookie(struct resolver *res,
 		out->frames = stack.frames;
 		out->owner = stack.owner;
 		out->flags = stack.flags;
+		out->memo = stack.memo;
 		res->stats.resolved++;
 		if (from == res->listing)
 			res->stats.from_listing++;

@@ -75,6 +75,9 @@ struct resolved {
 	sm_u32 flags;			/* RESOLVED_STACK: STACKMAP_FLAG_* */
 	const sm_u64 *frames;		/* RESOLVED_STACK: in a buffer below or
 					 * in the table */
+	void **memo;			/* RESOLVED_STACK of a cookie: the
+					 * table's slot for this stack
+					 * (stacktab_stack.memo), else NULL */
 	struct sm_err err;	/* RESOLVED_CORRUPT */
 	struct tepstack_stack buf;	/* stack_define, stack_fallback */
 	sm_u64 kbuf[READER_KSTACK_MAX];	/* kernel_stack */
@@ -98,6 +101,18 @@ struct resolver {
 	struct resolve_stats stats;
 	/* Bit per event id that owns a stack of the trace or its map. */
 	unsigned char owners[RESOLVE_NR_OWNERS / 8];
+	/*
+	 * The answer of the last cookie looked up: find_stack() asks for a
+	 * cookie's owner, then emit() resolves the same cookie.  Forgotten
+	 * whenever a table changes.
+	 */
+	struct {
+		bool valid;
+		sm_u64 cookie;
+		enum stacktab_result result;
+		struct stacktab_stack stack;
+		const struct stacktab *from;
+	} last;
 	resolve_warn_fn warn;
 	void *warn_ctx;
 };

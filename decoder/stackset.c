@@ -187,11 +187,16 @@ static struct sset_pair *find_pair(struct stackset *set, struct sset_entry *e,
 				   int event_id)
 {
 	sm_u64 key = pair_key(event_id, e->id);
-	struct sset_slot *slot = sm_hashtab_find(&set->pair_index, key);
+	struct sset_slot *slot;
 	struct sset_pair *p;
 
-	if (slot)
+	if (e->last_pair && set->pairs[e->last_pair - 1].event_id == event_id)
+		return &set->pairs[e->last_pair - 1];
+	slot = sm_hashtab_find(&set->pair_index, key);
+	if (slot) {
+		e->last_pair = slot->i + 1;
 		return &set->pairs[slot->i];
+	}
 	if (grow_pairs(set))
 		return NULL;
 	p = &set->pairs[set->nr_pairs];
@@ -201,6 +206,7 @@ static struct sset_pair *find_pair(struct stackset *set, struct sset_entry *e,
 	p->weight = 0;
 	slot = sm_hashtab_add(&set->pair_index, key);
 	slot->i = set->nr_pairs++;
+	e->last_pair = set->nr_pairs;
 	return p;
 }
 

@@ -65,6 +65,10 @@ struct sset_entry {
 				 * sset_weight_unit(); == count when
 				 * the set weighs events */
 	char *render[SSET_NR_RENDER];	/* NULL until rendered (malloc'ed) */
+	size_t last_pair;	/* private: 1 + the index of the pair counted
+				 * last for this entry (tried first: a
+				 * stack's events are mostly of one type),
+				 * 0 before the first */
 };
 
 /** sset_has_frames() - does an entry of @status hold frames? */

@@ -18,9 +18,10 @@
 
 #define STACKTAB_MIN_CAP	64
 
-/* A defined stack: its frames and the consumer's cached text, one block. */
+/* A defined stack: its frames and the consumer's slots, one block. */
 struct stack_block {
 	char *text;
+	void *memo;
 	sm_u64 frames[];
 };
 
@@ -106,6 +107,7 @@ int stacktab_define_owned(struct stacktab *tab, sm_u64 cookie, sm_u32 depth,
 	if (!copy)
 		return -ENOMEM;
 	copy->text = NULL;
+	copy->memo = NULL;
 	if (depth)
 		memcpy(copy->frames, frames, depth * sizeof(*frames));
 	/* Room in both tables first, so a failure changes nothing. */
@@ -139,6 +141,7 @@ enum stacktab_result stacktab_lookup(const struct stacktab *tab, sm_u64 cookie,
 	out->flags = 0;
 	out->frames = NULL;
 	out->text = NULL;
+	out->memo = NULL;
 	if (!stackmap_cookie_valid(cookie))
 		return STACKTAB_UNKNOWN;
 	e = sm_hashtab_find(&tab->cookies, cookie);
@@ -150,6 +153,7 @@ enum stacktab_result stacktab_lookup(const struct stacktab *tab, sm_u64 cookie,
 		out->flags = e->flags;
 		out->frames = e->stack->frames;
 		out->text = &e->stack->text;
+		out->memo = &e->stack->memo;
 		return STACKTAB_FOUND;
 	}
 	if (sm_hashtab_find(&tab->slots, (sm_u64)stackmap_cookie_slot(cookie) + 1))

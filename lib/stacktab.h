@@ -44,7 +44,10 @@ enum stacktab_result {
  * valid until the table is freed.  @text is the stack's slot for a consumer
  * that prints the same stack many times to keep its rendering: NULL until
  * the consumer stores a malloc()ed string there, which stacktab_free()
- * frees; the slot too stays valid until the table is freed.
+ * frees; the slot too stays valid until the table is freed.  @memo is a
+ * second slot of the same kind for a pointer the consumer keeps per stack
+ * (fgdecode: the stack's stackset entry, so an event's stack is interned
+ * once per cookie, not hashed again per event); the table never frees it.
  */
 struct stacktab_stack {
 	sm_u32 depth;
@@ -52,6 +55,7 @@ struct stacktab_stack {
 	sm_u32 flags;
 	const sm_u64 *frames;
 	char **text;
+	void **memo;
 };
 
 /**
