@@ -80,6 +80,28 @@ static int find_events(struct reader *r, struct sm_err *err)
 	return find_kstack(r, err);
 }
 
+/*
+ * Where reader_type() and reader_context() read the event id and the
+ * flags, if they can (read.h).
+ */
+static void find_common_fields(struct reader *r)
+{
+	struct tep_event **events = tep_list_events(r->tep, TEP_EVENT_SORT_ID);
+	struct tep_format_field *f;
+
+	r->type_offset = -1;
+	r->flags_offset = -1;
+	if (!events || !events[0])
+		return;
+	f = tep_find_common_field(events[0], "common_type");
+	if (f && f->size == 2 && f->offset >= 0 &&
+	    tep_is_file_bigendian(r->tep) == tep_is_local_bigendian(r->tep))
+		r->type_offset = f->offset;
+	f = tep_find_common_field(events[0], "common_flags");
+	if (f && f->size == 1 && f->offset >= 0)
+		r->flags_offset = f->offset;
+}
+
 /* CPUs of a buffer: those of its own handle's tep, at least 0. */
 static int buffer_cpus(struct tracecmd_input *handle)
 {
@@ -227,6 +249,7 @@ int reader_open(struct reader *r, const char *path, unsigned int flags,
 	if (open_buffers(r, err) || find_events(r, err))
 		goto fail;
 	drop_stack_handlers(r);
+	find_common_fields(r);
 	reader_rewind(r);
 	return 0;
 fail:
@@ -387,10 +410,28 @@ void reader_put(struct tep_record *record)
 	tracecmd_free_record(record);
 }
 
+int reader_type(const struct reader *r, struct tep_record *record)
+{
+	unsigned short id;
+
+	if (r->type_offset < 0 || record->size < r->type_offset + 2)
+		return tep_data_type(r->tep, record);
+	memcpy(&id, (const char *)record->data + r->type_offset, sizeof(id));
+	return id;
+}
+
+unsigned int reader_context(const struct reader *r, struct tep_record *record)
+{
+	if (r->flags_offset < 0 || record->size <= r->flags_offset)
+		return tepstack_context(r->tep, record);
+	return ((const unsigned char *)record->data)[r->flags_offset] &
+	       STACKMAP_CONTEXT_FLAGS;
+}
+
 enum reader_kind reader_kind(const struct reader *r,
 			     struct tep_record *record)
 {
-	int id = tep_data_type(r->tep, record);
+	int id = reader_type(r, record);
 	int kind;
 
 	for (kind = 0; kind < READER_NR_KINDS; kind++)

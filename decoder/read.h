@@ -82,6 +82,13 @@ struct reader {
 	int ids[READER_NR_KINDS];
 	struct tepstack_fields fields[TEPSTACK_NR_KINDS];
 	struct reader_kstack kstack;
+	/*
+	 * Offsets of common_type and common_flags in every record when they
+	 * are a u16 in host byte order and a u8 (reader_type() and
+	 * reader_context() then read them in place), else -1.
+	 */
+	int type_offset;
+	int flags_offset;
 };
 
 /**
@@ -117,6 +124,26 @@ int reader_open(struct reader *r, const char *path, unsigned int flags,
 void reader_close(struct reader *r);
 
 const char *reader_uname(const struct reader *r);
+
+/**
+ * reader_type() - the event id of a record: tep_data_type(), without its
+ * lookups when common_type is a u16 in host byte order (every Linux trace)
+ * @r: the reader
+ * @record: a record of the trace
+ *
+ * Return: the id (common_type), or what tep_data_type() returns.
+ */
+int reader_type(const struct reader *r, struct tep_record *record);
+
+/**
+ * reader_context() - tepstack_context() of a record, read in place when
+ * common_flags is a u8 (every Linux trace)
+ * @r: the reader
+ * @record: a record of the trace
+ *
+ * Return: common_flags & STACKMAP_CONTEXT_FLAGS (events.h).
+ */
+unsigned int reader_context(const struct reader *r, struct tep_record *record);
 
 /**
  * reader_rewind() - position every CPU at its first record again

@@ -134,7 +134,7 @@ static bool count_stack(struct fgdecode *fg, const struct resolved *res,
 			struct sset_entry *entry, struct tep_record *record,
 			bool orphan, sm_u64 weight)
 {
-	int id = tep_data_type(fg->reader.tep, record);
+	int id = reader_type(&fg->reader, record);
 
 	if (!entry)
 		return false;
@@ -282,7 +282,7 @@ static enum reader_kind next_kind(struct fgdecode *fg, int stream)
 static bool passes_event(struct fgdecode *fg, sm_u32 type,
 			 struct tep_record *next)
 {
-	return (sm_u32)tep_data_type(fg->reader.tep, next) != type &&
+	return (sm_u32)reader_type(&fg->reader, next) != type &&
 	       resolve_is_owner(&fg->res, type);
 }
 
@@ -310,9 +310,8 @@ static bool passes_event(struct fgdecode *fg, sm_u32 type,
 static int find_stack(struct fgdecode *fg, struct tep_record *event,
 		      int stream, enum reader_kind *kind, bool *at_end)
 {
-	struct tep_handle *tep = fg->reader.tep;
-	sm_u32 type = (sm_u32)tep_data_type(tep, event);
-	unsigned int ctx = tepstack_context(tep, event), c;
+	sm_u32 type = (sm_u32)reader_type(&fg->reader, event);
+	unsigned int ctx = reader_context(&fg->reader, event), c;
 	enum reader_kind k, ownerless_kind = READER_NONE;
 	int i, ownerless = -1;
 	bool first = true, passed = false;
@@ -331,7 +330,7 @@ static int find_stack(struct fgdecode *fg, struct tep_record *event,
 		k = reader_kind(&fg->reader, next);
 		if (k == READER_DEFINE)
 			continue;
-		c = tepstack_context(tep, next);
+		c = reader_context(&fg->reader, next);
 		if (c != ctx) {
 			if (stackmap_context_level(c) > stackmap_context_level(ctx))
 				continue;	/* an interrupt nested in */
@@ -388,7 +387,7 @@ static struct tep_record *take_stack(struct fgdecode *fg,
 	i = find_stack(fg, event, stream, kind, &at_end);
 	if (i < 0) {
 		if (resolve_is_owner(&fg->res,
-				     tep_data_type(fg->reader.tep, event))) {
+				     reader_type(&fg->reader, event))) {
 			fg->res.stats.stackless++;
 			fg->res.stats.stackless_at_end += at_end;
 			fg->cut = at_end;
