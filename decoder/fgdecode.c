@@ -284,6 +284,7 @@ static int run_guarded(struct fgdecode *fg)
 		goto out;
 	trace_seq_init(&fg->line);
 	trace_seq_init(&fg->after);
+	memset(&fg->comms, 0, sizeof(fg->comms));
 	ret = fg_decode(fg);
 	if (ret) {
 		if (ret == -ENOMEM)

@@ -13,6 +13,7 @@
 
 #include "diff.h"
 #include "filter.h"
+#include "format.h"
 #include "kallsyms.h"
 #include "offcpu.h"
 #include "pprof.h"
@@ -79,6 +80,7 @@ struct fgdecode {
 	struct resolved resolved;	/* the stack being printed */
 	struct trace_seq line;		/* the event and its stack */
 	struct trace_seq after;		/* definitions met while attaching */
+	struct format_comms comms;	/* for the event lines */
 	struct weight weight;		/* with --weight */
 	struct offcpu offcpu;		/* with --off-cpu */
 	struct fgdiff *diff;		/* fgdecode diff: where stacks go */

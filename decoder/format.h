@@ -73,16 +73,38 @@ void format_header(FILE *out, int nr_cpus);
  */
 void format_dropped(struct trace_seq *s, const struct tep_record *record);
 
+/* Entries of struct format_comms (a power of two). */
+#define FORMAT_COMMS	256
+/* "COMM-PID ": a comm cut at 64 bytes, '-', an int and a space. */
+#define FORMAT_PREFIX_MAX	(64 + 1 + 11 + 1)
+
+/*
+ * The start of an event line, "%16s-%-5d " of the task's comm and pid,
+ * kept per pid (direct-mapped): tep_data_comm_from_pid()'s bsearch() of
+ * the trace's cmdlines and the formatting ran for every line.  A known
+ * pid's comm never changes while a trace is read (libtraceevent's
+ * tep_register_comm(), which the sched_switch plugin calls as events
+ * print, adds pids but keeps a known pid's comm); a pid without one yet
+ * ("<...>") is not kept.  Zero-initialised: empty.
+ */
+struct format_comms {
+	int pid[FORMAT_COMMS];
+	unsigned char len[FORMAT_COMMS];	/* 0: empty */
+	char prefix[FORMAT_COMMS][FORMAT_PREFIX_MAX];
+};
+
 /**
  * format_event() - append the event line of @record to @s, preceded by the
  * format_dropped() line if any
  * @s: output (the line has no trailing newline)
  * @tep: the trace's handle
+ * @comms: the comms of @tep met so far (updated), or NULL
  * @record: any record
  * @buffer: name of the record's buffer instance, NULL for the top buffer
  */
 void format_event(struct trace_seq *s, struct tep_handle *tep,
-		  struct tep_record *record, const char *buffer);
+		  struct format_comms *comms, struct tep_record *record,
+		  const char *buffer);
 
 /**
  * format_stack() - append the stack lines of a resolved record to @s

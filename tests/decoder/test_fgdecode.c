@@ -244,6 +244,7 @@ START_TEST(event_lines_equal_trace_cmd_report_byte_for_byte)
 	};
 	static const char names[] =
 		"42 worker\n"
+		"298 other\n"
 		"7 a-comm-longer-than-16\n"
 		"1234567 kworker/u4:1-events_unbound\n";
 	char cmd[1024], *report;
@@ -253,6 +254,10 @@ START_TEST(event_lines_equal_trace_cmd_report_byte_for_byte)
 	tick_from(0, 1999999500ULL, 7, 3);	/* rounds up to 2.000000 */
 	tick_from(1, 123456789012345ULL, 1234567, 4);
 	tick_from(0, 123456789012346ULL, 99, 5);	/* no saved comm */
+	/* fgdecode keeps line starts by pid % 256: 298 shares 42's place */
+	tick_from(0, 123456789012347ULL, 298, 7);
+	tick_from(0, 123456789012348ULL, 42, 8);
+	tick_from(0, 123456789012349ULL, 99, 9);
 	fx_tick(&buf, 6);
 	buf.data[0] = 901 & 0xff;
 	buf.data[1] = 901 >> 8;
@@ -272,6 +277,8 @@ START_TEST(event_lines_equal_trace_cmd_report_byte_for_byte)
 	ck_assert_ptr_nonnull(strstr(report, "     2.000000:"));
 	ck_assert_ptr_nonnull(strstr(report, "-1234567 [001] 123456.789012:"));
 	ck_assert_ptr_nonnull(strstr(report, "<...>-99"));
+	ck_assert_ptr_nonnull(strstr(report, "other-298   [000] 123456.789012: tick:                 n=7"));
+	ck_assert_ptr_nonnull(strstr(report, "worker-42    [000] 123456.789012: tick:                 n=8"));
 	ck_assert_ptr_nonnull(strstr(report, " a_rather_long_event_name_here: n=6"));
 	free(report);
 }
