@@ -33,6 +33,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "commands.h"
 #include "debuginfo.h"
@@ -367,7 +368,21 @@ int run_command(int argc, char **argv,
 	return ret;
 }
 
+/*
+ * A text report writes hundreds of bytes per event: into a file or a pipe,
+ * in 1 MiB writes instead of stdio's st_blksize ones (4 KiB).  A terminal
+ * keeps its line buffering.
+ */
+static void buffer_stdout(void)
+{
+	static char buf[1 << 20];
+
+	if (!isatty(STDOUT_FILENO))
+		setvbuf(stdout, buf, _IOFBF, sizeof(buf));
+}
+
 int fgdecode_report(int argc, char **argv)
 {
+	buffer_stdout();
 	return run_command(argc, argv, parse_report_options, fg_run_trace);
 }
