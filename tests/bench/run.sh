@@ -44,7 +44,7 @@ set_sizes() {
 		# patched (see run-vm.sh, run_qemu); CI only needs every part to run.
 		GUEST_SMP=1 GUEST_TIMEOUT=300
 	else
-		B1_ITERS=60 B5_LOOPS=10000 B5_ROUNDS=25 B6_THREADS="1000 5000 10000 20000" B6_MEM=4G DECODE_RUNS=3
+		B1_ITERS=60 B5_LOOPS=10000 B5_ROUNDS=25 B6_THREADS="1000 5000 10000 20000" B6_MEM=4G DECODE_RUNS=5
 		# ~4k stack-bearing events a round: ≥ 1 M events per trace
 		B2_ITERS=280 B2_BUFFER_KB=40000
 		# B1's workload without a reader, ~800 sched_switch a round: the
@@ -209,16 +209,32 @@ dropped() {
 		n = $2; sub(/^\[/, "", n); t += (n ~ /^[0-9]+$/) ? n : 1 } END { print t + 0 }'
 }
 
-# Median seconds and the peak RSS of "$@" (output to /dev/null); prefix $1.
+# One run of "$@" (output to /dev/null): its seconds and peak RSS (KiB)
+# appended to $WORK/time_$1.txt.
+time_once() {
+	local prefix=$1
+	shift
+	/usr/bin/time -f '%e %M' -o "$WORK/time.txt" "$@" >/dev/null 2>"$WORK/decoder.err" ||
+		{ cat "$WORK/decoder.err" >&2; return 1; }
+	cat "$WORK/time.txt" >>"$WORK/time_$prefix.txt"
+}
+
+# "$1_s" (the median of the runs time_once() noted) and "$1_rss_kb" (their
+# peak) into results.txt.
+time_summary() {
+	sort -n "$WORK/time_$1.txt" | awk -v p="$1" '{ s[NR] = $1; m = $2 > m ? $2 : m }
+		END { print p "_s", s[int((NR + 1) / 2)]; print p "_rss_kb", m }' >>"$WORK/results.txt"
+	rm -f "$WORK/time_$1.txt"
+}
+
+# Median seconds and the peak RSS of DECODE_RUNS runs of "$@"; prefix $1.
 time_decoder() {
 	local prefix=$1 r
 	shift
 	for ((r = 0; r < DECODE_RUNS; r++)); do
-		/usr/bin/time -f '%e %M' -o "$WORK/time.txt" "$@" >/dev/null 2>"$WORK/decoder.err" ||
-			{ cat "$WORK/decoder.err" >&2; return 1; }
-		cat "$WORK/time.txt"
-	done | sort -n | awk -v p="$prefix" '{ s[NR] = $1; m = $2 > m ? $2 : m }
-		END { print p "_s", s[int((NR + 1) / 2)]; print p "_rss_kb", m }' >>"$WORK/results.txt"
+		time_once "$prefix" "$@" || return 1
+	done
+	time_summary "$prefix"
 }
 
 # B2 and B7: both decoders on the B2 traces with the same event text on both
@@ -226,12 +242,20 @@ time_decoder() {
 # default), and both without any (-N); and trace-cmd report with our plugin
 # on the stackmap trace for context.
 run_decode() {
-	local share=$WORK/share-b2
-	time_decoder b2_fgdecode env -u TRACEEVENT_PLUGIN_DIR "$WORK/fgdecode" "$share/b2_stackmap.dat" &&
-		time_decoder b2_report env -u TRACEEVENT_PLUGIN_DIR trace-cmd report "$share/b2_stacktrace.dat" &&
-		time_decoder b2_fgdecode_n "$WORK/fgdecode" -N "$share/b2_stackmap.dat" &&
-		time_decoder b2_report_n trace-cmd report -N "$share/b2_stacktrace.dat" &&
-		time_decoder b2_plugin env TRACEEVENT_PLUGIN_DIR="$WORK/plugin" trace-cmd report "$share/b2_stackmap.dat"
+	local share=$WORK/share-b2 r p
+	# Rounds of one run each, so that a busy spell of a shared host slows
+	# both sides of a ratio, not the one that happened to run then.
+	for ((r = 0; r < DECODE_RUNS; r++)); do
+		time_once b2_fgdecode env -u TRACEEVENT_PLUGIN_DIR "$WORK/fgdecode" "$share/b2_stackmap.dat" &&
+			time_once b2_report env -u TRACEEVENT_PLUGIN_DIR trace-cmd report "$share/b2_stacktrace.dat" &&
+			time_once b2_fgdecode_n "$WORK/fgdecode" -N "$share/b2_stackmap.dat" &&
+			time_once b2_report_n trace-cmd report -N "$share/b2_stacktrace.dat" &&
+			time_once b2_plugin env TRACEEVENT_PLUGIN_DIR="$WORK/plugin" trace-cmd report "$share/b2_stackmap.dat" ||
+			return 1
+	done
+	for p in b2_fgdecode b2_report b2_fgdecode_n b2_report_n b2_plugin; do
+		time_summary "$p"
+	done
 }
 
 # B11: the answers (issue #16) against --folded in the same invocation, on
