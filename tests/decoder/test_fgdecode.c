@@ -1014,6 +1014,48 @@ START_TEST(kernel_stack_is_printed_under_its_event)
 }
 END_TEST
 
+/*
+ * One stack under two events, alternating: each (event, stack) pair keeps
+ * its own count (the set tries the pair it counted last first).
+ */
+START_TEST(one_stack_under_alternating_events_counts_each_pair)
+{
+	static const struct mkt_format formats[] = {
+		{ "test", fx_fmt_tick },
+		{ "test", fx_fmt_tock },
+		{ "ftrace", fmt_kernel_stack },
+		{ NULL, NULL },
+	};
+	static const sm_u64 frames[] = {
+		FX___SCHEDULE_START + 0x4f8,
+		FX_SCHEDULE_START + 0x5a,
+		FX_KTHREAD_START + 0xda,
+	};
+	int i;
+
+	for (i = 0; i < 5; i++) {
+		if (i % 2)
+			tock_in(0, (i + 1) * SEC, i, 0);
+		else
+			tick(0, (i + 1) * SEC, i);
+		kstack_to(0, 0, (i + 1) * SEC + 1000, 3, frames, 3);
+	}
+	write_trace_with(formats);
+	run("--folded --no-summary trace.dat");
+	ck_assert_int_eq(res.status, 0);
+	ck_assert_str_eq(res.out,
+		"tick;kthread;schedule;__schedule 3\n"
+		"tock;kthread;schedule;__schedule 2\n");
+	/* and the stack's own count is the sum */
+	run("--top 1 --no-summary trace.dat");
+	ck_assert_int_eq(res.status, 0);
+	ck_assert_str_eq(res.out,
+		"fgdecode: top 1 of 1 distinct stacks over 5 events with a stack\n"
+		"#1 5 events 100.00%\n"
+		STACK3);
+}
+END_TEST
+
 START_TEST(instances_merge_in_time_order_and_keep_their_own_stacks)
 {
 	int inst;
@@ -2239,6 +2281,7 @@ static Suite *fgdecode_suite(void)
 	tcase_add_checked_fixture(sources, setup, teardown);
 	tcase_set_timeout(sources, 60);
 	tcase_add_test(sources, kernel_stack_is_printed_under_its_event);
+	tcase_add_test(sources, one_stack_under_alternating_events_counts_each_pair);
 	tcase_add_test(sources, instances_merge_in_time_order_and_keep_their_own_stacks);
 	tcase_add_test(sources, v7_file_from_trace_cmd_convert_decodes_the_same);
 	suite_add_tcase(s, sources);
