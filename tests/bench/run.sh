@@ -2,7 +2,8 @@
 # Run every benchmark, each next to its baseline in the same invocation, and
 # print one markdown table of ratios (see tests/bench/README.md).
 #
-#   tests/bench/run.sh            full sizes (~15 min); writes tests/bench/RESULTS.md
+#   tests/bench/run.sh            full sizes (~15 min when TCG ran a thread a vCPU;
+#                                 B2's guest alone now takes 20); writes RESULTS.md
 #   tests/bench/run.sh --quick    tiny sizes (~1 min), for CI; prints only
 #   --parts "b1 b9"               only these benchmarks (any of b1 b2 b3 b4
 #                                 b5 b6 b8 b9 b10; b3 and b8 run together, B7
