@@ -95,12 +95,16 @@ suite_command() {
 }
 
 # why_failed: the last line the failed suite wrote to stderr, or else its
-# last FAIL line on stdout (tests that report on stdout).
+# last FAIL line on stdout (tests that report on stdout); then, when a guest
+# run failed, run-vm's own reason (a kernel report and where, a hang) on a
+# line of its own, since the test's line only names the exit code.
 why_failed() {
-	local line
+	local line harness
 	line=$(grep -a -v '^[[:space:]]*$' "$errlog" | tail -n 1)
 	[[ -n $line ]] || line=$(grep -a -i 'fail' "$outlog" | tail -n 1)
 	echo "${line:-nothing on stderr and no FAIL line: see its output above}"
+	harness=$(grep -a '^run-vm: .* failed: ' "$errlog" | tail -n 1)
+	[[ -z $harness || $harness == "$line" ]] || echo "  $harness"
 }
 
 main() {
@@ -136,7 +140,7 @@ main() {
 			failed=$((failed + 1))
 			echo "=== suite $name: FAIL (exit $rc, $secs s)"
 			table+=("$(printf '%-24s FAIL %6d s  (exit %d)' "$name" "$secs" "$rc")")
-			why+=("$(printf 'why %s: %s' "$name" "$(why_failed | cut -c1-200)")")
+			why+=("$(printf 'why %s: %s' "$name" "$(why_failed | cut -c1-400)")")
 		fi
 	done
 	echo "=== times"

@@ -329,6 +329,27 @@ run_qemu() {
 	done
 }
 
+# splat_summary FILE LINE: LINE (the first kernel report in console FILE) on one line with, from the lines
+# after it, the first RIP and the first four frames of the first call trace (without "? " guesses and bare
+# addresses), so that the failure's one line says where the kernel was.
+splat_summary() {
+	gawk -v title="$2" '
+		!seen { if (index($0, title)) { seen = 1; trace = /Call Trace:/ } next }
+		{ sub(/^\[ *[0-9.]+\] /, "") }
+		done { next }
+		!rip && /^RIP: [0-9a-f]+:/ { rip = $2; sub(/^[0-9a-f]+:/, "", rip) }
+		/^Call Trace:/ { trace = 1; next }
+		trace && (/^ *<\/?(TASK|IRQ|NMI|EOI|SOFTIRQ)>/ || /^ *\? / || /^ +0x[0-9a-f]+$/) { next }
+		trace && /^ +[A-Za-z_.][A-Za-z0-9_.]*\+0x/ && n < 4 { sub(/^ +/, ""); frames = frames (n++ ? " < " : "") $1; next }
+		trace { trace = 0; done = 1 }
+		END {
+			s = title
+			if (rip != "") s = s "; RIP " rip
+			if (n) s = s "; call trace " frames
+			print s
+		}' "$1"
+}
+
 # The guest's exit code from the console marker, after checking the console for kernel splats.
 check_console() {
 	local log=$SHARE/console.log clean=$WORK/console.txt splat code status
@@ -337,7 +358,7 @@ check_console() {
 	splat=$(grep -a -m1 -E "$SETUP_MARKER" "$clean" || true)
 	[[ -z $splat ]] || fail guest-setup "${splat#"$SETUP_MARKER: "}"
 	splat=$(grep -a -m1 -E "$SPLAT_RE" "$clean" || true)
-	[[ -z $splat ]] || fail kernel "console shows: $splat"
+	[[ -z $splat ]] || fail kernel "console shows: $(splat_summary "$clean" "$splat")"
 	code=$(grep -a -o -E "$MARKER: [0-9]+" "$clean" | tail -n 1 | awk '{ print $2 }' || true)
 	[[ -n $code ]] || fail marker "no '$MARKER' line on the console"
 	status=$(cat "$SHARE/guest-status" 2>/dev/null || true)

@@ -61,6 +61,9 @@ test_hang_times_out() {
 test_kernel_crash_detected() {
 	run_guest crash 'echo c >/proc/sysrq-trigger; sleep 30; exit 0'
 	verdict kernel_crash_is_a_failure "rc=$RC, no kernel failure message" failed_with 'run-vm: kernel failed: console shows:'
+	# The one-line reason says where: the crash's call trace passes through sysrq's handler.
+	verdict kernel_crash_names_its_call_trace "no 'call trace ... sysrq_handle_crash' in the reason" \
+		grep -qE '^run-vm: kernel failed: console shows: .*; call trace .*sysrq_handle_crash' <<<"$OUT"
 }
 
 test_trace_cmd_records() {
