@@ -15,9 +15,8 @@ set -eu
 D=/sys/kernel/debug/stackmap
 T=/extra/anstool
 
-step() {
-	echo "guest: $*"
-}
+# shellcheck source=tests/vm/guest/lib.sh
+. /guest-common.sh
 
 step "insmod stackmap.ko"
 insmod "$MODDIR/stackmap.ko"

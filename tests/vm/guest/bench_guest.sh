@@ -15,9 +15,8 @@ TR=/sys/kernel/tracing
 OUT=$SHARE/results.txt
 GETPPID_NR=110	# x86_64
 
-step() {
-	echo "guest: $*"
-}
+# shellcheck source=tests/vm/guest/lib.sh
+. /guest-common.sh
 
 emit() {
 	echo "$*" >>"$OUT"

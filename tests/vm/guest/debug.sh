@@ -14,18 +14,8 @@ set -eu
 D=/sys/kernel/debug/stackmap
 T=/sys/kernel/tracing
 
-step() {
-	echo "guest: $*"
-}
-
-die() {
-	echo "guest: FAIL: $*"
-	exit 1
-}
-
-stat_of() {
-	awk -v k="$1" '$1 == k { print $2 }' $D/stats
-}
+# shellcheck source=tests/vm/guest/lib.sh
+. /guest-common.sh
 
 # stat_of_file KEY FILE: a counter of a saved stats file.
 stat_of_file() {

@@ -7,9 +7,8 @@ set -eu
 
 D=/sys/kernel/debug/stackmap
 
-step() {
-	echo "guest: $*"
-}
+# shellcheck source=tests/vm/guest/lib.sh
+. /guest-common.sh
 
 step "insmod stackmap.ko"
 insmod "$MODDIR/stackmap.ko" tracepoints=sched:sched_switch

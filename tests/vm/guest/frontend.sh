@@ -27,9 +27,8 @@ set -eu
 D=/sys/kernel/debug/stackmap
 O=$SHARE/fe
 
-step() {
-	echo "guest: $*"
-}
+# shellcheck source=tests/vm/guest/lib.sh
+. /guest-common.sh
 
 # attachments NAME: the module's attachment files now.
 attachments() {

@@ -18,14 +18,8 @@ set -eu
 D=/sys/kernel/debug/stackmap
 T=/sys/kernel/tracing
 
-step() {
-	echo "guest: $*"
-}
-
-die() {
-	echo "guest: FAIL: $*"
-	exit 1
-}
+# shellcheck source=tests/vm/guest/lib.sh
+. /guest-common.sh
 
 workload() {
 	i=0

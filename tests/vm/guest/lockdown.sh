@@ -16,18 +16,8 @@ set -eu
 D=/sys/kernel/debug/stackmap
 P=/sys/module/stackmap/parameters
 
-step() {
-	echo "guest: $*"
-}
-
-die() {
-	echo "guest: FAIL: $*"
-	exit 1
-}
-
-stat_of() {
-	awk -v k="$1" '$1 == k { print $2 }' $D/stats
-}
+# shellcheck source=tests/vm/guest/lib.sh
+. /guest-common.sh
 
 mkdir -p /sys/kernel/security
 mount -t securityfs securityfs /sys/kernel/security || die "mount securityfs"

@@ -21,9 +21,8 @@ set -eu
 
 D=/sys/kernel/debug/stackmap
 
-step() {
-	echo "guest: $*"
-}
+# shellcheck source=tests/vm/guest/lib.sh
+. /guest-common.sh
 
 # Context switches and wakeups: short-lived processes and pipes.
 workload() {

@@ -16,9 +16,8 @@ D=/sys/kernel/debug/stackmap
 T=/sys/kernel/tracing
 STRESS_SECONDS=${STRESS_SECONDS:-20}
 
-step() {
-	echo "guest: $*"
-}
+# shellcheck source=tests/vm/guest/lib.sh
+. /guest-common.sh
 
 workload() {
 	i=0

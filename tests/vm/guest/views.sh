@@ -13,14 +13,17 @@ set -eu
 D=/sys/kernel/debug/stackmap
 WORK='i=0; while [ $i -lt 3 ]; do ls /sys/kernel/debug/tracing >/dev/null; echo x | cat >/dev/null; sleep 0.01; i=$((i + 1)); done'
 
-echo "guest: insmod stackmap.ko"
+# shellcheck source=tests/vm/guest/lib.sh
+. /guest-common.sh
+
+step "insmod stackmap.ko"
 insmod "$MODDIR/stackmap.ko" tracepoints=sched:sched_switch
 echo kmem:kmalloc >>$D/tracepoints
-echo "guest: record views.dat"
+step "record views.dat"
 trace-cmd record -q -e stackmap -e sched -e kmem:kmalloc -e kmem:kfree -e irq \
 	-p function -l vfs_read -l vfs_write -o "$SHARE/views.dat" sh -c "$WORK"
 rmmod stackmap
-echo "guest: record kstack.dat"
+step "record kstack.dat"
 trace-cmd record -q -e sched -e kmem:kmalloc -e irq -O stacktrace \
 	-p function -l vfs_read -o "$SHARE/kstack.dat" sh -c "$WORK"
-echo "guest: done"
+step "done"

@@ -1,0 +1,20 @@
+#!/bin/sh
+# What every guest script shares: run-vm.sh installs this file as /guest-common.sh in the initramfs, and each
+# script in tests/vm/guest/ sources it first.  POSIX sh (busybox ash).  The guest's output goes to the console
+# the harness scans for kernel reports (run-vm.sh SPLAT_RE): nothing here prints those words.
+
+# step WHAT...: one "guest: WHAT" progress line on the console.
+step() {
+	echo "guest: $*"
+}
+
+# die WHY...: a "guest: FAIL: WHY" line, then exit 1 (the run's exit code).
+die() {
+	echo "guest: FAIL: $*"
+	exit 1
+}
+
+# stat_of KEY: the value of counter KEY in the module's stats file (empty when there is no such line).
+stat_of() {
+	awk -v k="$1" '$1 == k { print $2 }' /sys/kernel/debug/stackmap/stats
+}
