@@ -51,17 +51,11 @@ cp /extra/trace-cmd /extra/stackmap-snapshot /usr/local/bin/
 export PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin
 export LD_LIBRARY_PATH=/extra
 test "$(command -v trace-cmd)" = /usr/local/bin/trace-cmd
-{
-	echo 'workload() {'
-	echo '	i=0; while [ $i -lt "$1" ]; do ls -R /sys/kernel/tracing/events/sched >/dev/null; cat /proc/version >/dev/null; echo x | cat >/dev/null; i=$((i + 1)); done'
-	echo '}'
-} >/guest-lib.sh
-
 step "noload"
 fe noload record -q -O stackmap -e sched:sched_switch -o "$O/noload.dat" true
 
 step "plain (stock, no stackmap events)"
-/usr/bin/trace-cmd record -q -e sched:sched_switch -o "$O/plain.dat" sh -c '. /guest-lib.sh; workload 10'
+/usr/bin/trace-cmd record -q -e sched:sched_switch -o "$O/plain.dat" sh -c '. /guest-common.sh; workload 10'
 
 step "insmod (no attachments)"
 insmod "$MODDIR/stackmap.ko"
@@ -69,19 +63,19 @@ attachments before
 
 step "sched"
 fe sched record -q -O stackmap -e sched:sched_switch -o "$O/sched.dat" \
-	sh -c ". /guest-lib.sh; workload 20; cat $D/tracepoints >$O/sched.during"
+	sh -c ". /guest-common.sh; workload 20; cat $D/tracepoints >$O/sched.during"
 attachments sched
 cat $D/stack_map >"$O/sched.stack_map"
 
 step "func"
 fe func record -q -O stackmap -p function -l do_sys_openat2 -o "$O/func.dat" \
-	sh -c ". /guest-lib.sh; workload 10; cat $D/functions >$O/func.during"
+	sh -c ". /guest-common.sh; workload 10; cat $D/functions >$O/func.during"
 attachments func
 cat $D/stack_map >"$O/func.stack_map"
 
 step "reset in the middle"
 fe reset record -q -O stackmap -e sched:sched_switch -o "$O/reset.dat" \
-	sh -c ". /guest-lib.sh; workload 10; echo 0 >$D/stack_map; workload 10"
+	sh -c ". /guest-common.sh; workload 10; echo 0 >$D/stack_map; workload 10"
 attachments reset
 cat $D/stack_map >"$O/reset.stack_map"
 
@@ -90,7 +84,7 @@ old=$(awk '$1 == "generation" { print $2 }' $D/stats)
 echo "$old" >"$O/stale.old_generation"
 fe stale record -q -O stackmap -e sched:sched_switch -e stackmap:stack_cookie \
 	-e stackmap:stack_define -f "cookie > $(((old << 32) | 0xffffffff))" \
-	-o "$O/stale.dat" sh -c ". /guest-lib.sh; workload 10; echo 0 >$D/stack_map; workload 10"
+	-o "$O/stale.dat" sh -c ". /guest-common.sh; workload 10; echo 0 >$D/stack_map; workload 10"
 attachments stale
 
 step "int: SIGINT to the front end's process group while recording"
@@ -128,7 +122,7 @@ attachments fail
 step "flight: start -b 64, workload, stop, extract through the front end"
 echo sched:sched_switch >>$D/tracepoints
 fe flight_start start -b 64 -e stackmap -e sched:sched_switch
-sh -c '. /guest-lib.sh; end=$(($(date +%s) + 8)); while [ "$(date +%s)" -lt $end ]; do workload 2; done'
+sh -c '. /guest-common.sh; end=$(($(date +%s) + 8)); while [ "$(date +%s)" -lt $end ]; do workload 2; done'
 fe flight_stop stop
 # Detached before the listing, so the map does not change until extract
 # stores it: the snapshot must equal flight.stack_map.

@@ -1,6 +1,7 @@
 #!/bin/sh
 # What every guest script shares: run-vm.sh installs this file as /guest-common.sh in the initramfs, and each
-# script in tests/vm/guest/ sources it first.  POSIX sh (busybox ash).  The guest's output goes to the console
+# script in tests/vm/guest/ sources it first; a command a script records sources it too
+# (`trace-cmd record ... sh -c '. /guest-common.sh; workload 10'`).  POSIX sh (busybox ash).  The guest's output goes to the console
 # the harness scans for kernel reports (run-vm.sh SPLAT_RE): nothing here prints those words.
 
 # step WHAT...: one "guest: WHAT" progress line on the console.
@@ -17,4 +18,15 @@ die() {
 # stat_of KEY: the value of counter KEY in the module's stats file (empty when there is no such line).
 stat_of() {
 	awk -v k="$1" '$1 == k { print $2 }' /sys/kernel/debug/stackmap/stats
+}
+
+# workload N: N rounds of `ls -R $WORKLOAD_DIR` (default the sched events' directory in tracefs: openat,
+# getdents and reads of tracefs files) and a two-process pipe (fork, exec, wakeups, context switches).
+workload() {
+	i=0
+	while [ "$i" -lt "$1" ]; do
+		ls -R "${WORKLOAD_DIR:-/sys/kernel/tracing/events/sched}" >/dev/null
+		echo x | cat >/dev/null
+		i=$((i + 1))
+	done
 }

@@ -21,15 +21,6 @@ T=/sys/kernel/tracing
 # shellcheck source=tests/vm/guest/lib.sh
 . /guest-common.sh
 
-workload() {
-	i=0
-	while [ $i -lt "$1" ]; do
-		ls -R /sys/kernel/tracing/events/sched >/dev/null
-		cat /proc/version >/dev/null
-		i=$((i + 1))
-	done
-}
-
 # expect_fail FILE DATA: writing DATA to FILE must fail.
 expect_fail() {
 	if printf '%s' "$2" >"$1" 2>/dev/null; then
@@ -92,7 +83,7 @@ phase_reload() {
 		echo do_sys_openat2 >>$D/functions
 		awk '$1 == "generation" { print $2 }' $D/stats >>"$out/generations"
 		if [ $((n % 7)) -eq 0 ]; then
-			trace-cmd record -q -e stackmap -e sched:sched_switch -o /tmp/t.dat sh -c '. /guest-lib.sh; workload 3'
+			trace-cmd record -q -e stackmap -e sched:sched_switch -o /tmp/t.dat sh -c '. /guest-common.sh; workload 3'
 		else
 			workload 3
 		fi
@@ -110,7 +101,7 @@ phase_functions() {
 	step "functions: do_sys_openat2"
 	insmod "$MODDIR/stackmap.ko"
 	echo do_sys_openat2 >$D/functions
-	trace-cmd record -q -e stackmap -o "$SHARE/functions/trace.dat" sh -c '. /guest-lib.sh; workload 5'
+	trace-cmd record -q -e stackmap -o "$SHARE/functions/trace.dat" sh -c '. /guest-common.sh; workload 5'
 	cat $D/stats >"$SHARE/functions/stats.txt"
 	rmmod stackmap
 }
@@ -150,15 +141,9 @@ phase_instance() {
 	echo 1 >$T/tracing_on
 	insmod "$MODDIR/stackmap.ko" tracepoints=sched:sched_switch
 	trace-cmd record -q -B inst -e stackmap -e sched:sched_switch -o "$SHARE/instance/trace.dat" \
-		sh -c '. /guest-lib.sh; workload 5'
+		sh -c '. /guest-common.sh; workload 5'
 	rmmod stackmap
 }
-
-{
-	echo 'workload() {'
-	echo '	i=0; while [ $i -lt "$1" ]; do ls -R /sys/kernel/tracing/events/sched >/dev/null; cat /proc/version >/dev/null; i=$((i + 1)); done'
-	echo '}'
-} >/guest-lib.sh
 
 phase_badinput
 phase_reload

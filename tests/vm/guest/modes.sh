@@ -24,22 +24,6 @@ D=/sys/kernel/debug/stackmap
 # shellcheck source=tests/vm/guest/lib.sh
 . /guest-common.sh
 
-# Context switches and wakeups: short-lived processes and pipes.
-workload() {
-	i=0
-	while [ $i -lt "$1" ]; do
-		ls -R /sys/kernel/tracing/events/sched >/dev/null
-		echo x | cat >/dev/null
-		i=$((i + 1))
-	done
-}
-
-{
-	echo 'workload() {'
-	echo '	i=0; while [ $i -lt "$1" ]; do ls -R /sys/kernel/tracing/events/sched >/dev/null; echo x | cat >/dev/null; i=$((i + 1)); done'
-	echo '}'
-} >/guest-lib.sh
-
 # begin PHASE [insmod args...]: a fresh module and an output directory.
 begin() {
 	phase=$1
@@ -58,7 +42,7 @@ end() {
 }
 
 record() {
-	trace-cmd record -q "$@" sh -c '. /guest-lib.sh; workload 20'
+	trace-cmd record -q "$@" sh -c '. /guest-common.sh; workload 20'
 }
 
 phase_filtered() {
@@ -113,7 +97,7 @@ phase_flight0() {
 phase_reset() {
 	begin reset tracepoints=sched:sched_switch
 	trace-cmd record -q -o "$SHARE/reset/trace.dat" -e stackmap -e sched:sched_switch \
-		sh -c ". /guest-lib.sh; workload 10; echo 0 >$D/stack_map; workload 10"
+		sh -c ". /guest-common.sh; workload 10; echo 0 >$D/stack_map; workload 10"
 	end
 }
 
