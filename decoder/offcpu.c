@@ -16,6 +16,8 @@
 #include "offcpu.h"
 
 #define OFFCPU_MIN_CAP	1024
+/* prev_comm is char[16] (TASK_COMM_LEN); room for a longer one, cut. */
+#define OFFCPU_COMM_LEN	32
 
 struct offcpu_task {
 	sm_u64 key;		/* pid + 1 */
@@ -186,6 +188,21 @@ int offcpu_switch_in(struct offcpu *o, struct tep_handle *tep,
 	return sset_count_weighted(o->set, e, o->event_id, ns);
 }
 
+/* prev_comm of @record into @comm (NUL-terminated; "" when cut off). */
+static void read_comm(const struct offcpu *o, const struct tep_record *record,
+		      char *comm, size_t len)
+{
+	const struct tep_format_field *c = o->prev_comm;
+	size_t n = 0;
+
+	if (c->offset + c->size <= record->size) {
+		n = (size_t)c->size < len - 1 ? (size_t)c->size : len - 1;
+		memcpy(comm, (char *)record->data + c->offset, n);
+		n = strnlen(comm, n);
+	}
+	comm[n] = '\0';
+}
+
 /* prev_pid leaves the CPU, charging @entry (NULL: nothing) on its return. */
 static int leave(struct offcpu *o, struct tep_handle *tep,
 		 struct tep_record *record, struct sset_entry *entry)
@@ -269,22 +286,16 @@ const char *offcpu_state_name(sm_u64 state, char *buf)
 static void root_of(struct offcpu *o, struct tep_handle *tep,
 		    struct tep_record *record, char *buf, size_t len)
 {
-	const struct tep_format_field *c = o->prev_comm;
-	char state[OFFCPU_STATE_LEN], comm[32];
-	size_t n = 0;
+	char state[OFFCPU_STATE_LEN], comm[OFFCPU_COMM_LEN];
+	size_t n;
 
 	offcpu_state_name((sm_u64)field(tep, record, o->prev_state), state);
 	if (!o->task_root) {
 		snprintf(buf, len, "[%s]", state);
 		return;
 	}
-	if (c->offset + c->size <= record->size) {
-		n = (size_t)c->size < sizeof(comm) - 1 ? (size_t)c->size :
-		    sizeof(comm) - 1;
-		memcpy(comm, (char *)record->data + c->offset, n);
-		n = strnlen(comm, n);
-	}
-	comm[n] = '\0';
+	read_comm(o, record, comm, sizeof(comm));
+	n = strlen(comm);
 	/* A ';' would split the frame in folded output. */
 	for (; n--;)
 		if (comm[n] == ';')
