@@ -42,6 +42,7 @@
 #include "fgdecode.h"
 #include "flamegraph.h"
 #include "format.h"
+#include "json.h"
 #include "maplist.h"
 #include "tracedat_options.h"
 #include "message.h"
@@ -239,6 +240,14 @@ static int write_view(struct fgdecode *fg)
 	return -1;
 }
 
+/* --off-cpu --json: an interval ended (offcpu_on_interval()). */
+static int print_interval(void *arg, const struct offcpu_interval *iv)
+{
+	struct fgdecode *fg = arg;
+
+	return json_off_cpu(stdout, &fg->sz, iv, fg->opt.wakers);
+}
+
 static int run_guarded(struct fgdecode *fg)
 {
 	struct sm_err err;
@@ -270,6 +279,8 @@ static int run_guarded(struct fgdecode *fg)
 		fg_file_error(fg->opt.path, "%s", err.msg);
 		goto out;
 	}
+	if (fg->set && fg->opt.off_cpu && fg->opt.mode == OUT_JSON)
+		offcpu_on_interval(&fg->offcpu, print_interval, fg);
 	if (fg->set && fg->opt.mode == OUT_PPROF)
 		fg->pprof = pprof_new(sset_weighted(fg->set) ?
 				      sset_weight_name(fg->set) : NULL,

@@ -200,3 +200,82 @@ int json_event(FILE *out, const struct symbolizer *sz,
 	trace_seq_destroy(&s);
 	return ret;
 }
+
+/* An interned stack to render, for render_entry(). */
+struct entry_ctx {
+	const struct symbolizer *sz;
+	const struct sset_entry *entry;
+};
+
+/* Append the frames of an interned stack (a sset_render_once() callback). */
+static void render_entry(struct trace_seq *s, const void *ctx)
+{
+	const struct entry_ctx *c = ctx;
+
+	json_put_frames(s, c->sz, c->entry->frames, c->entry->depth);
+}
+
+static const char *const entry_status[SSET_NR_STATUS] = {
+	[SSET_FRAMES] = "frames",
+	[SSET_TRUNCATED] = "frames",
+	[SSET_STALE] = "stale",
+	[SSET_UNKNOWN] = "unknown",
+	[SSET_CONFLICT] = "conflicting",
+	[SSET_CORRUPT] = "corrupt",
+};
+
+/* "status", then "truncated" and "stack" of an interned stack. */
+static int put_entry(struct trace_seq *s, const struct symbolizer *sz,
+		     struct sset_entry *entry)
+{
+	struct entry_ctx c = { sz, entry };
+
+	if (entry->status == SSET_FRAMES && !entry->depth) {
+		trace_seq_puts(s, ",\"status\":\"none\"");
+		return 0;
+	}
+	trace_seq_printf(s, ",\"status\":\"%s\"", entry_status[entry->status]);
+	if (entry->status == SSET_TRUNCATED)
+		trace_seq_puts(s, ",\"truncated\":true");
+	trace_seq_puts(s, ",\"stack\":");
+	if (!sset_has_frames(entry->status)) {
+		trace_seq_puts(s, "[]");
+		return 0;
+	}
+	return sset_render_once(s, entry, SSET_R_JSON, render_entry, &c);
+}
+
+int json_off_cpu(FILE *out, const struct symbolizer *sz,
+		 const struct offcpu_interval *iv, bool wakers)
+{
+	unsigned long long us = (iv->out_ts + 500) / 1000;
+	char state[OFFCPU_STATE_LEN];
+	struct trace_seq s;
+	int ret = 0;
+
+	trace_seq_init(&s);
+	trace_seq_printf(&s, "{\"time\":%llu.%06llu,\"ts\":%llu,\"cpu\":%d,\"pid\":%d,\"comm\":",
+			 us / 1000000, us % 1000000,
+			 (unsigned long long)iv->out_ts, iv->out_cpu, iv->pid);
+	put_string(&s, iv->comm);
+	trace_seq_printf(&s, ",\"state\":\"%s\",\"off_ns\":%llu,\"end_ts\":%llu,\"end_cpu\":%d",
+			 offcpu_state_name(iv->state, state),
+			 (unsigned long long)iv->ns,
+			 (unsigned long long)iv->in_ts, iv->in_cpu);
+	if (wakers && !iv->waker)
+		trace_seq_puts(&s, ",\"waker\":null");
+	if (wakers && iv->waker) {
+		trace_seq_printf(&s, ",\"waker\":{\"pid\":%d,\"comm\":",
+				 iv->waker_pid);
+		put_string(&s, tep_data_comm_from_pid(sz->tep, iv->waker_pid));
+		ret = put_entry(&s, sz, iv->waker);
+		trace_seq_putc(&s, '}');
+	}
+	if (put_entry(&s, sz, iv->blocked))
+		ret = -ENOMEM;
+	trace_seq_puts(&s, "}\n");
+	trace_seq_terminate(&s);
+	fwrite(s.buffer, 1, s.len, out);
+	trace_seq_destroy(&s);
+	return ret;
+}

@@ -32,12 +32,35 @@
  *    "stack":[...]}
  *
  * The "stack" array of each distinct stack is rendered once and reused.
+ *
+ * With --off-cpu, json_off_cpu() prints one object per off-CPU interval
+ * instead, when the interval ends (at the task's switch-in), so in the
+ * order the intervals end:
+ *
+ *   {"time":1.000000,"ts":1000000000,"cpu":0,"pid":42,"comm":"worker",
+ *    "state":"S","off_ns":2000000000,"end_ts":3000000000,"end_cpu":0,
+ *    "status":"frames","stack":[...]}
+ *
+ * time, ts and cpu are the switch-out's (time in seconds, rounded to the
+ * microsecond as above; ts and end_ts in ns of the trace clock), comm the
+ * task's prev_comm then, state its prev_state as sched_switch prints it
+ * ("S", "D", "R+" for a preempted task), off_ns end_ts - ts.  "status" is
+ * "frames" (the stack the task left the CPU with follows; with
+ * "truncated":true before "stack" when it was cut at max_depth), "none"
+ * (its sched_switch carried no stack: no "stack" member), or "stale",
+ * "unknown", "conflicting", "corrupt" (the stack could not be had:
+ * "stack":[]).  With --wakers, "waker" comes before "status": null when no
+ * wakeup in the trace ended the interval, else {"pid":P,"comm":C,
+ * "status":...,"stack":[...]}, the task whose sched_waking (or
+ * sched_wakeup) came first after the switch-out and that event's stack, in
+ * the same shape.
  */
 #ifndef FGDECODE_JSON_H
 #define FGDECODE_JSON_H
 
 #include <stdio.h>
 
+#include "offcpu.h"
 #include "resolve.h"
 #include "stackset.h"
 #include "symbolize.h"
@@ -59,6 +82,18 @@ int json_event(FILE *out, const struct symbolizer *sz,
 	       struct tep_record *record,
 	       const char *buffer, const struct resolved *res,
 	       struct sset_entry *entry, bool orphan, const sm_u64 *weight);
+
+/**
+ * json_off_cpu() - print one off-CPU interval as a JSON line
+ * @out: stream
+ * @sz: the symbolizer (holds the trace's handle)
+ * @iv: the interval (offcpu_on_interval())
+ * @wakers: print the "waker" member (--wakers)
+ *
+ * Return: 0, or -ENOMEM.
+ */
+int json_off_cpu(FILE *out, const struct symbolizer *sz,
+		 const struct offcpu_interval *iv, bool wakers);
 
 /**
  * json_put_frames() - append a stack as a JSON array of frame objects

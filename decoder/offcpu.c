@@ -27,6 +27,10 @@ struct offcpu_task {
 	struct sset_entry *entry;	/* charged stack; NULL: not charged */
 	struct sset_entry *waker;	/* wakers: the first wakeup's stack */
 	int waker_pid;			/* and who recorded it */
+	/* Kept for offcpu_on_interval() only: the switch-out's */
+	char comm[OFFCPU_COMM_LEN];	/* prev_comm */
+	sm_u64 state;			/* prev_state */
+	int cpu;
 };
 
 static sm_u64 task_key(int pid)
@@ -157,13 +161,42 @@ static struct sset_entry *with_waker(struct offcpu *o, struct tep_handle *tep,
 	return e;
 }
 
+void offcpu_on_interval(struct offcpu *o, offcpu_interval_fn fn, void *arg)
+{
+	o->on_interval = fn;
+	o->on_interval_arg = arg;
+}
+
+/* Hand the interval of @t, charged as @ns and ended by @record, to the callback. */
+static int report_interval(struct offcpu *o, struct offcpu_task *t,
+			   struct sset_entry *blocked,
+			   struct tep_record *record, sm_u64 ns)
+{
+	struct offcpu_interval iv = {
+		.pid = t->pid,
+		.comm = t->comm,
+		.state = t->state,
+		.out_ts = record->ts > t->ts ? t->ts : record->ts,
+		.in_ts = record->ts,
+		.ns = ns,
+		.out_cpu = t->cpu,
+		.in_cpu = record->cpu,
+		.blocked = blocked,
+		.waker = t->waker,
+		.waker_pid = t->waker_pid,
+	};
+
+	return o->on_interval(o->on_interval_arg, &iv);
+}
+
 int offcpu_switch_in(struct offcpu *o, struct tep_handle *tep,
 		     struct tep_record *record)
 {
 	int pid = (int)field(tep, record, o->next_pid);
 	struct offcpu_task *t;
-	struct sset_entry *e;
+	struct sset_entry *e, *blocked;
 	sm_u64 ns;
+	int ret;
 
 	if (!pid)
 		return 0;
@@ -173,7 +206,7 @@ int offcpu_switch_in(struct offcpu *o, struct tep_handle *tep,
 		return 0;
 	}
 	t->off = false;
-	e = t->entry;
+	blocked = e = t->entry;
 	t->entry = NULL;
 	if (!e)
 		return 0;
@@ -185,7 +218,10 @@ int offcpu_switch_in(struct offcpu *o, struct tep_handle *tep,
 	ns = record->ts > t->ts ? record->ts - t->ts : 0;
 	o->stats.intervals++;
 	o->stats.ns += ns;
-	return sset_count_weighted(o->set, e, o->event_id, ns);
+	ret = sset_count_weighted(o->set, e, o->event_id, ns);
+	if (!ret && o->on_interval)
+		ret = report_interval(o, t, blocked, record, ns);
+	return ret;
 }
 
 /* prev_comm of @record into @comm (NUL-terminated; "" when cut off). */
@@ -221,6 +257,11 @@ static int leave(struct offcpu *o, struct tep_handle *tep,
 	t->ts = record->ts;
 	t->entry = entry;
 	t->waker = NULL;
+	if (o->on_interval && entry) {
+		read_comm(o, record, t->comm, sizeof(t->comm));
+		t->state = (sm_u64)field(tep, record, o->prev_state);
+		t->cpu = record->cpu;
+	}
 	return 0;
 }
 

@@ -64,6 +64,39 @@ struct offcpu_stats {
 
 struct offcpu_task;
 
+/**
+ * struct offcpu_interval - one charged interval, as offcpu_switch_in() ends it
+ * @pid: the task
+ * @comm: its prev_comm at the switch-out (NUL-terminated, at most 16 bytes)
+ * @state: its prev_state then (offcpu_state_name() spells it)
+ * @out_ts: the switch-out's timestamp, ns of the trace clock
+ * @in_ts: the switch-in's (>= @out_ts; an earlier one is taken as @out_ts)
+ * @ns: @in_ts - @out_ts, what the interval weighs
+ * @out_cpu: the CPU it left
+ * @in_cpu: the CPU it came back on
+ * @blocked: the stack it left with (frames innermost first, or a marker
+ *	status, or depth 0: its sched_switch carried no stack); its root is
+ *	"[STATE]" or "COMM;[STATE]"
+ * @waker: with wakers, the stack of the first wakeup after the switch-out
+ *	(no root); NULL when none in the trace ended the interval, or
+ *	without wakers
+ * @waker_pid: who recorded that wakeup (with @waker)
+ */
+struct offcpu_interval {
+	int pid;
+	const char *comm;
+	sm_u64 state;
+	sm_u64 out_ts, in_ts, ns;
+	int out_cpu, in_cpu;
+	struct sset_entry *blocked;
+	struct sset_entry *waker;
+	int waker_pid;
+};
+
+/* Called for each charged interval; a negative errno stops the decode. */
+typedef int (*offcpu_interval_fn)(void *arg,
+				  const struct offcpu_interval *iv);
+
 struct offcpu {
 	struct stackset *set;
 	bool task_root;
@@ -76,6 +109,8 @@ struct offcpu {
 	struct tep_format_field *waking_pid;
 	struct sm_hashtab tasks;	/* of struct offcpu_task, by pid */
 	struct offcpu_stats stats;
+	offcpu_interval_fn on_interval;	/* NULL: none (offcpu_on_interval()) */
+	void *on_interval_arg;
 };
 
 /**
@@ -106,6 +141,20 @@ int offcpu_init(struct offcpu *o, struct tep_handle *tep,
  */
 int offcpu_wakers(struct offcpu *o, struct tep_handle *tep,
 		  const struct symbolizer *sz, struct sm_err *err);
+
+/**
+ * offcpu_on_interval() - also hand each charged interval to @fn
+ * @o: set up by offcpu_init() (and offcpu_wakers(), if at all)
+ * @fn: called from offcpu_switch_in() when an interval is charged, in the
+ *	order the intervals end (switch-ins in trace order), after it is
+ *	counted in the stack set; its negative errno is
+ *	offcpu_switch_in()'s return
+ * @arg: passed to @fn
+ *
+ * The per-interval form of the analysis: fgdecode --off-cpu --json.  The
+ * task's comm, state and CPU are kept from its switch-out for @fn.
+ */
+void offcpu_on_interval(struct offcpu *o, offcpu_interval_fn fn, void *arg);
 
 /** offcpu_is_waking() - with wakers, is @record the wakeup event? */
 bool offcpu_is_waking(const struct offcpu *o, struct tep_handle *tep,
@@ -145,7 +194,7 @@ bool offcpu_is_switch(const struct offcpu *o, struct tep_handle *tep,
  * Call it for every sched_switch, before offcpu_switch_out() of the same
  * record.
  *
- * Return: 0, or -ENOMEM.
+ * Return: 0, -ENOMEM, or what the offcpu_on_interval() callback returned.
  */
 int offcpu_switch_in(struct offcpu *o, struct tep_handle *tep,
 		     struct tep_record *record);

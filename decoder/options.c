@@ -47,7 +47,7 @@ static void report_usage(FILE *out)
 		"  --off-cpu       with --top N, --folded, --pprof or --flamegraph: weigh\n"
 		"                  each sched_switch stack by the ns its task then spent\n"
 		"                  off the CPU, under the state it left in ([S], [D],\n"
-		"                  [R+], ...)\n"
+		"                  [R+], ...); with --json: one object per interval\n"
 		"  --task-root     with --off-cpu: the task's comm as the root frame\n"
 		"  --wakers        with --off-cpu: each interval under the stack of the\n"
 		"                  wakeup that ended it (sched_waking with stacks), as\n"
@@ -380,8 +380,9 @@ static int parse_one(struct options *opt, int c, const char *arg)
 }
 
 /*
- * --off-cpu sums intervals, not events: an aggregate output only, not with
- * --weight; its folded stacks have no event root (sched_switch, always).
+ * --off-cpu sums intervals, not events: an aggregate output, or --json's
+ * one object per interval; not with --weight; its folded stacks have no
+ * event root (sched_switch, always).
  */
 static int parse_off_cpu(struct options *opt)
 {
@@ -392,8 +393,8 @@ static int parse_off_cpu(struct options *opt)
 	}
 	if (!opt->off_cpu)
 		return 0;
-	if (!opt->diff && (opt->mode == OUT_TEXT || opt->mode == OUT_JSON)) {
-		fg_error("--off-cpu sums time per stack: not with the text or --json output");
+	if (!opt->diff && opt->mode == OUT_TEXT) {
+		fg_error("--off-cpu sums time per stack or lists intervals: not with the text output (--json for intervals)");
 		return -1;
 	}
 	if (opt->weight) {

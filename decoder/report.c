@@ -214,6 +214,9 @@ static void emit(struct fgdecode *fg, struct tep_record *record, int stream,
 			format_cut(&fg->line);
 		break;
 	case OUT_JSON:
+		/* --off-cpu: intervals, printed as they end (fgdecode.c). */
+		if (fg->opt.off_cpu)
+			break;
 		if (json_event(stdout, &fg->sz, record, buffer, res, entry,
 			       orphan, fg->opt.weight && stack != record ?
 			       &weight : NULL))

@@ -158,8 +158,10 @@ matrix_off_cpu() {
 		{ FAILED=$((FAILED + 1)); echo "FAIL off-cpu-real-trace: no off-cpu summary line"; }
 	flip "$TMP/v6.dat" "$TMP/flip" 7 40
 	run_case off-cpu-40-bytes-flipped either "$TMP/flip" --off-cpu --top 5
+	run_case off-cpu-json-40-bytes-flipped either "$TMP/flip" --off-cpu --json
 	head -c $(($(stat -c %s "$TMP/v6.dat") / 2)) "$TMP/v6.dat" >"$TMP/trunc"
 	run_case off-cpu-truncated-at-half either "$TMP/trunc" --off-cpu --top 5
+	run_case off-cpu-json-truncated-at-half either "$TMP/trunc" --off-cpu --json
 	run_case wakers-without-sched-waking error "$TRACE" --off-cpu --wakers --folded
 }
 

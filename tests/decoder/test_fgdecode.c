@@ -1514,11 +1514,67 @@ START_TEST(off_cpu_charges_each_interval_to_its_switch_out_stack_and_state)
 }
 END_TEST
 
+/* frames3 and frames2 as the "stack" arrays of --json. */
+#define JSON_STACK3 \
+	"[{\"addr\":\"0xffffffff832528c8\",\"symbol\":\"__schedule\",\"offset\":1272,\"size\":2560}," \
+	"{\"addr\":\"0xffffffff83252e2a\",\"symbol\":\"schedule\",\"offset\":90,\"size\":176}," \
+	"{\"addr\":\"0xffffffff828cd41a\",\"symbol\":\"kthread\",\"offset\":218,\"size\":288}]"
+#define JSON_STACK2 \
+	"[{\"addr\":\"0xffffffff832528c8\",\"symbol\":\"__schedule\",\"offset\":1272,\"size\":2560}," \
+	"{\"addr\":\"0xffffffffc03e3cca\",\"symbol\":\"p9_client_rpc\",\"offset\":330,\"size\":1152,\"module\":\"9pnet\"}]"
+
+/*
+ * The intervals of write_switch_trace() as they end: io's (D, 1.5 s to 2 s
+ * on CPU 1, its fallback stack), cat's (R+, 2 s to 2.25 s), worker's (S,
+ * 1 s to 3 s on CPU 0); pid 45's switch-in and the tasks still off print
+ * nothing.
+ */
+START_TEST(off_cpu_json_prints_each_interval_as_it_ends)
+{
+	write_switch_trace();
+	run("--off-cpu --json trace.dat");
+	ck_assert_int_eq(res.status, 0);
+	ck_assert_str_eq(res.out,
+		"{\"time\":1.500000,\"ts\":1500000000,\"cpu\":1,\"pid\":43,\"comm\":\"io\",\"state\":\"D\","
+		"\"off_ns\":500000000,\"end_ts\":2000000000,\"end_cpu\":1,\"status\":\"frames\",\"stack\":" JSON_STACK2 "}\n"
+		"{\"time\":2.000000,\"ts\":2000000000,\"cpu\":1,\"pid\":44,\"comm\":\"cat\",\"state\":\"R+\","
+		"\"off_ns\":250000000,\"end_ts\":2250000000,\"end_cpu\":1,\"status\":\"frames\",\"stack\":" JSON_STACK3 "}\n"
+		"{\"time\":1.000000,\"ts\":1000000000,\"cpu\":0,\"pid\":42,\"comm\":\"worker\",\"state\":\"S\","
+		"\"off_ns\":2000000000,\"end_ts\":3000000000,\"end_cpu\":0,\"status\":\"frames\",\"stack\":" JSON_STACK3 "}\n");
+	/* The same summary as the aggregate outputs. */
+	ck_assert(strstr(res.err,
+		"fgdecode: off-cpu: 2750000000 ns in 3 intervals, 1 switch-ins with no switch-out in the trace, 2 tasks still off the CPU at its end (neither charged)\n"));
+	run("--off-cpu --json --pid 42 --no-summary trace.dat");
+	ck_assert_str_eq(res.out,
+		"{\"time\":1.000000,\"ts\":1000000000,\"cpu\":0,\"pid\":42,\"comm\":\"worker\",\"state\":\"S\","
+		"\"off_ns\":2000000000,\"end_ts\":3000000000,\"end_cpu\":0,\"status\":\"frames\",\"stack\":" JSON_STACK3 "}\n");
+}
+END_TEST
+
+/* A switch-out with no stack, and one whose cookie no definition names. */
+START_TEST(off_cpu_json_says_when_the_stack_is_missing)
+{
+	sched_switch(0, 1 * SEC, "nostack", 50, 1, 0);
+	sched_switch(0, 1 * SEC + SEC / 2, "lost", 51, 2, 0);
+	cookie(0, 1 * SEC + SEC / 2 + 1, stackmap_cookie_make(9, 7));
+	sched_switch(0, 2 * SEC, "swapper/0", 0, 0, 50);
+	sched_switch(0, 3 * SEC, "swapper/0", 0, 0, 51);
+	write_trace_with(switch_formats);
+	run("--off-cpu --json --no-summary trace.dat");
+	ck_assert_int_eq(res.status, 0);
+	ck_assert_str_eq(res.out,
+		"{\"time\":1.000000,\"ts\":1000000000,\"cpu\":0,\"pid\":50,\"comm\":\"nostack\",\"state\":\"S\","
+		"\"off_ns\":1000000000,\"end_ts\":2000000000,\"end_cpu\":0,\"status\":\"none\"}\n"
+		"{\"time\":1.500000,\"ts\":1500000000,\"cpu\":0,\"pid\":51,\"comm\":\"lost\",\"state\":\"D\","
+		"\"off_ns\":1500000000,\"end_ts\":3000000000,\"end_cpu\":0,\"status\":\"unknown\",\"stack\":[]}\n");
+}
+END_TEST
+
 START_TEST(off_cpu_refuses_other_outputs_and_traces_without_sched_switch)
 {
 	run("--off-cpu trace.dat");
 	ck_assert_int_eq(res.status, 2);
-	ck_assert_str_eq(res.err, "fgdecode: --off-cpu sums time per stack: not with the text or --json output\n");
+	ck_assert_str_eq(res.err, "fgdecode: --off-cpu sums time per stack or lists intervals: not with the text output (--json for intervals)\n");
 	run("--task-root --folded trace.dat");
 	ck_assert_int_eq(res.status, 2);
 	run("--off-cpu --weight n --folded trace.dat");
@@ -1587,6 +1643,17 @@ START_TEST(wakers_join_each_interval_to_the_wakeup_that_ended_it)
 		"[no wakeup in the trace];--;[R+];kthread;schedule;__schedule 250000000\n"
 		"worker;p9_client_rpc;__schedule;--;[D];kthread;schedule;__schedule 1000000000\n");
 	ck_assert(strstr(res.err, "fgdecode: off-cpu: 1250000000 ns in 2 intervals, 1 switch-ins with no switch-out in the trace, 1 tasks still off the CPU at its end (neither charged), 1 ended by a wakeup in the trace, 1 by none\n"));
+	/* Per interval: worker and its wakeup's stack, or null. */
+	run("--off-cpu --wakers --json --no-summary trace.dat");
+	ck_assert_int_eq(res.status, 0);
+	ck_assert_str_eq(res.out,
+		"{\"time\":1.000000,\"ts\":1000000000,\"cpu\":0,\"pid\":43,\"comm\":\"io\",\"state\":\"D\","
+		"\"off_ns\":1000000000,\"end_ts\":2000000000,\"end_cpu\":0,"
+		"\"waker\":{\"pid\":42,\"comm\":\"worker\",\"status\":\"frames\",\"stack\":" JSON_STACK2 "},"
+		"\"status\":\"frames\",\"stack\":" JSON_STACK3 "}\n"
+		"{\"time\":2.000000,\"ts\":2000000000,\"cpu\":0,\"pid\":44,\"comm\":\"cat\",\"state\":\"R+\","
+		"\"off_ns\":250000000,\"end_ts\":2250000000,\"end_cpu\":0,\"waker\":null,"
+		"\"status\":\"frames\",\"stack\":" JSON_STACK3 "}\n");
 	run("--wakers --folded trace.dat");
 	ck_assert_int_eq(res.status, 2);
 	ck_assert_str_eq(res.err, "fgdecode: --wakers needs --off-cpu\n");
@@ -2299,6 +2366,8 @@ static Suite *fgdecode_suite(void)
 	tcase_add_test(outputs, weight_of_an_event_without_the_field_is_an_error_naming_it);
 	tcase_add_test(outputs, weight_counts_a_negative_value_as_zero_and_says_so);
 	tcase_add_test(outputs, off_cpu_charges_each_interval_to_its_switch_out_stack_and_state);
+	tcase_add_test(outputs, off_cpu_json_prints_each_interval_as_it_ends);
+	tcase_add_test(outputs, off_cpu_json_says_when_the_stack_is_missing);
 	tcase_add_test(outputs, off_cpu_refuses_other_outputs_and_traces_without_sched_switch);
 	tcase_add_test(outputs, wakers_join_each_interval_to_the_wakeup_that_ended_it);
 	tcase_add_test(outputs, wakers_without_wakeup_events_is_an_error);
