@@ -4,6 +4,8 @@
 # prev_state=X) to the next with next_pid=P, in ns; pid 0 is left out;
 # switch-ins with no switch-out before them and tasks still off at the end
 # are counted, not charged (what fgdecode documents).  Prints
+#   interval P X OUT IN (one line per interval: pid, state, switch-out and
+#                        switch-in timestamps in ns, in the order they end)
 #   state X NS N        (one line per state: ns and number of intervals)
 #   total NS N
 #   no_switch_out N
@@ -26,6 +28,7 @@
 	if (next_pid != 0) {
 		if (next_pid in off) {
 			d = ns - off[next_pid]
+			printf "interval %s %s %d %d\n", next_pid, st[next_pid], off[next_pid], ns
 			sum[st[next_pid]] += d
 			cnt[st[next_pid]]++
 			total += d

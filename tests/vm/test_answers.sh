@@ -11,6 +11,10 @@
 #                                     and every state's sum equal to the one
 #                                     offcpu_ref.awk computes from
 #                                     `trace-cmd report -t` of the same trace
+#   --off-cpu --json                  one valid JSON line per interval, the
+#                                     same intervals (pid, state, switch-out
+#                                     and switch-in ns) as offcpu_ref.awk's;
+#                                     anstool's 4 sleeps each 250 ms (+5 %)
 #   diff base.dat new.dat             the load_msg stack changed by exactly
 #                                     the 50 added messages; the queues'
 #                                     allocations (two per run in both) are
@@ -97,6 +101,37 @@ check_diff() {
 	echo "test_answers: diff: load_msg +200000 bytes, newque unchanged, anstool's sleep only in base"
 }
 
+# --off-cpu --json: valid JSON, every interval of the trace-cmd report
+# computation (pid, state, switch-out and switch-in ns) and no other;
+# anstool's four sleeps each 250 ms (+5 %) under do_nanosleep.
+check_off_cpu_json() {
+	local got
+	"$FG" --off-cpu --json --no-summary "$OUT/base.dat" >"$OUT/offcpu.json" ||
+		fail "--off-cpu --json" "fgdecode exited $?"
+	python3 -c '
+import json, sys
+for n, line in enumerate(open(sys.argv[1]), 1):
+    try:
+        o = json.loads(line)
+    except ValueError as e:
+        sys.exit("%s:%d: not JSON: %s" % (sys.argv[1], n, e))
+    assert o["end_ts"] - o["ts"] == o["off_ns"], line
+    print("interval", o["pid"], o["state"], o["ts"], o["end_ts"])' "$OUT/offcpu.json" >"$OUT/offcpu.json.intervals" ||
+		fail "--off-cpu --json" "$(tail -n1 "$OUT/offcpu.json.intervals")"
+	diff <(grep '^interval ' "$OUT/offcpu.ref" | sort) <(sort "$OUT/offcpu.json.intervals") >"$OUT/offcpu.json.diff" ||
+		fail "--off-cpu --json against trace-cmd report" "intervals differ: $(head -n4 "$OUT/offcpu.json.diff" | tr '\n' ' ')"
+	got=$(python3 -c '
+import json, sys
+for line in open(sys.argv[1]):
+    o = json.loads(line)
+    if o["comm"] == "anstool" and o["state"] == "S" and \
+       any(f["symbol"] == "do_nanosleep" for f in o.get("stack", [])):
+        print(o["off_ns"])' "$OUT/offcpu.json")
+	gawk 'NF == 1 && $1 >= 250000000 && $1 <= 262500000 { n++ } END { exit !(n == 4 && NR == 4) }' <<<"$got" ||
+		fail "--off-cpu --json of anstool sleep 4 250" "intervals under do_nanosleep (ns): $(echo $got)"
+	echo "test_answers: --off-cpu --json: $(wc -l <"$OUT/offcpu.json") intervals, the same as trace-cmd report's; anstool's sleeps (ns): $(echo $got)"
+}
+
 check_off_cpu() {
 	local got ns
 	"$FG" --off-cpu --task-root --folded "$OUT/base.dat" >"$OUT/offcpu.folded" 2>"$OUT/offcpu.err" ||
@@ -118,6 +153,7 @@ check_off_cpu() {
 	expect "--off-cpu total against trace-cmd report" \
 		"$(sed -n 's/^fgdecode: off-cpu: \([0-9]*\) ns in \([0-9]*\) intervals, \([0-9]*\) switch-ins.*, \([0-9]*\) tasks still off.*/total \1 \2 no_switch_out \3 still_off \4/p' "$OUT/offcpu.err")" \
 		"$(gawk '/^total/ { t = $2 " " $3 } /^no_switch_out/ { a = $2 } /^still_off/ { b = $2 } END { print "total " t " no_switch_out " a " still_off " b }' "$OUT/offcpu.ref")"
+	check_off_cpu_json
 	"$FG" --off-cpu --wakers --task-root --folded "$OUT/base.dat" >"$OUT/wakers.folded" 2>"$OUT/wakers.err" ||
 		fail "--off-cpu --wakers" "fgdecode exited $? ($(head -n1 "$OUT/wakers.err"))"
 	ns=$(sum_matching "$OUT/wakers.folded" ';hrtimer_wakeup;.*;--;anstool;[[]S[]];.*;do_nanosleep;')
