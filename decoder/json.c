@@ -79,16 +79,19 @@ void json_put_frames(struct trace_seq *s, const struct symbolizer *sz,
 	trace_seq_putc(s, ']');
 }
 
+/* A stack to render, for render_frames(). */
 struct render_ctx {
 	const struct symbolizer *sz;
-	const struct resolved *res;
+	const sm_u64 *frames;
+	sm_u32 depth;
 };
 
+/* Append a stack's frames array (a sset_render_once() callback). */
 static void render_frames(struct trace_seq *s, const void *ctx)
 {
 	const struct render_ctx *c = ctx;
 
-	json_put_frames(s, c->sz, c->res->frames, c->res->depth);
+	json_put_frames(s, c->sz, c->frames, c->depth);
 }
 
 /* "orphan":true and its "owner", for a stack no event carried. */
@@ -105,7 +108,7 @@ static void put_orphan(struct trace_seq *s, struct tep_handle *tep,
 static int put_stack(struct trace_seq *s, const struct symbolizer *sz,
 		     const struct resolved *res, struct sset_entry *entry)
 {
-	struct render_ctx c = { sz, res };
+	struct render_ctx c = { sz, res->frames, res->depth };
 
 	return sset_render_once(s, entry, SSET_R_JSON, render_frames, &c);
 }
@@ -201,20 +204,6 @@ int json_event(FILE *out, const struct symbolizer *sz,
 	return ret;
 }
 
-/* An interned stack to render, for render_entry(). */
-struct entry_ctx {
-	const struct symbolizer *sz;
-	const struct sset_entry *entry;
-};
-
-/* Append the frames of an interned stack (a sset_render_once() callback). */
-static void render_entry(struct trace_seq *s, const void *ctx)
-{
-	const struct entry_ctx *c = ctx;
-
-	json_put_frames(s, c->sz, c->entry->frames, c->entry->depth);
-}
-
 static const char *const entry_status[SSET_NR_STATUS] = {
 	[SSET_FRAMES] = "frames",
 	[SSET_TRUNCATED] = "frames",
@@ -228,7 +217,7 @@ static const char *const entry_status[SSET_NR_STATUS] = {
 static int put_entry(struct trace_seq *s, const struct symbolizer *sz,
 		     struct sset_entry *entry)
 {
-	struct entry_ctx c = { sz, entry };
+	struct render_ctx c = { sz, entry->frames, entry->depth };
 
 	if (entry->status == SSET_FRAMES && !entry->depth) {
 		trace_seq_puts(s, ",\"status\":\"none\"");
@@ -242,7 +231,7 @@ static int put_entry(struct trace_seq *s, const struct symbolizer *sz,
 		trace_seq_puts(s, "[]");
 		return 0;
 	}
-	return sset_render_once(s, entry, SSET_R_JSON, render_entry, &c);
+	return sset_render_once(s, entry, SSET_R_JSON, render_frames, &c);
 }
 
 int json_off_cpu(FILE *out, const struct symbolizer *sz,
