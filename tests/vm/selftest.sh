@@ -66,6 +66,12 @@ test_kernel_crash_detected() {
 		grep -qE '^run-vm: kernel failed: console shows: .*; call trace .*sysrq_handle_crash' <<<"$OUT"
 }
 
+# run-vm boots with no5lvl (see boot_once()): the guest runs 4-level paging, so the kernel drops LA57.
+test_four_level_paging() {
+	run_guest paging 'if grep -qw la57 /proc/cpuinfo; then exit 4; fi; exit 0'
+	verdict guest_runs_four_level_paging "rc=$RC (4: la57 in /proc/cpuinfo)" test "$RC" = 0
+}
+
 test_trace_cmd_records() {
 	local n
 	# shellcheck disable=SC2016 # expands in the guest
@@ -80,6 +86,7 @@ main() {
 	test_exit_code_propagates
 	test_hang_times_out
 	test_kernel_crash_detected
+	test_four_level_paging
 	test_trace_cmd_records
 	echo "$PASSED passed, $FAILED failed"
 	((FAILED == 0))
