@@ -18,7 +18,7 @@ SPLAT_RE+=' (expedited )?stalls|.*self-detected stall|trying to register non-sta
 # Entry points of the virtio + 9p stack; their dependencies come from modules.dep.
 BASE_MODULES=(virtio_pci 9pnet_virtio 9p)
 TRACE_CMD=/usr/bin/trace-cmd
-# The helpers every guest script sources (step, die, stat_of), installed as /guest-common.sh.
+# The helpers every guest script sources (step, die, stat_of, workload), installed as /guest-common.sh.
 GUEST_LIB=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)/guest/lib.sh
 
 MODULES=() EXTRAS=() GUEST_SCRIPT="" SHARE="" TIMEOUT=300 SMP=2 MEM=1G KVER="" VERBOSE=0 APPEND="" HUNG_RETRIES=1 TCG_THREAD=single

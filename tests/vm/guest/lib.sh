@@ -1,8 +1,9 @@
 #!/bin/sh
 # What every guest script shares: run-vm.sh installs this file as /guest-common.sh in the initramfs, and each
 # script in tests/vm/guest/ sources it first; a command a script records sources it too
-# (`trace-cmd record ... sh -c '. /guest-common.sh; workload 10'`).  POSIX sh (busybox ash).  The guest's output goes to the console
-# the harness scans for kernel reports (run-vm.sh SPLAT_RE): nothing here prints those words.
+# (`trace-cmd record ... sh -c '. /guest-common.sh; workload 10'`).  POSIX sh (busybox ash).  The guest's
+# output goes to the console the harness scans for kernel reports (run-vm.sh SPLAT_RE): nothing here prints
+# those words.
 
 # step WHAT...: one "guest: WHAT" progress line on the console.
 step() {
