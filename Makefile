@@ -4,7 +4,8 @@
 #                 the record tools (record/) and fgdecode (decoder/)
 #   make demo     install what is missing, build, record a real workload in a
 #                 qemu guest running the Debian kernel, print decoded stacks
-#   make check    install what is missing, build, run every test suite;
+#   make check    install what is missing, build, run every test suite
+#                 (SUITES="..." runs only those, names of tests/run-tests.sh);
 #                 the module's build and the qemu suites once per kernel of
 #                 KERNELS (default "6.1 6.12 6.12-rt"; make check KERNELS=6.12),
 #                 then on a debug kernel built once per machine (KASAN,
@@ -23,8 +24,12 @@
 # (kmod/kver.mk; `make` prints which and why). make check tests it on each
 # kernel of KERNELS (default "6.1 6.12 6.12-rt"; tests/kernels.sh).
 
+# KVER is resolved again by each make that needs it (kmod/Makefile includes
+# kver.mk itself), never exported from here: `make check` and `make demo`
+# parse this file before `deps` has installed linux-image-amd64 on a fresh
+# machine, and an empty KVER exported then would stick to every sub-make.
+# Only install's DKMS step reads it here, after the build.
 include kmod/kver.mk
-export KVER KVER_WHY
 VERSION := $(shell sed -n 's/^\#define STACKMAP_VERSION\t*"\(.*\)"/\1/p' include/stackmap/version.h)
 
 # Install locations. The plugin goes where libtraceevent looks for plugins
@@ -72,7 +77,13 @@ deps:
 
 check: deps
 	$(MAKE) all
-	tests/run-tests.sh
+	tests/run-tests.sh $(SUITES)
+
+# The README's two commands on fresh debootstrap roots (FRESH_SUITES, default
+# bookworm): run before every change to the build, the install or the
+# dependencies (tests/test_fresh_root.sh).
+check-fresh: deps
+	tests/test_fresh_root.sh $(or $(FRESH_SUITES),bookworm)
 
 # Fuzz every harness for FUZZ_SECONDS (default 60) each.
 fuzz: deps
@@ -139,4 +150,4 @@ clean:
 	-$(MAKE) -C tests/bench clean
 	rm -rf build
 
-.PHONY: all module plugin record decoder deps check fuzz bench bench-quick demo install uninstall clean
+.PHONY: all module plugin record decoder deps check check-fresh fuzz bench bench-quick demo install uninstall clean

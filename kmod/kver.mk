@@ -1,5 +1,8 @@
 # The kernel stackmap.ko is built for, shared by kmod/Makefile and the top
-# Makefile (which exports KVER and KVER_WHY to kmod/ and the tests):
+# Makefile. Each make evaluates it when it parses: the top Makefile does not
+# export the result, since on a fresh machine it parses before `deps` has
+# installed a kernel (a KVER given on the command line reaches every sub-make
+# anyway):
 #   KVER=...   given on the command line (or by DKMS: KVER=${kernelver})
 #   else       the running kernel, `uname -r`, when its headers are installed
 #              (/lib/modules/$(uname -r)/build): a user building for the
