@@ -8,6 +8,7 @@ set -euo pipefail
 
 PACKAGES=(
 	build-essential pkg-config gawk dkms time
+	debootstrap	# tests/roots.sh: the trixie root 7.x modules are built in, and the fresh-root test (make check-fresh)
 	linux-image-amd64 linux-headers-amd64 kmod
 	dwarves	# pahole: 6.12's kbuild (tests/kernels.sh) generates BTF for modules with it
 	trace-cmd libtracecmd-dev libtraceevent-dev libtracefs-dev

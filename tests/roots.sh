@@ -1,0 +1,138 @@
+#!/bin/bash
+# Debian roots made with debootstrap, cached outside the clone, and a way to run a command inside one:
+#   tests/roots.sh fresh SUITE           a minbase root of SUITE (bookworm, trixie) plus make: what a new user
+#                                        has before typing the README's first command. Kept as made (never
+#                                        entered); print its path
+#   tests/roots.sh build SUITE           a root of SUITE with what kbuild needs (gcc, make, bc, bison, flex,
+#                                        libelf, pahole, kmod) and SUITE-backports in its sources: where the module
+#                                        is built for kernels a bookworm host cannot build for (7.x wants gcc-14
+#                                        and glibc 2.38); print its path
+#   tests/roots.sh run DIR [--bind PATH]... -- COMMAND...
+#                                        run COMMAND as root inside DIR with /proc, /sys and /dev mounted, and
+#                                        each PATH bound at the same path, in a private mount namespace (nothing
+#                                        stays mounted after it, whatever happens)
+#
+# Roots live in $STACKMAP_ROOTS (default /var/cache/stackmap/roots) as SUITE-fresh-DATE and SUITE-build-DATE,
+# DATE being the day their package lists were fetched (YYYYMMDD, UTC); one younger than MAX_AGE_DAYS (default
+# 7) is reused, an older one replaced. The mirror is the host's own (the URI apt-cache policy shows for
+# bookworm/main), so the roots come from where the host's packages come from; trixie's packages are signed by
+# the same archive keyring. Needs root and debootstrap (tests/install-deps.sh installs it).
+set -euo pipefail
+
+PROG=roots
+CACHE=${STACKMAP_ROOTS:-/var/cache/stackmap/roots}
+MAX_AGE_DAYS=${MAX_AGE_DAYS:-7}
+KEYRING=/usr/share/keyrings/debian-archive-keyring.gpg
+BUILD_PACKAGES=build-essential,bc,bison,flex,libelf-dev,libssl-dev,dwarves,kmod,xz-utils,zstd,cpio,ca-certificates
+
+log() { echo "$PROG: $*" >&2; }
+die() { log "$*"; exit 1; }
+
+# The host's Debian mirror: the URI apt serves bookworm/main from.
+mirror() {
+	local uri
+	uri=$(apt-cache policy 2>/dev/null | awk '$3 ~ /^bookworm\/main$/ && $2 ~ /^https?:\/\// { print $2; exit }')
+	[[ -n $uri ]] || die "no bookworm/main source in the host's apt configuration (apt-cache policy); run apt-get update"
+	echo "$uri"
+}
+
+# newest KIND SUITE: the newest cached root of that kind and suite younger than MAX_AGE_DAYS, if any.
+newest() {
+	local dir
+	dir=$(find "$CACHE" -maxdepth 1 -type d -name "$2-$1-*" -mtime "-$MAX_AGE_DAYS" 2>/dev/null | sort | tail -n 1)
+	[[ -n $dir && -e $dir/.stackmap-root-done ]] && echo "$dir"
+}
+
+# sources SUITE MIRROR [backports]: the root's sources.list.
+sources() {
+	echo "deb $2 $1 main"
+	echo "deb $2 $1-updates main"
+	[[ ${3:-} != backports ]] || echo "deb $2 $1-backports main"
+}
+
+# make_root KIND SUITE INCLUDE [backports]: debootstrap a minbase root, then write its sources.list.
+make_root() {
+	local kind=$1 suite=$2 include=$3 m dir tmp start=$SECONDS
+	command -v debootstrap >/dev/null || die "debootstrap is missing (tests/install-deps.sh installs it)"
+	((EUID == 0)) || die "making a root needs root"
+	m=$(mirror)
+	dir=$CACHE/$suite-$kind-$(date -u +%Y%m%d)
+	tmp=$dir.tmp
+	mkdir -p "$CACHE"
+	rm -rf "$tmp"
+	log "debootstrap --variant=minbase --include=$include $suite (about 2-6 minutes)"
+	debootstrap --variant=minbase --keyring="$KEYRING" --include="$include" "$suite" "$tmp" "$m" \
+		>"$tmp.log" 2>&1 || { tail -n 20 "$tmp.log" >&2; die "debootstrap of $suite failed (log: $tmp.log)"; }
+	sources "$suite" "$m" "${4:-}" >"$tmp/etc/apt/sources.list"
+	# A root that builds gets its package lists now (kernels.sh looks kernels up in them); a fresh one is left
+	# as debootstrap made it, for the README's commands to update.
+	if [[ $kind == build ]]; then
+		run "$tmp" -- apt-get update -q >"$tmp.log" 2>&1 ||
+			{ tail -n 20 "$tmp.log" >&2; die "apt-get update in the $suite root failed"; }
+	fi
+	rm -rf "$dir"
+	touch "$tmp/.stackmap-root-done"
+	mv "$tmp" "$dir"
+	rm -f "$tmp.log"
+	# Older roots of the same kind and suite are replaced by this one.
+	find "$CACHE" -maxdepth 1 -type d -name "$suite-$kind-*" ! -path "$dir" -exec rm -rf {} +
+	log "$suite $kind root made in $((SECONDS - start)) s: $dir"
+	echo "$dir"
+}
+
+# run DIR [--bind PATH]... -- COMMAND...: see the header. The namespace's mounts vanish with its last process.
+run() {
+	local dir=$1 binds=() p
+	shift
+	while (($#)) && [[ $1 != -- ]]; do
+		[[ $1 == --bind ]] || die "run: expected --bind PATH or --, got '$1'"
+		binds+=("$(realpath "${2:?--bind needs a PATH}")")
+		shift 2
+	done
+	[[ ${1:-} == -- ]] || die "run: no -- before the command"
+	shift
+	[[ -x $dir/bin/sh ]] || die "run: $dir is not a root"
+	cp -L /etc/resolv.conf "$dir/etc/resolv.conf"
+	# shellcheck disable=SC2016 # expanded by the inner shell
+	unshare --mount --propagation private bash -euc '
+		dir=$1; shift
+		mount -t proc proc "$dir/proc"
+		mount --rbind /sys "$dir/sys"
+		mount --rbind /dev "$dir/dev"
+		while [[ $1 != -- ]]; do
+			mkdir -p "$dir$1"
+			mount --bind "$1" "$dir$1"
+			shift
+		done
+		shift
+		exec chroot "$dir" /usr/bin/env -i HOME=/root TERM=dumb LANG=C.UTF-8 \
+			PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin "$@"
+	' run "$dir" "${binds[@]}" -- "$@"
+}
+
+main() {
+	local cmd=${1:-} suite dir
+	(($#)) && shift
+	case $cmd in
+	fresh | build)
+		suite=${1:?SUITE (bookworm, trixie)}
+		mkdir -p "$CACHE"
+		exec {fd}>>"$CACHE/.lock"
+		flock "$fd"
+		if dir=$(newest "$cmd" "$suite"); then
+			log "$suite $cmd root: $dir (cached; made $(date -u -r "$dir/.stackmap-root-done" +%F))"
+			echo "$dir"
+		elif [[ $cmd == fresh ]]; then
+			make_root fresh "$suite" make
+		else
+			make_root build "$suite" "$BUILD_PACKAGES" backports
+		fi ;;
+	run)
+		run "$@" ;;
+	*)
+		sed -n '2,/^set -euo/p' "$0" | sed '$d; s/^# \{0,1\}//' >&2
+		exit 2 ;;
+	esac
+}
+
+main "$@"

@@ -1,0 +1,64 @@
+#!/bin/bash
+# The README's two commands on a fresh machine, as a new user runs them: a copy of a fresh minbase root of
+# SUITE (tests/roots.sh fresh: minbase plus make, cached), a clean clone of HEAD copied in, then as root in it
+#   make demo                      must work the first time (installs what is missing, builds, boots, decodes)
+#   make check SUITES="..."        the same first-run path through make check, on a few fast suites
+#                                  (CHECK_SUITES, default "lib-unit kmod-build@6.1 vm-e2e@6.1"; empty skips it)
+# Any step that only a second run or a hand-installed package would pass fails it. Each SUITE gets its own
+# copy, removed at the end (KEEP=1 keeps it); apt's downloads are cached per suite in $STACKMAP_ROOTS/apt-SUITE.
+# Usage: tests/test_fresh_root.sh [SUITE...]   (default: bookworm)
+# Run by `make check-fresh`; takes 10-20 minutes per suite on a fresh cache (apt installs about 1.5 GB).
+set -uo pipefail
+
+ROOT=$(cd "$(dirname "$0")/.." && pwd)
+CACHE=${STACKMAP_ROOTS:-/var/cache/stackmap/roots}
+CHECK_SUITES=${CHECK_SUITES-lib-unit kmod-build@6.1 vm-e2e@6.1}
+WORK=${WORK:-/var/tmp/stackmap-fresh}
+
+fail() {
+	echo "test_fresh_root: $1: FAIL: $2" >&2
+	exit 1
+}
+
+# step SUITE NAME COMMAND...: run one step in the root, print its time, fail the test if it fails.
+step() {
+	local suite=$1 name=$2 start=$SECONDS
+	shift 2
+	echo "test_fresh_root: $suite: $name"
+	"$ROOT/tests/roots.sh" run "$dir" --bind "$CACHE/apt-$suite" -- "$@" >"$log.$name" 2>&1
+	local rc=$?
+	tail -n 15 "$log.$name"
+	((rc == 0)) || fail "$suite" "'$name' exited $rc on the first run (log: $log.$name)"
+	echo "test_fresh_root: $suite: $name passed in $((SECONDS - start)) s"
+}
+
+one_suite() {
+	local suite=$1 fresh dir log start=$SECONDS
+	fresh=$("$ROOT/tests/roots.sh" fresh "$suite") || fail "$suite" "no fresh root"
+	dir=$WORK/$suite log=$WORK/$suite.log
+	rm -rf "$dir" "$log".*
+	mkdir -p "$WORK" "$CACHE/apt-$suite"
+	cp -a "$fresh" "$dir"
+	# apt keeps its downloads in the bound cache; the root's own apt state stays fresh.
+	echo "Dir::Cache::archives \"$CACHE/apt-$suite\";" >"$dir/etc/apt/apt.conf.d/90stackmap-cache"
+	git clone -q --no-hardlinks "$ROOT" "$dir/root/stackmap" || fail "$suite" "git clone of $ROOT failed"
+	echo "test_fresh_root: $suite: clean clone of $(git -C "$ROOT" rev-parse --short HEAD) in $dir/root/stackmap"
+	step "$suite" demo bash -c 'cd /root/stackmap && make demo'
+	grep -q '^demo: trace.dat is ' "$log.demo" || fail "$suite" "make demo did not reach its last line"
+	if [[ -n $CHECK_SUITES ]]; then
+		step "$suite" check bash -c "cd /root/stackmap && make check SUITES='$CHECK_SUITES'"
+		grep -q '^suites: [1-9][0-9]* passed, 0 failed' "$log.check" || fail "$suite" "make check ran no suite"
+	fi
+	((${KEEP:-0})) || rm -rf "$dir"
+	echo "test_fresh_root: $suite: PASS in $((SECONDS - start)) s"
+}
+
+main() {
+	local suite suites=("$@")
+	((EUID == 0)) || fail all "needs root (debootstrap, chroot)"
+	((${#suites[@]})) || suites=(bookworm)
+	for suite in "${suites[@]}"; do one_suite "$suite"; done
+	echo "${#suites[@]} passed, 0 failed"
+}
+
+main "$@"
