@@ -14,9 +14,9 @@
 #
 # Roots live in $STACKMAP_ROOTS (default /var/cache/stackmap/roots) as SUITE-fresh-DATE and SUITE-build-DATE,
 # DATE being the day their package lists were fetched (YYYYMMDD, UTC); one younger than MAX_AGE_DAYS (default
-# 7) is reused, an older one replaced. The mirror is the host's own (the URI apt-cache policy shows for
-# bookworm/main), so the roots come from where the host's packages come from; trixie's packages are signed by
-# the same archive keyring. Needs root and debootstrap (tests/install-deps.sh installs it).
+# 7) is reused, an older one replaced. The mirrors are the host's own (the URIs apt-cache policy shows for
+# bookworm/main and bookworm-security/main), so the roots come from where the host's packages come from;
+# trixie's packages are signed by the same archive keyring. Needs root and debootstrap (tests/install-deps.sh installs it).
 set -euo pipefail
 
 PROG=roots
@@ -28,11 +28,11 @@ BUILD_PACKAGES=build-essential,bc,bison,flex,libelf-dev,libssl-dev,dwarves,kmod,
 log() { echo "$PROG: $*" >&2; }
 die() { log "$*"; exit 1; }
 
-# The host's Debian mirror: the URI apt serves bookworm/main from.
+# mirror SUITE: the URI the host's apt serves SUITE/main from (bookworm, bookworm-security).
 mirror() {
 	local uri
-	uri=$(apt-cache policy 2>/dev/null | awk '$3 ~ /^bookworm\/main$/ && $2 ~ /^https?:\/\// { print $2; exit }')
-	[[ -n $uri ]] || die "no bookworm/main source in the host's apt configuration (apt-cache policy); run apt-get update"
+	uri=$(apt-cache policy 2>/dev/null | awk -v s="$1/main" '$3 == s && $2 ~ /^https?:\/\// { print $2; exit }')
+	[[ -n $uri ]] || die "no $1/main source in the host's apt configuration (apt-cache policy); run apt-get update"
 	echo "$uri"
 }
 
@@ -43,11 +43,15 @@ newest() {
 	[[ -n $dir && -e $dir/.stackmap-root-done ]] && echo "$dir"
 }
 
-# sources SUITE MIRROR [backports]: the root's sources.list.
+# sources SUITE [backports]: the root's sources.list, as an installed Debian has it: the release, its updates
+# and its security suite (the kernel packages a user gets come from there), from the host's mirrors.
 sources() {
-	echo "deb $2 $1 main"
-	echo "deb $2 $1-updates main"
-	[[ ${3:-} != backports ]] || echo "deb $2 $1-backports main"
+	local m sec
+	m=$(mirror bookworm) && sec=$(mirror bookworm-security) || return 1
+	echo "deb $m $1 main"
+	echo "deb $m $1-updates main"
+	echo "deb $sec $1-security main"
+	[[ ${2:-} != backports ]] || echo "deb $m $1-backports main"
 }
 
 # make_root KIND SUITE INCLUDE [backports]: debootstrap a minbase root, then write its sources.list.
@@ -55,7 +59,7 @@ make_root() {
 	local kind=$1 suite=$2 include=$3 m dir tmp start=$SECONDS
 	command -v debootstrap >/dev/null || die "debootstrap is missing (tests/install-deps.sh installs it)"
 	((EUID == 0)) || die "making a root needs root"
-	m=$(mirror)
+	m=$(mirror bookworm)
 	dir=$CACHE/$suite-$kind-$(date -u +%Y%m%d)
 	tmp=$dir.tmp
 	mkdir -p "$CACHE"
@@ -63,7 +67,7 @@ make_root() {
 	log "debootstrap --variant=minbase --include=$include $suite (about 2-6 minutes)"
 	debootstrap --variant=minbase --keyring="$KEYRING" --include="$include" "$suite" "$tmp" "$m" \
 		>"$tmp.log" 2>&1 || { tail -n 20 "$tmp.log" >&2; die "debootstrap of $suite failed (log: $tmp.log)"; }
-	sources "$suite" "$m" "${4:-}" >"$tmp/etc/apt/sources.list"
+	sources "$suite" "${4:-}" >"$tmp/etc/apt/sources.list" || die "no mirror for $suite's sources.list"
 	# A root that builds gets its package lists now (kernels.sh looks kernels up in them); a fresh one is left
 	# as debootstrap made it, for the README's commands to update.
 	if [[ $kind == build ]]; then

@@ -14,6 +14,8 @@ ROOT=$(cd "$(dirname "$0")/.." && pwd)
 CACHE=${STACKMAP_ROOTS:-/var/cache/stackmap/roots}
 CHECK_SUITES=${CHECK_SUITES-lib-unit kmod-build@6.1 vm-e2e@6.1}
 WORK=${WORK:-/var/tmp/stackmap-fresh}
+# The commit tested (FRESH_REV=ce673ac shows that a commit before the KVER fix fails).
+REV=${FRESH_REV:-HEAD}
 
 fail() {
 	echo "test_fresh_root: $1: FAIL: $2" >&2
@@ -41,8 +43,9 @@ one_suite() {
 	cp -a "$fresh" "$dir"
 	# apt keeps its downloads in the bound cache; the root's own apt state stays fresh.
 	echo "Dir::Cache::archives \"$CACHE/apt-$suite\";" >"$dir/etc/apt/apt.conf.d/90stackmap-cache"
-	git clone -q --no-hardlinks "$ROOT" "$dir/root/stackmap" || fail "$suite" "git clone of $ROOT failed"
-	echo "test_fresh_root: $suite: clean clone of $(git -C "$ROOT" rev-parse --short HEAD) in $dir/root/stackmap"
+	git clone -q --no-hardlinks "$ROOT" "$dir/root/stackmap" &&
+		git -C "$dir/root/stackmap" checkout -q "$REV" || fail "$suite" "git clone of $ROOT at $REV failed"
+	echo "test_fresh_root: $suite: clean clone of $(git -C "$ROOT" rev-parse --short "$REV") in $dir/root/stackmap"
 	step "$suite" demo bash -c 'cd /root/stackmap && make demo'
 	grep -q '^demo: trace.dat is ' "$log.demo" || fail "$suite" "make demo did not reach its last line"
 	if [[ -n $CHECK_SUITES ]]; then
