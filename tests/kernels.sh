@@ -3,6 +3,8 @@
 #   6.1      Debian's installed 6.1 (/boot, /lib/modules/KVER/build): nothing is fetched
 #   6.12     the newest linux-image-6.12.*+deb12-amd64 of bookworm-security
 #   6.12-rt  the same for -rt-amd64 (PREEMPT_RT)
+#   newest   the newest linux-image-*+deb13-amd64 of trixie-backports (7.3.4 in December 2026): its headers want
+#            gcc-14 and glibc 2.38, so the module is built in a trixie root (tests/roots.sh build trixie)
 #   debug    tests/kernels/debug-kernel.sh's self-built bzImage (everything built in, no modules), if present
 # 6.12 and 6.12-rt are fetched with `apt-get download` and unpacked with `dpkg-deb -x` into one root per kernel
 # under $STACKMAP_CACHE (default /var/cache/stackmap/kernels), never installed: /boot, /lib/modules and the
@@ -12,6 +14,7 @@
 #        tests/kernels.sh kver NAME           the kernel release (uname -r of the guest)
 #        tests/kernels.sh kdir NAME           the directory to build modules against (make -C KDIR M=...)
 #        tests/kernels.sh config NAME         the kernel's .config
+#        tests/kernels.sh build-root NAME     the root the module is built in, if not the host (nothing printed)
 #        tests/kernels.sh vm-args NAME        tests/vm/run-vm.sh arguments that boot it, one per line
 #        tests/kernels.sh module NAME [MAKE-ARGS]
 #                                             build stackmap.ko for it in build/kmod-NAME/ and print the .ko's path
@@ -20,14 +23,15 @@
 #
 # Each prepared kernel is described by $STACKMAP_CACHE/NAME.env (KEY=VALUE lines: NAME, KVER, KDIR, CONFIG,
 # VM_ARGS, words without spaces): the one place the rest of the project learns how to build for and boot a
-# kernel, so another NAME only needs a prepare function that writes one. `--update` (before the command)
-# re-resolves the newest 6.12 instead of keeping the one already prepared.
+# kernel, so another NAME only needs a prepare function that writes one (BUILD_ROOT, when present, is the root
+# the module is built in). `--update` (before the command) re-resolves the newest 6.12 or trixie-backports
+# kernel instead of keeping the one already prepared.
 set -euo pipefail
 
 PROG=kernels
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 CACHE=${STACKMAP_CACHE:-/var/cache/stackmap/kernels}
-NAMES=(6.1 6.12 6.12-rt debug)
+NAMES=(6.1 6.12 6.12-rt newest debug)
 UPDATE=0
 
 log() { echo "$PROG: $*" >&2; }
@@ -171,6 +175,68 @@ prepare_612() {
 prepare_6.12() { prepare_612 6.12 amd64; }
 prepare_6.12-rt() { prepare_612 6.12-rt rt-amd64; }
 
+# --- newest: the newest kernel of trixie-backports, built for in a trixie root -------------------------------------
+
+# in_root COMMAND...: run COMMAND in the trixie build root (tests/roots.sh), with the kernel cache and this tree
+# bound at their own paths, so every path means the same inside and out.
+in_root() {
+	"$ROOT/tests/roots.sh" run "$BUILD_ROOT" --bind "$CACHE" --bind "$ROOT" -- "$@"
+}
+
+# newest_kver: the newest linux-image-N.N.N+deb13-amd64 of the build root's package lists whose headers are there
+# too (a bookworm host's apt state does not see trixie: the root has its own).
+newest_kver() {
+	in_root bash -c 'for k in $(apt-cache pkgnames linux-image- | grep -E "^linux-image-[0-9]+\.[0-9.]+\+deb13-amd64\$" |
+		sed -E "s/^linux-image-//" | sort -rV); do
+		apt-cache show --no-all-versions "linux-headers-$k" >/dev/null 2>&1 && { echo "$k"; exit 0; }
+	done; exit 1'
+}
+
+# 7.x packages split the kernel: linux-binary-KVER (the image at /usr/lib/modules/KVER/vmlinuz, nothing in /boot
+# until its postinst runs), linux-modules-KVER (no modules.dep) and linux-base-KVER (config, modules.builtin).
+# They are unpacked, never installed, into CACHE/KVER with the /boot and /lib/modules layout run-vm.sh reads; the
+# headers are installed in the build root, whose compiler (gcc-14) and glibc (objtool) they need.
+prepare_newest() {
+	local kver dir debs=() p
+	BUILD_ROOT=$("$ROOT/tests/roots.sh" build trixie) || die "newest: no trixie build root (tests/roots.sh build trixie)"
+	if ((!UPDATE)) && env_valid newest && [[ $(get newest BUILD_ROOT) == "$BUILD_ROOT" ]]; then
+		log "newest = $(get newest KVER) (already in $CACHE; --update looks for a newer one)"
+		return 0
+	fi
+	((!UPDATE)) || in_root apt-get update -q >&2 || die "newest: apt-get update in $BUILD_ROOT failed"
+	kver=$(newest_kver) || die "newest: no linux-image-*+deb13-amd64 with headers in $BUILD_ROOT's package lists"
+	log "newest = $kver: installing linux-headers-$kver in $BUILD_ROOT"
+	in_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends "linux-headers-$kver" \
+		>&2 || die "newest: installing linux-headers-$kver in $BUILD_ROOT failed"
+	dir=$CACHE/$kver
+	if [[ ! -e $dir/.done ]]; then
+		log "newest = $kver: downloading linux-binary, linux-modules and linux-base"
+		rm -rf "$dir" "$dir.tmp"
+		mkdir -p "$CACHE/debs" "$dir.tmp"
+		in_root bash -c 'cd "$1" && shift && apt-get download -q -o APT::Sandbox::User=root "$@"' download \
+			"$CACHE/debs" "linux-binary-$kver" "linux-modules-$kver" "linux-base-$kver" >&2 ||
+			die "newest: apt-get download in $BUILD_ROOT failed"
+		for p in binary modules base; do
+			debs+=("$(find "$CACHE/debs" -maxdepth 1 -name "linux-$p-${kver}_*.deb" | sort -V | tail -n 1)")
+		done
+		unpack "$dir.tmp" "${debs[@]}"
+		[[ -e $dir.tmp/lib ]] || ln -s usr/lib "$dir.tmp/lib"
+		mkdir -p "$dir.tmp/boot"
+		ln -s "../usr/lib/modules/$kver/vmlinuz" "$dir.tmp/boot/vmlinuz-$kver"
+		mv "$dir.tmp" "$dir"
+		dpkg-deb -f "${debs[0]}" Version >"$dir/.done"
+		rm -f "${debs[@]}"
+	fi
+	if [[ ! -s $dir/lib/modules/$kver/modules.dep ]]; then
+		depmod -b "$dir" "$kver" || die "newest: depmod -b $dir $kver failed"
+	fi
+	[[ -r $dir/boot/vmlinuz-$kver && -f $BUILD_ROOT/usr/src/linux-headers-$kver/Makefile ]] ||
+		die "newest: $dir or $BUILD_ROOT is incomplete (remove it and run again)"
+	write_env newest "KVER=$kver" "ROOT=$dir" "KDIR=$BUILD_ROOT/usr/src/linux-headers-$kver" \
+		"BUILD_ROOT=$BUILD_ROOT" "CONFIG=$dir/lib/modules/$kver/config" "VM_ARGS=--kernel-root $dir --kver $kver"
+	log "newest = $kver (newest of trixie-backports: version $(cat "$dir/.done"), unpacked in $dir, built for in $BUILD_ROOT)"
+}
+
 # --- debug: tests/kernels/debug-kernel.sh's build ----------------------------------------------------------
 
 # A guest script runs about 13 times as long on the debug kernel (KASAN and lockdep under TCG): every test's
@@ -225,7 +291,12 @@ module() {
 	rm -f "$out/kmod/stackmap.mod.c"
 	cp -p "$ROOT"/include/stackmap/*.h "$out/include/stackmap/"
 	log "building stackmap.ko for $name ($(get "$name" KVER)) in $out/kmod"
-	make -C "$kdir" M="$out/kmod" "$@" modules >&2 || die "$name: module build failed"
+	if BUILD_ROOT=$(get "$name" BUILD_ROOT); then
+		# Headers installed in a build root: make runs there, where KDIR is the path below the root.
+		in_root make -C "${kdir#"$BUILD_ROOT"}" M="$out/kmod" "$@" modules >&2 || die "$name: module build in $BUILD_ROOT failed"
+	else
+		make -C "$kdir" M="$out/kmod" "$@" modules >&2 || die "$name: module build failed"
+	fi
 	echo "$out/kmod/stackmap.ko"
 }
 
@@ -241,6 +312,9 @@ main() {
 	kver | kdir | config)
 		ensure "${1:?NAME}"
 		get "$1" "${cmd^^}" ;;
+	build-root)
+		ensure "${1:?NAME}"
+		get "$1" BUILD_ROOT || true ;;
 	vm-args)
 		ensure "${1:?NAME}"
 		get "$1" VM_ARGS | tr ' ' '\n' ;;

@@ -69,15 +69,29 @@ find_ko() {
 	find "$MODDIR" -name "$(sed 's/[-_]/[-_]/g' <<<"$1").ko" -print -quit 2>/dev/null
 }
 
+# download PACKAGE: apt-get download into CACHE, in the kernel's build root when it has one (the host's apt
+# state does not see trixie-backports: tests/kernels.sh newest).
+download() {
+	local br=""
+	[[ -z ${STACKMAP_KERNEL:-} ]] || br=$("$ROOT/tests/kernels.sh" build-root "$STACKMAP_KERNEL")
+	if [[ -n $br ]]; then
+		"$ROOT/tests/roots.sh" run "$br" --bind "$CACHE" -- \
+			bash -c 'cd "$1" && apt-get download -q -o APT::Sandbox::User=root "$2"' download "$CACHE" "$1"
+	else
+		(cd "$CACHE" && apt-get download "$1")
+	fi
+}
+
 # fetch: the vmlinux and the modules of MODS, extracted once.
 fetch() {
-	local m patterns=("./usr/lib/debug/boot/vmlinux-$REL") missing=0 deb start=$SECONDS
+	# 7.x packages keep the vmlinux in lib/modules/REL/ and point boot/vmlinux-REL at it: both are taken.
+	local m patterns=("./usr/lib/debug/*/vmlinux*") missing=0 deb start=$SECONDS
 	for m in "${MODS[@]}"; do
 		[[ -n $(find_ko "$m") ]] || missing=1
 		patterns+=("./usr/lib/debug/lib/modules/$REL/*/$(sed 's/[-_]/[-_]/g' <<<"$m").ko")
 	done
 	[[ -s $VMLINUX && $missing == 0 ]] && return 0
-	(cd "$CACHE" && apt-get download "linux-image-$REL-dbg" >/dev/null 2>"$OUT/apt.err") ||
+	download "linux-image-$REL-dbg" >/dev/null 2>"$OUT/apt.err" ||
 		fail fetch "apt-get download linux-image-$REL-dbg: $(tail -n 1 "$OUT/apt.err")"
 	deb=$(ls "$CACHE"/linux-image-"$REL"-dbg_*.deb)
 	dpkg-deb --fsys-tarfile "$deb" | tar -x -C "$CACHE" --wildcards "${patterns[@]}" ||

@@ -48,7 +48,7 @@ run_b1() {
 # The B1 workload as one shell command line, for trace-cmd record: $1
 # rounds (default B1_ITERS).
 b1_cmd() {
-	echo "i=0; while [ \$i -lt ${1:-$B1_ITERS} ]; do ls -R /sys/kernel/debug/tracing/events >/dev/null; echo x | cat >/dev/null; sleep 0.01; i=\$((i + 1)); done"
+	echo "i=0; while [ \$i -lt ${1:-$B1_ITERS} ]; do ls -R /sys/kernel/tracing/events >/dev/null; echo x | cat >/dev/null; sleep 0.01; i=\$((i + 1)); done"
 }
 
 # --- B2: a long recording with stacks on every event, for decode throughput

@@ -17,7 +17,7 @@ test "$(cat $D/tracepoints)" = "sched:sched_switch"
 step "trace-cmd record"
 # A workload that switches tasks: pipes between processes, short sleeps.
 trace-cmd record -q -e stackmap -e sched:sched_switch -o "$SHARE/trace.dat" \
-	sh -c 'i=0; while [ $i -lt 20 ]; do ls -R /sys/kernel/debug/tracing/events >/dev/null; echo x | cat >/dev/null; sleep 0.01; i=$((i + 1)); done'
+	sh -c 'i=0; while [ $i -lt 20 ]; do ls -R /sys/kernel/tracing/events >/dev/null; echo x | cat >/dev/null; sleep 0.01; i=$((i + 1)); done'
 
 step "save stack_map and stats"
 cat $D/stack_map > "$SHARE/stack_map.txt"

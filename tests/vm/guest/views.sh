@@ -11,7 +11,7 @@
 set -eu
 
 D=/sys/kernel/debug/stackmap
-WORK='i=0; while [ $i -lt 3 ]; do ls /sys/kernel/debug/tracing >/dev/null; echo x | cat >/dev/null; sleep 0.01; i=$((i + 1)); done'
+WORK='i=0; while [ $i -lt 3 ]; do ls /sys/kernel/tracing >/dev/null; echo x | cat >/dev/null; sleep 0.01; i=$((i + 1)); done'
 
 # shellcheck source=tests/vm/guest/lib.sh
 . /guest-common.sh
