@@ -2,13 +2,17 @@
 # Run every test suite of stackmap, each as one step, and end with a table of
 # every suite's result and time and the line "suites: N passed, N failed".
 # Exit status: 0 only if every suite passed.
-# Usage: tests/run-tests.sh [SUITE ...]   (default: all, in the order below)
+# Usage: tests/run-tests.sh [--list] [SUITE ...]   (default: all, in the order below; --list prints the
+#        suites it would run, one a line, and runs none)
 #
 # The module is built (kmod-build, with W=1 and no warning allowed) and the
-# VM suites run once per kernel of KERNELS (default "6.1 6.12 6.12-rt", names
-# of tests/kernels.sh), as SUITE@KERNEL: vm-e2e@6.12 runs tests/vm/test_e2e.sh
-# with STACKMAP_KERNEL=6.12. A per-kernel SUITE without @KERNEL means it on
-# every kernel of KERNELS. The other suites run once, on the default kernel.
+# VM suites run per kernel (names of tests/kernels.sh), as SUITE@KERNEL:
+# vm-e2e@6.12 runs tests/vm/test_e2e.sh with STACKMAP_KERNEL=6.12. Which
+# suite runs on which kernel is the table MATRIX below, chosen by what each
+# kernel can break (README "Kernels"); KERNELS="6.12 newest" runs every
+# per-kernel suite on those kernels instead. A per-kernel SUITE without
+# @KERNEL means it on its kernels. The other suites run once, on the default
+# kernel, with the host's userland (printed first).
 #
 # Then the debug kernel (DEBUG_KERNEL, default "debug": tests/kernels/
 # debug-kernel.sh builds it once per machine from Debian's linux-source-6.1
@@ -23,7 +27,10 @@ set -uo pipefail
 
 cd "$(dirname "$0")/.." || exit 2
 
-read -ra KERNELS <<<"${KERNELS:-6.1 6.12 6.12-rt}"
+ALL_KERNELS=(6.1 6.12 6.12-rt newest)
+# KERNELS given: every per-kernel suite on each of them (MATRIX is the default's).
+KERNELS_GIVEN=${KERNELS:+1}
+read -ra KERNELS <<<"${KERNELS:-${ALL_KERNELS[*]}}"
 DEBUG_KERNEL=${DEBUG_KERNEL-debug}
 read -ra DEBUG_SUITES <<<"${DEBUG_SUITES:-kmod-build vm-module vm-lifecycle}"
 # Recordings the decoder's bad-input test and the fuzz seeds are made from:
@@ -59,6 +66,23 @@ declare -A PER_KERNEL=(
 	[vm-module]="tests/vm/test_module.sh"
 	[vm-lifecycle]="tests/vm/test_lifecycle.sh"
 )
+# The kernels each per-kernel suite runs on by default, by what a kernel can
+# break there: the module's build and a recording on every one; the answers
+# (context nesting) where probes nest or are preempted (RT, newest); the
+# debuginfo check once per compiler that wrote the DWARF (gcc 12: 6.1; gcc 14:
+# newest); the front end once per tracefs generation; the recording modes where
+# the ring buffer changed (6.1, 6.12, newest); the stress on RT and newest;
+# the lifecycle on each module API (6.1, 6.12, newest). 6.1 runs them all.
+declare -A MATRIX=(
+	[kmod-build]="6.1 6.12 6.12-rt newest"
+	[vm-e2e]="6.1 6.12 6.12-rt newest"
+	[vm-answers]="6.1 6.12-rt newest"
+	[decoder-dbg]="6.1 newest"
+	[vm-frontend]="6.1 newest"
+	[vm-modes]="6.1 6.12 newest"
+	[vm-module]="6.1 6.12-rt newest"
+	[vm-lifecycle]="6.1 6.12 newest"
+)
 # Per-kernel suites known to fail on a kernel, with why: reported as SKIP in
 # the default run (named explicitly, they run).  Each is an open problem.
 declare -A KNOWN_BAD=(
@@ -75,13 +99,28 @@ expand() {
 		for k in "${DEBUG_SUITES[@]}"; do echo "$k@$DEBUG_KERNEL"; done
 		printf '%s\n' vm-debug vm-lockdown
 	elif [[ -n ${PER_KERNEL[$name]:-} ]]; then
-		for k in "${KERNELS[@]}"; do echo "$name@$k"; done
+		for k in "${KERNELS[@]}"; do
+			if [[ -n $KERNELS_GIVEN || " ${MATRIX[$name]} " == *" $k "* ]]; then echo "$name@$k"; fi
+		done
 	elif [[ -n ${SUITES[$name]:-} || ($name == *@* && -n ${PER_KERNEL[${name%@*}]:-}) ]]; then
 		echo "$name"
 	else
 		echo "run-tests: unknown suite $name (have: ${ORDER[*]} debug-kernel vm-debug vm-lockdown; per kernel: NAME@KERNEL)" >&2
 		return 1
 	fi
+}
+
+# userland: the distribution and the versions of the tracing tools the suites
+# build and run with (the guests run the host's trace-cmd too).
+userland() {
+	local v p out
+	. /etc/os-release
+	out="$PRETTY_NAME:"
+	for p in trace-cmd libtraceevent-dev libtracefs-dev libdw-dev; do
+		v=$(dpkg-query -W -f='${Version}' "$p" 2>/dev/null) || v=none
+		out+=" ${p%-dev} $v"
+	done
+	echo "$out"
 }
 
 # suite_command NAME: the shell command of one expanded suite.
@@ -109,13 +148,16 @@ why_failed() {
 
 main() {
 	local passed=0 failed=0 skipped=0 names=("$@") expanded=() out name cmd start rc secs table=() why=() total=$SECONDS
-	local explicit=$#
+	local explicit=$# list=0
+	if [[ ${1:-} == --list ]]; then list=1 explicit=$((explicit - 1)) names=("${@:2}"); fi
 	((${#names[@]})) || names=("${ORDER[@]}")
 	for name in "${names[@]}"; do
 		out=$(expand "$name") || return 2
 		[[ -z $out ]] || mapfile -t -O "${#expanded[@]}" expanded <<<"$out"
 	done
+	if ((list)); then printf '%s\n' "${expanded[@]}"; return 0; fi
 	echo "=== kernels: ${KERNELS[*]}${DEBUG_KERNEL:+; debug kernel: $DEBUG_KERNEL (${DEBUG_SUITES[*]} vm-debug vm-lockdown)}"
+	echo "=== userland: $(userland)"
 	errlog=$(mktemp) && outlog=$(mktemp) || return 2
 	trap 'rm -f "$errlog" "$outlog"' EXIT
 	for name in "${expanded[@]}"; do
