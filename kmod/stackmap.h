@@ -30,6 +30,7 @@ struct stackmap_stats {
 	u64 nested;			/* dropped: nesting deeper than 4 */
 	u64 empty;			/* dropped: no frame left after trimming */
 	u64 recursion;			/* dropped: function hook recursed */
+	u64 unpinned;			/* hits left migratable: pin table full */
 };
 
 DECLARE_PER_CPU(struct stackmap_stats, stackmap_stats);
@@ -79,8 +80,10 @@ int stackmap_reset(void);
 
 void stackmap_consumer_add(struct trace_event_file *file);
 void stackmap_consumer_remove(struct trace_event_file *file);
-void stackmap_consumer_refused(struct trace_event_file *file);
-void stackmap_consumer_accepted(struct trace_event_file *file);
+void stackmap_consumer_refused(struct trace_event_file *file,
+			       struct trace_buffer *buffer);
+bool stackmap_consumer_accepted(struct trace_event_file *file,
+				struct trace_buffer *buffer);
 unsigned int stackmap_untracked_consumers(void);
 void stackmap_window_note(struct trace_buffer *buffer);
 void stackmap_window_init(void);

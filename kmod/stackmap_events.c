@@ -16,6 +16,7 @@
 #include "stackmap_trace.h"
 
 #include "stackmap.h"
+#include "../include/stackmap/cookie.h"
 #include "../include/stackmap/events.h"
 
 #define SM_CHECK_NAME(id, name) \
@@ -76,18 +77,26 @@ static notrace void stackmap_cookie_probe(void *data, u64 cookie)
 {
 	struct trace_event_file *file = data;
 	struct trace_event_raw_stack_cookie *entry;
-	struct trace_event_buffer fbuffer;
+	struct trace_event_buffer fbuffer = { .buffer = NULL };
 
-	if (trace_trigger_soft_disabled(file) ||
-	    trace_event_ignore_this_pid(file))
+	/* Filtered by pid: so is its event, which set_event_pid covers too. */
+	if (trace_event_ignore_this_pid(file))
 		return;
+	/* Soft-disabled by a trigger while its event may be recorded. */
+	if (trace_trigger_soft_disabled(file)) {
+		stackmap_consumer_refused(file, NULL);
+		return;
+	}
 	entry = trace_event_buffer_reserve(&fbuffer, file, sizeof(*entry));
 	if (!entry) {
-		stackmap_consumer_refused(file);
+		/* No buffer set: the reserve's own pid filter, not a refusal. */
+		if (fbuffer.buffer)
+			stackmap_consumer_refused(file, fbuffer.buffer);
 		return;
 	}
 	entry->cookie = cookie;
-	stackmap_consumer_accepted(file);
+	if (stackmap_consumer_accepted(file, fbuffer.buffer))
+		entry->cookie |= STACKMAP_COOKIE_AFTER_LOSS;
 	trace_event_buffer_commit(&fbuffer);
 	stackmap_window_note(fbuffer.buffer);
 }

@@ -5,12 +5,29 @@
  * Consumers.  Every ring buffer (top level or instance) that enables
  * stack_cookie is a consumer (stackmap_cookie_reg() adds it).  A consumer
  * needs the definitions of the cookies it records, so when one starts, or
- * accepts events again after refusing them (tracing off, trace-cmd stop and
- * restart, a second trace-cmd that enabled its events before switching
- * tracing on), the recording epoch moves and every stack is defined again
- * on next use; the cookie that found the consumer back is defined right
- * after itself.  Up to SM_CONSUMERS consumers are tracked; each one beyond
- * moves the epoch when it registers and is counted (untracked_consumers).
+ * accepts events again on a CPU after refusing them there (tracing off,
+ * trace-cmd stop and restart, a full non-overwriting buffer, a second
+ * trace-cmd that enabled its events before switching tracing on), the
+ * recording epoch moves and every stack is defined again on next use; the
+ * cookie that found the consumer back is defined right after itself.  The
+ * state is kept per consumer and CPU, so a CPU that always refuses (left
+ * out of tracing_cpumask) moves nothing.  Up to SM_CONSUMERS consumers are
+ * tracked; each one beyond moves the epoch when it registers and is counted
+ * (untracked_consumers).
+ *
+ * Losses.  When a consumer refused a stack record on a CPU after it had
+ * taken anything there, or its buffer's dropped-events count on that CPU
+ * moved (it refused some write: maybe an event whose stack record it then
+ * took), the next stack record it takes on that CPU may follow an event whose
+ * own stack record was refused, or be the stack of a refused event (event
+ * taken, its stack refused, the next event refused, that event's stack
+ * taken): that record carries STACKMAP_COOKIE_AFTER_LOSS and decoders pair
+ * no event before it with it or any later one (include/stackmap/cookie.h,
+ * events.h).  A refusal before the CPU's buffer holds or held any record
+ * (tracing still off at the start of a recording) can have left no event
+ * behind, and flags nothing.  Not seen: an event refused because tracing was
+ * off, when tracing comes on again between it and its stack record (the
+ * ring buffer counts no such refusal).
  *
  * Windows.  An overwriting ring buffer (a flight recorder) drops its oldest
  * pages, and with them the definitions written there.  Every SM_WINDOW_EVERY
@@ -54,15 +71,24 @@ MODULE_PARM_DESC(redefine_pct,
 /**
  * struct stackmap_consumer - a ring buffer that has stack_cookie enabled
  * @file: its stack_cookie event file, NULL for a free entry
- * @refused: its last reservation failed (or it has not taken one yet)
  */
 struct stackmap_consumer {
 	struct trace_event_file *file;
-	bool refused;
 };
+
+/*
+ * What a consumer's next stack record on a CPU must do (stackmap_state, per
+ * CPU and consumer): SM_NEW, it took none there since it registered (move the
+ * epoch); SM_REFUSED, it refused one there after the buffer held a record
+ * (move the epoch and flag the record STACKMAP_COOKIE_AFTER_LOSS).
+ */
+enum { SM_SETTLED = 0, SM_NEW = 1, SM_REFUSED = 2 };
 
 /* Entries change in process context under the lock; probes only read. */
 static struct stackmap_consumer stackmap_consumers[SM_CONSUMERS];
+static DEFINE_PER_CPU(u8[SM_CONSUMERS], stackmap_state);
+/* Per CPU and consumer: the buffer's dropped-events count at its last take. */
+static DEFINE_PER_CPU(unsigned long[SM_CONSUMERS], stackmap_dropped);
 static DEFINE_MUTEX(stackmap_consumer_lock);
 static atomic_t stackmap_untracked = ATOMIC_INIT(0);
 
@@ -91,15 +117,21 @@ static struct stackmap_consumer *stackmap_consumer_find(const void *file)
 void stackmap_consumer_add(struct trace_event_file *file)
 {
 	struct stackmap_consumer *c;
+	int cpu;
 
 	mutex_lock(&stackmap_consumer_lock);
 	c = stackmap_consumer_find(NULL);
 	if (c) {
-		WRITE_ONCE(c->refused, true);
+		for_each_possible_cpu(cpu) {
+			WRITE_ONCE(per_cpu(stackmap_state, cpu)[c - stackmap_consumers],
+				   SM_NEW);
+			WRITE_ONCE(per_cpu(stackmap_dropped, cpu)[c - stackmap_consumers],
+				   0);
+		}
 		/*
 		 * Release, paired with stackmap_consumer_find(): a probe that
-		 * finds @file also sees @refused set, so the first cookie
-		 * this consumer accepts restarts it.
+		 * finds @file also sees SM_NEW on every CPU, so the first
+		 * cookie this consumer accepts on each restarts it.
 		 */
 		smp_store_release(&c->file, file);
 	} else {
@@ -121,35 +153,84 @@ void stackmap_consumer_remove(struct trace_event_file *file)
 	mutex_unlock(&stackmap_consumer_lock);
 }
 
-/**
- * stackmap_consumer_refused() - a ring buffer did not take a cookie
- * @file: its stack_cookie event file
- *
- * Context: any (the stack_cookie probe).
+/*
+ * Has @buffer held any record on @cpu since it was last cleared (taken,
+ * overwritten or read)?  Lockless reads of the buffer's own counters.
  */
-void stackmap_consumer_refused(struct trace_event_file *file)
+static bool stackmap_buffer_written(struct trace_buffer *buffer, int cpu)
 {
-	struct stackmap_consumer *c = stackmap_consumer_find(file);
-
-	if (c && !READ_ONCE(c->refused))
-		WRITE_ONCE(c->refused, true);
+	return ring_buffer_entries_cpu(buffer, cpu) ||
+	       ring_buffer_read_events_cpu(buffer, cpu) ||
+	       ring_buffer_overrun_cpu(buffer, cpu);
 }
 
 /**
- * stackmap_consumer_accepted() - a ring buffer took a cookie
+ * stackmap_consumer_refused() - a ring buffer did not take a stack record
  * @file: its stack_cookie event file
+ * @buffer: the ring buffer that refused it, NULL when not known
  *
- * Context: any (the stack_cookie probe).  A consumer that refused before is
- * back: every stack is defined again, this cookie's right after it.
+ * Context: any; preemption disabled (the stack_cookie probe).  After the
+ * buffer held a record on this CPU (or when @buffer is not known), the next
+ * stack record it takes here is flagged (see "Losses" above).
  */
-void stackmap_consumer_accepted(struct trace_event_file *file)
+void stackmap_consumer_refused(struct trace_event_file *file,
+			       struct trace_buffer *buffer)
 {
 	struct stackmap_consumer *c = stackmap_consumer_find(file);
+	int i, cpu = smp_processor_id();
 
-	if (c && READ_ONCE(c->refused)) {
-		WRITE_ONCE(c->refused, false);
+	if (!c)
+		return;
+	i = c - stackmap_consumers;
+	/* Only raised here; an NMI's stackmap_consumer_accepted() may clear it. */
+	if (this_cpu_read(stackmap_state[i]) != SM_REFUSED &&
+	    (this_cpu_read(stackmap_state[i]) == SM_SETTLED || !buffer ||
+	     stackmap_buffer_written(buffer, cpu)))
+		this_cpu_write(stackmap_state[i], SM_REFUSED);
+}
+
+/*
+ * Did @buffer refuse a write on this CPU since consumer @i last took a stack
+ * record here?  Its dropped-events count (a full non-overwriting buffer)
+ * moved: the refused write may be the event this record belongs to, which
+ * no refusal of the module's own records shows.
+ */
+static bool stackmap_buffer_dropped(int i, struct trace_buffer *buffer)
+{
+	unsigned long dropped = ring_buffer_dropped_events_cpu(buffer,
+							      smp_processor_id());
+
+	return this_cpu_xchg(stackmap_dropped[i], dropped) != dropped;
+}
+
+/**
+ * stackmap_consumer_accepted() - a ring buffer took a stack record
+ * @file: its stack_cookie event file
+ * @buffer: the ring buffer that took it
+ *
+ * Context: any; preemption disabled (the stack_cookie probe).  A consumer new
+ * on this CPU, or back after refusing here, has every stack defined again,
+ * this cookie's right after it.
+ *
+ * Return: true when the record must carry STACKMAP_COOKIE_AFTER_LOSS: the
+ * consumer refused one of the module's records here, or the buffer dropped
+ * a write here, since its last stack record ("Losses" above).
+ */
+bool stackmap_consumer_accepted(struct trace_event_file *file,
+				struct trace_buffer *buffer)
+{
+	struct stackmap_consumer *c = stackmap_consumer_find(file);
+	int i;
+	u8 state;
+
+	if (!c)
+		return false;
+	i = c - stackmap_consumers;
+	/* One instruction, so a nested NMI's refusal is kept or seen whole. */
+	state = this_cpu_xchg(stackmap_state[i], SM_SETTLED);
+	if (state != SM_SETTLED)
 		stackmap_new_epoch(true);
-	}
+	return stackmap_buffer_dropped(i, buffer) || state == SM_REFUSED;
 }
 
 /** stackmap_untracked_consumers() - consumers beyond SM_CONSUMERS so far */

@@ -4,7 +4,9 @@
  * whole kernel stack.
  *
  *   bits 63..32  generation  (never 0; bumped by every map reset)
- *   bits 31..0   slot        (index of the stack in the map's slot table)
+ *   bits 31..0   slot        (index of the stack in the map's slot table,
+ *                             below 2^31; in a stack_cookie record, bit 31
+ *                             is STACKMAP_COOKIE_AFTER_LOSS, below)
  *
  * A cookie names a stack only together with its generation: after a reset
  * the same slot holds another stack under a new generation, so a consumer
@@ -25,6 +27,33 @@
 
 /* Cookie value that never names a stack. */
 #define STACKMAP_COOKIE_NONE		0ULL
+
+/*
+ * Bit 31 of the value a stack_cookie record carries: the ring buffer that
+ * took this record refused one of the module's stack records on the same
+ * CPU since the last one it took (buffer full in non-overwrite mode, tracing
+ * off, the event soft-disabled), so this record may follow an event whose
+ * own stack record was refused: it is never paired with an event (events.h,
+ * "Which event a stack belongs to"), and its stack is shown as an orphan.
+ * The bit is not part of the cookie: slots are below 2^31 (max_entries is
+ * at most 2^30 and the slot table twice that), so a reader strips it with
+ * stackmap_cookie_strip() before anything else.  A decoder that predates
+ * the bit sees a slot it does not know and reports the cookie unknown,
+ * never another stack.
+ */
+#define STACKMAP_COOKIE_AFTER_LOSS	0x80000000ULL
+
+/** stackmap_cookie_strip() - @value without STACKMAP_COOKIE_AFTER_LOSS. */
+static inline sm_u64 stackmap_cookie_strip(sm_u64 value)
+{
+	return value & ~STACKMAP_COOKIE_AFTER_LOSS;
+}
+
+/** stackmap_cookie_after_loss() - does @value carry STACKMAP_COOKIE_AFTER_LOSS? */
+static inline bool stackmap_cookie_after_loss(sm_u64 value)
+{
+	return (value & STACKMAP_COOKIE_AFTER_LOSS) != 0;
+}
 
 /**
  * stackmap_cookie_make() - build a cookie

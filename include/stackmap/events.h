@@ -55,21 +55,36 @@
  *
  * Which event a stack belongs to.  A stack record (stack_cookie or
  * stack_fallback) is written by the probe that runs right after the owning
- * event's own probe, in the same context on the same CPU, so in the ring
- * buffer of that CPU it follows its owner, possibly after stack_define
- * records and after records that an interrupt or NMI nested in between
- * (their events and their own stack records; on PREEMPT_RT also the
- * wakeups an interrupt does on its way out, which carry the interrupted
- * context's bits).  A decoder gives event E the first stack record R that
- * follows E on the same CPU of the same buffer, with no lost events and no
- * other event of E's type and context in between, such that R's owner is
- * E's common_type and R's context bits (the NMI, hard- and soft-IRQ bits
- * of common_flags: STACKMAP_CONTEXT_FLAGS) equal E's.
+ * event's own probe, in the same context on the same CPU, by the same task,
+ * so in the ring buffer of that CPU it follows its owner, possibly after
+ * stack_define records and after records that an interrupt or NMI nested
+ * in between (their events and their own stack records; on PREEMPT_RT also
+ * the wakeups an interrupt does on its way out, which carry the interrupted
+ * context's bits).  Where tracepoint probes run preemptible (from 6.13:
+ * faultable syscall tracepoints; Debian's 7.x: every tracepoint) the module
+ * pins the task to its CPU between the two probes, so the task stays on the
+ * CPU but other tasks may run there first: their records, events of E's
+ * type included, may come between E and its stack record.
+ * A decoder gives event E the first stack record R that follows E on the
+ * same CPU of the same buffer such that R's owner is E's common_type, R's
+ * common_pid is E's and R's context bits (the NMI, hard- and soft-IRQ bits
+ * of common_flags: STACKMAP_CONTEXT_FLAGS) equal E's; with no lost events,
+ * no record carrying STACKMAP_COOKIE_AFTER_LOSS (cookie.h: the buffer
+ * refused a write since the module's previous record there, so R may be
+ * the stack of a refused event, or E's own record the refused one) and no
+ * other event of E's type and context in between, bar (in task context)
+ * other tasks' events.
  * Every other stack record is an orphan: it must never be shown under
  * another event (the event it was captured for was filtered out, not
  * recorded in this buffer, or lost); a decoder shows it on its own, naming
  * the owner.  A cookie whose definition is unknown has no known owner: it
  * can be reported as unknown for the event it follows, never resolved.
+ * What can still be lost, and is counted: an event whose stack record was
+ * refused, or came after a loss, has none (fgdecode: "without a stack");
+ * a stack record after a loss is an orphan ("after a ring buffer loss").
+ * Not detected: an event refused while tracing was off whose stack record
+ * is taken because tracing came on again in the microseconds between them
+ * (the ring buffer counts no such refusal).
  *
  * Definitions.  The module writes stack_define for a cookie before the
  * cookie's first use in a recording, and again: after a new consumer of
