@@ -3,7 +3,8 @@
  * Attaching stackmap to tracepoints by "system:event" name.  The probe is
  * registered below the default priority so that it runs after the event's
  * own probe, and stack_cookie lands right after the event it belongs to on
- * the same CPU.
+ * the same CPU (on kernels whose probes run preemptible, with the task
+ * pinned to that CPU in between: "Pinning" below).
  */
 #include <linux/kallsyms.h>
 #include <linux/list.h>
@@ -94,6 +95,106 @@ const char *stackmap_owner_name(u16 owner)
 	return "?";
 }
 
+#ifdef STACKMAP_PREEMPTIBLE_PROBES
+/*
+ * Pinning.  From 6.13 tracepoint probes may run preemptible (Kbuild
+ * defines STACKMAP_PREEMPTIBLE_PROBES where tracepoint.h has
+ * tracepoint_is_faultable()): faultable syscall tracepoints (raw_syscalls)
+ * under tasks-trace RCU, and on Debian's 7.2 and 7.3 every tracepoint under
+ * guard(srcu_fast_notrace) (6.12 still disables preemption around the
+ * probes).  The event's own probe disables
+ * preemption only for itself, so between it and stackmap_probe() the task
+ * could move to another CPU and its stack record land there after another
+ * task's event.  stackmap_pin_probe() runs before the event's probe (a
+ * priority above the default) and disables migration for a task that is
+ * preemptible there; stackmap_probe() enables it again.  Migration, not
+ * preemption: a faultable probe may sleep.  Another task may still run on
+ * this CPU between the two probes; its records then sit between the event
+ * and its stack record, which the decoders' rules handle (events.h).  The
+ * cost is visible in the trace: the attached events record migration
+ * disabled (the migrate-disable digit of trace-cmd report's flags column).
+ *
+ * Each CPU keeps the tasks pinned there and not yet unpinned (a task that is
+ * preempted between the probes stays pinned while others run): the unpin
+ * must find its own task, since the probe array a hit walks may hold
+ * stackmap_probe() without stackmap_pin_probe() while they are registered
+ * (registered after it, unregistered before it, so never the reverse).
+ */
+#define SM_PIN_PRIO	(TRACEPOINT_DEFAULT_PRIO + 1)
+#define SM_PINNED	8
+
+struct stackmap_pinned {
+	struct task_struct *task[SM_PINNED];
+};
+
+static DEFINE_PER_CPU(struct stackmap_pinned, stackmap_pinned);
+
+static void stackmap_pin_probe(void *data)
+{
+	struct task_struct **pinned;
+	int i;
+
+	if (!in_task() || !preemptible())
+		return;
+	migrate_disable();
+	preempt_disable_notrace();
+	pinned = this_cpu_ptr(&stackmap_pinned)->task;
+	for (i = 0; i < SM_PINNED && pinned[i]; i++)
+		;
+	if (i < SM_PINNED)
+		pinned[i] = current;
+	preempt_enable_notrace();
+	if (i == SM_PINNED) {
+		migrate_enable();
+		this_cpu_inc(stackmap_stats.unpinned);
+	}
+}
+
+/* After the stack record: enable migration if this hit disabled it. */
+static void stackmap_unpin(void)
+{
+	struct task_struct **pinned;
+	int i;
+
+	if (!in_task())
+		return;
+	preempt_disable_notrace();
+	pinned = this_cpu_ptr(&stackmap_pinned)->task;
+	for (i = SM_PINNED - 1; i >= 0 && pinned[i] != current; i--)
+		;
+	if (i >= 0)
+		pinned[i] = NULL;
+	preempt_enable_notrace();
+	if (i >= 0)
+		migrate_enable();
+}
+
+static int stackmap_pin_register(struct stackmap_attached *a)
+{
+	return tracepoint_probe_register_prio(a->tp, stackmap_pin_probe, a,
+					      SM_PIN_PRIO);
+}
+
+static void stackmap_pin_unregister(struct stackmap_attached *a)
+{
+	tracepoint_probe_unregister(a->tp, stackmap_pin_probe, a);
+}
+#else
+/* Probes run with preemption disabled: the task cannot move between them. */
+static void stackmap_unpin(void)
+{
+}
+
+static int stackmap_pin_register(struct stackmap_attached *a)
+{
+	return 0;
+}
+
+static void stackmap_pin_unregister(struct stackmap_attached *a)
+{
+}
+#endif
+
 /*
  * Tracepoint probe.  Called with the tracepoint's own arguments after @data;
  * it uses none of them, so one probe serves every tracepoint prototype
@@ -104,6 +205,7 @@ static void stackmap_probe(void *data)
 	struct stackmap_attached *a = data;
 
 	stackmap_record(&a->skip, a->owner);
+	stackmap_unpin();
 }
 
 /*
@@ -230,6 +332,14 @@ static int stackmap_attach_tracepoint(const char *name)
 	stackmap_iterator_range(a->tp, &a->skip);
 	ret = tracepoint_probe_register_prio(a->tp, stackmap_probe, a,
 					     SM_PROBE_PRIO);
+	if (!ret) {
+		/* After stackmap_probe(): see "Pinning". */
+		ret = stackmap_pin_register(a);
+		if (ret) {
+			tracepoint_probe_unregister(a->tp, stackmap_probe, a);
+			tracepoint_synchronize_unregister();
+		}
+	}
 	if (ret) {
 		trace_put_event_file(a->file);
 		goto fail;
@@ -245,6 +355,8 @@ fail:
 
 static void stackmap_detach_one(struct stackmap_attached *a)
 {
+	/* Before stackmap_probe(): see "Pinning". */
+	stackmap_pin_unregister(a);
 	tracepoint_probe_unregister(a->tp, stackmap_probe, a);
 	list_del(&a->list);
 	/* No probe may still use @a once every CPU left its tracepoint call. */

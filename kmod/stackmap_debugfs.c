@@ -155,6 +155,7 @@ static int stackmap_stats_show(struct seq_file *m, void *v)
 	seq_printf(m, "untracked_consumers %u\n", stackmap_untracked_consumers());
 	seq_printf(m, "dropped_nested %llu\ndropped_empty %llu\ndropped_recursion %llu\n",
 		   sum.nested, sum.empty, sum.recursion);
+	seq_printf(m, "unpinned %llu\n", sum.unpinned);
 	mutex_lock(&stackmap_lock);
 	seq_printf(m, "resets %u\ngeneration %u\nentries %d\ncapacity %u\n",
 		   stackmap_resets, stackmap_map.generation,

@@ -312,5 +312,6 @@ void stackmap_stats_sum(struct stackmap_stats *sum)
 		sum->nested += READ_ONCE(s->nested);
 		sum->empty += READ_ONCE(s->empty);
 		sum->recursion += READ_ONCE(s->recursion);
+		sum->unpinned += READ_ONCE(s->unpinned);
 	}
 }
