@@ -316,6 +316,8 @@ static int run_guarded(struct fgdecode *fg)
 			       stacktab_count(fg->res.tab),
 			       filter_active(&fg->opt.filter) ? fg->matched :
 			       (size_t)-1);
+	if (fg->opt.summary)
+		format_losses(stderr, &fg->reader);
 	if (fg->opt.summary && fg->opt.weight)
 		format_weight_summary(stderr, fg->set, fg->weight.negative);
 	if (fg->opt.summary && fg->opt.off_cpu)

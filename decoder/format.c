@@ -265,6 +265,16 @@ void format_weight_summary(FILE *out, const struct stackset *set,
 	fputc('\n', out);
 }
 
+void format_losses(FILE *out, struct reader *r)
+{
+	struct reader_losses l;
+
+	reader_losses(r, &l);
+	if (l.dropped || l.overrun)
+		fprintf(out, "fgdecode: the ring buffer lost %llu events: %llu dropped (buffer full, not overwriting), %llu overwritten, over %d CPUs (trace-cmd report --stat)\n",
+			l.dropped + l.overrun, l.dropped, l.overrun, l.cpus);
+}
+
 void format_summary(FILE *out, size_t events, const struct resolve_stats *st,
 		    size_t distinct, size_t matched)
 {
@@ -272,6 +282,8 @@ void format_summary(FILE *out, size_t events, const struct resolve_stats *st,
 		events, st->cookies, st->resolved, st->stale, st->unknown);
 	if (st->orphans)
 		fprintf(out, "%zu orphan, ", st->orphans);
+	if (st->after_loss)
+		fprintf(out, "%zu after a ring buffer loss, ", st->after_loss);
 	fprintf(out, "%zu fallback stacks, %zu definitions (%zu distinct stacks)",
 		st->fallbacks, st->definitions, distinct);
 	if (st->conflicting)

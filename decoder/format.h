@@ -186,6 +186,18 @@ void format_summary(FILE *out, size_t events, const struct resolve_stats *st,
 		    size_t distinct, size_t matched);
 
 /**
+ * format_losses() - the line of what the ring buffer lost while recording
+ * @out: stream (fgdecode uses stderr)
+ * @r: the opened trace (reader_losses(): the stored CPU stats)
+ *
+ * "fgdecode: the ring buffer lost N events: D dropped (buffer full, not
+ * overwriting), O overwritten, over C CPUs (trace-cmd report --stat)";
+ * nothing when it lost none.  Events lost this way may have taken stacks
+ * with them: the summary counts those as stackless or orphan.
+ */
+void format_losses(FILE *out, struct reader *r);
+
+/**
  * format_weight_summary() - what the weights summed, after the summary line
  * @out: stream (fgdecode uses stderr)
  * @set: the stacks, weighed (sset_weighted())

@@ -447,3 +447,38 @@ const struct tepstack_fields *reader_fields(const struct reader *r,
 		return NULL;
 	return &r->fields[kind];
 }
+
+/* Add one stats text's "dropped events: N" and "overrun: N" lines to @out. */
+static void add_cpustats(const char *stats, struct reader_losses *out)
+{
+	const char *line = stats;
+	unsigned long long n;
+
+	while (line && *line) {
+		if (sscanf(line, "dropped events: %llu", &n) == 1)
+			out->dropped += n;
+		else if (sscanf(line, "overrun: %llu", &n) == 1)
+			out->overrun += n;
+		else if (!strncmp(line, "CPU: ", 5))
+			out->cpus++;
+		line = strchr(line, '\n');
+		if (line)
+			line++;
+	}
+}
+
+void reader_losses(struct reader *r, struct reader_losses *out)
+{
+	const char *stats;
+	int i, j;
+
+	memset(out, 0, sizeof(*out));
+	for (i = 0; i < r->nr_buffers; i++) {
+		stats = tracecmd_get_cpustats(r->buffers[i].handle);
+		for (j = 0; j < i; j++)
+			if (tracecmd_get_cpustats(r->buffers[j].handle) == stats)
+				break;
+		if (j == i)
+			add_cpustats(stats, out);
+	}
+}

@@ -253,4 +253,23 @@ enum reader_kind reader_kind(const struct reader *r,
 const struct tepstack_fields *reader_fields(const struct reader *r,
 					    enum reader_kind kind);
 
+/* What the ring buffers lost while recording, from the stored CPU stats. */
+struct reader_losses {
+	unsigned long long dropped;	/* refused writes: a full
+					 * non-overwriting buffer */
+	unsigned long long overrun;	/* overwritten: an overwriting one */
+	int cpus;			/* CPU stats read */
+};
+
+/**
+ * reader_losses() - sum the "dropped events" and "overrun" counts of the CPU
+ * stats trace-cmd stored in the trace (what `trace-cmd report --stat` lists;
+ * per_cpu/cpuN/stats in tracefs)
+ * @r: the opened trace
+ * @out: filled in; all 0 when the trace stores no CPU stats
+ *
+ * Each buffer's stats are read once (instances may share the top buffer's).
+ */
+void reader_losses(struct reader *r, struct reader_losses *out);
+
 #endif /* FGDECODE_READ_H */

@@ -273,6 +273,28 @@ static enum reader_kind next_kind(struct fgdecode *fg, int stream)
 }
 
 /*
+ * Was the stack record @next, of kind @k, written after its ring buffer
+ * refused one on its CPU (STACKMAP_COOKIE_AFTER_LOSS)?  Whatever its owner,
+ * the refused one may have been @event's, and a later record of @event's
+ * type may be that of an event the buffer refused: the scan ends there.
+ */
+static bool after_loss(struct fgdecode *fg, struct tep_record *next,
+		       enum reader_kind k)
+{
+	return k == READER_COOKIE &&
+	       tepstack_after_loss(reader_fields(&fg->reader, READER_COOKIE),
+				   next);
+}
+
+/* Did @event's task write the stack record @next (events.h)? */
+static bool same_task(struct fgdecode *fg, struct tep_record *event,
+		      struct tep_record *next)
+{
+	return tep_data_pid(fg->reader.tep, next) ==
+	       tep_data_pid(fg->reader.tep, event);
+}
+
+/*
  * May the scan for the stack of an event of @type pass the event @next of
  * the same context?  Only when @type owns stacks and @next is of another
  * type: on PREEMPT_RT an interrupt that arrives between an event and its
@@ -280,13 +302,23 @@ static enum reader_kind next_kind(struct fgdecode *fg, int stream)
  * is gone, so a sched_waking with the interrupted task's context is written
  * in between (seen on 6.12-rt: kmem:kmalloc, sched_waking, stack_cookie).
  * The next event of @type itself ends the scan: a stack after it can be
- * that event's (or of one of its kind the filter dropped), never @event's.
+ * that event's (or of one of its kind the filter dropped), never @event's;
+ * in task context only the next one of @event's own task does.
  */
-static bool passes_event(struct fgdecode *fg, sm_u32 type,
-			 struct tep_record *next)
+static bool passes_event(struct fgdecode *fg, struct tep_record *event,
+			 sm_u32 type, unsigned int ctx, struct tep_record *next)
 {
-	return (sm_u32)reader_type(&fg->reader, next) != type &&
-	       resolve_is_owner(&fg->res, type);
+	if (!resolve_is_owner(&fg->res, type))
+		return false;
+	if ((sm_u32)reader_type(&fg->reader, next) != type)
+		return true;
+	/*
+	 * Another task's event of @type, in task context: @event's task was
+	 * preempted between its event and its stack record (probes run
+	 * preemptible on 7.x; the module pins the task to its CPU, so its
+	 * stack record comes later on this one).
+	 */
+	return !stackmap_context_level(ctx) && !same_task(fg, event, next);
 }
 
 /*
@@ -298,8 +330,9 @@ static bool passes_event(struct fgdecode *fg, sm_u32 type,
  * context) and, for a type that owns stacks, events of other types in its
  * context (passes_event()); it stops at lost events, at the next event of
  * @event's type in its context, at any other event of its context when its
- * type owns no stack, and at a record of a shallower context (@event's
- * context has ended).
+ * type owns no stack, at a record of a shallower context (@event's
+ * context has ended), at a stack record written after a loss (after_loss())
+ * and at a stack of @event's type that another task wrote (same_task()).
  * When no stack names @event, the first stack record of its context whose
  * owner is not known (an unresolved cookie, a stackmap 0.1 definition,
  * ftrace's kernel_stack) is taken, as the stack that follows it.
@@ -333,6 +366,9 @@ static int find_stack(struct fgdecode *fg, struct tep_record *event,
 		k = reader_kind(&fg->reader, next);
 		if (k == READER_DEFINE)
 			continue;
+		/* Whatever its context: the refusal may have come before it. */
+		if (after_loss(fg, next, k))
+			break;
 		c = reader_context(&fg->reader, next);
 		if (c != ctx) {
 			if (stackmap_context_level(c) > stackmap_context_level(ctx))
@@ -340,18 +376,22 @@ static int find_stack(struct fgdecode *fg, struct tep_record *event,
 			break;
 		}
 		if (!is_stack_kind(k)) {
-			if (!passes_event(fg, type, next))
+			if (!passes_event(fg, event, type, ctx, next))
 				break;
 			first = false;
 			passed = true;
 			continue;
 		}
 		if (resolve_owner(&fg->res, k, next, &owner)) {
-			if (owner == type) {
+			if (owner == type && same_task(fg, event, next)) {
 				*kind = k;
 				return i;
 			}
-		} else if (first) {
+			/* Another task's, after its own event (passes_event()). */
+			if (owner == type && stackmap_context_level(ctx))
+				break;
+			passed |= owner == type;
+		} else if (first && same_task(fg, event, next)) {
 			ownerless = i;
 			ownerless_kind = k;
 		}

@@ -227,6 +227,7 @@ static void resolve_cookie(struct resolver *res,
 		corrupt(res, record, out);
 		return;
 	}
+	res->stats.after_loss += tepstack_after_loss(f, record);
 	out->result = lookup(res, out->cookie, &stack, &from);
 	switch (out->result) {
 	case STACKTAB_FOUND:

@@ -151,8 +151,23 @@ int tepstack_read_cookie(const struct tepstack_fields *f,
 			 const struct tep_record *record, sm_u64 *cookie,
 			 struct sm_err *err)
 {
-	return read_field(f, f->cookie, STACKMAP_FIELD_COOKIE, record, cookie,
-			  err);
+	int ret = read_field(f, f->cookie, STACKMAP_FIELD_COOKIE, record,
+			     cookie, err);
+
+	*cookie = stackmap_cookie_strip(*cookie);
+	return ret;
+}
+
+bool tepstack_after_loss(const struct tepstack_fields *f,
+			 const struct tep_record *record)
+{
+	struct sm_err err;
+	sm_u64 value;
+
+	return f->kind == TEPSTACK_COOKIE &&
+	       !read_field(f, f->cookie, STACKMAP_FIELD_COOKIE, record, &value,
+			   &err) &&
+	       stackmap_cookie_after_loss(value);
 }
 
 int tepstack_read_reason(const struct tepstack_fields *f,

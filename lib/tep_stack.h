@@ -112,7 +112,7 @@ int tepstack_fields_init(struct tepstack_fields *f, struct tep_event *event,
  * tepstack_read_cookie() - the cookie of a stack_cookie or stack_define record
  * @f: fields of the record's event
  * @record: the record
- * @cookie: set on success
+ * @cookie: set on success, without STACKMAP_COOKIE_AFTER_LOSS (cookie.h)
  * @err: set on failure
  *
  * Return: 0, -ENOENT when the event has no cookie field, -EFAULT when the
@@ -121,6 +121,19 @@ int tepstack_fields_init(struct tepstack_fields *f, struct tep_event *event,
 int tepstack_read_cookie(const struct tepstack_fields *f,
 			 const struct tep_record *record, sm_u64 *cookie,
 			 struct sm_err *err);
+
+/**
+ * tepstack_after_loss() - is @record a stack_cookie written after its ring
+ * buffer refused a stack record on its CPU (STACKMAP_COOKIE_AFTER_LOSS)?
+ * @f: fields of the record's event
+ * @record: the record
+ *
+ * Such a record is paired with no event (events.h).
+ *
+ * Return: true only for a readable stack_cookie record carrying the bit.
+ */
+bool tepstack_after_loss(const struct tepstack_fields *f,
+			 const struct tep_record *record);
 
 /**
  * tepstack_read_reason() - the reason of a stack_fallback record

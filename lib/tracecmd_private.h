@@ -30,6 +30,12 @@ unsigned long tracecmd_get_in_file_version(struct tracecmd_input *handle);
 /* The trace's UNAME option, or NULL. */
 const char *tracecmd_get_uname(struct tracecmd_input *handle);
 
+/*
+ * The CPU stats trace-cmd stored at the end of the recording (the text of
+ * each per_cpu/cpuN/stats file, "CPU: N" first), or NULL.
+ */
+const char *tracecmd_get_cpustats(struct tracecmd_input *handle);
+
 /* ---- writing (trace-output.c) ---- */
 
 /* Output handle appending to an existing trace.dat open O_RDWR; NULL on error. */

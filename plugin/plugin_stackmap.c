@@ -20,11 +20,14 @@
  * handles, so the plugin also wraps the print handler of every other event
  * (calling the one it replaces, or letting libtraceevent print the format)
  * to remember, per CPU and per context level (task, soft IRQ, hard IRQ,
- * NMI: the context bits of common_flags), the last event of each type
- * printed since that level began (RECENT_TYPES of them).  A stack record
+ * NMI: the context bits of common_flags), the last event of each type (in
+ * task context, of each type and task) printed since that level began
+ * (RECENT_TYPES of them).  A stack record
  * whose owner has no such event at its context level, or whose owner's
- * last event there follows lost events or already has a stack record, is
- * an orphan (events.h): its line is followed by
+ * last event there follows lost events, already has a stack record or was
+ * written by another task, and a stack_cookie written after its ring buffer
+ * refused one (STACKMAP_COOKIE_AFTER_LOSS), is an orphan (events.h): its
+ * line is followed by
  *
  *                   <orphan stack of OWNER>
  *                   => frames as usual
@@ -122,15 +125,18 @@ enum snap_state { SNAP_UNTRIED = 0, SNAP_LOADED, SNAP_NONE };
 #define NR_LEVELS	4
 
 /*
- * Event types remembered per context level: a stack record may follow its
- * event after events of other types in the same context (events.h; on
- * PREEMPT_RT, an interrupt's wakeups on its way out).
+ * Events remembered per context level, one per type (in task context one per
+ * type and task): a stack record may follow its event after events of other
+ * types in the same context (events.h; on PREEMPT_RT, an interrupt's wakeups
+ * on its way out), and in task context after other tasks' events (probes
+ * preempted between the event's and stackmap's, 7.x).
  */
-#define RECENT_TYPES	8
+#define RECENT_TYPES	16
 
 /* The last event of one type printed at one context level of one CPU. */
 struct seen {
 	int type;
+	int pid;		/* its common_pid: a stack record's must equal it */
 	bool taken;		/* a stack record was given to it */
 };
 
@@ -448,16 +454,23 @@ static void note_losses(struct cpu_state *c, const struct tep_record *record)
 	}
 }
 
+/* Is @e the entry of @type (and, when @by_pid, of @pid)? */
+static bool seen_is(const struct seen *e, int type, int pid, bool by_pid)
+{
+	return e->type == type && (!by_pid || e->pid == pid);
+}
+
 /*
- * @type was printed at @lv: it becomes the newest, with no stack yet; its
- * previous event there can have none now (events.h).  The oldest type is
- * forgotten when RECENT_TYPES are remembered.
+ * @type was printed at @lv by @pid: it becomes the newest, with no stack
+ * yet; its previous event there (of that task, when @by_pid: task context)
+ * can have none now (events.h).  The oldest is forgotten when RECENT_TYPES
+ * are remembered.
  */
-static void note_type(struct level *lv, int type)
+static void note_type(struct level *lv, int type, int pid, bool by_pid)
 {
 	int i;
 
-	for (i = 0; i < lv->nr && lv->recent[i].type != type; i++)
+	for (i = 0; i < lv->nr && !seen_is(&lv->recent[i], type, pid, by_pid); i++)
 		;
 	if (i == lv->nr && lv->nr == RECENT_TYPES)
 		i = 0;
@@ -466,16 +479,20 @@ static void note_type(struct level *lv, int type)
 	memmove(&lv->recent[i], &lv->recent[i + 1],
 		(lv->nr - 1 - i) * sizeof(lv->recent[0]));
 	lv->recent[lv->nr - 1].type = type;
+	lv->recent[lv->nr - 1].pid = pid;
 	lv->recent[lv->nr - 1].taken = false;
 }
 
-/* The last event of @type at @lv; NULL when none since it began. */
-static struct seen *find_type(struct level *lv, int type)
+/*
+ * The last event of @type at @lv (of @pid, when @by_pid); NULL when none
+ * since it began.
+ */
+static struct seen *find_type(struct level *lv, int type, int pid, bool by_pid)
 {
 	int i;
 
 	for (i = lv->nr - 1; i >= 0; i--)
-		if (lv->recent[i].type == type)
+		if (seen_is(&lv->recent[i], type, pid, by_pid))
 			return &lv->recent[i];
 	return NULL;
 }
@@ -492,7 +509,8 @@ static void note_event(struct stackmap_ctx *ctx, struct tep_record *record,
 	note_losses(c, record);
 	level = stackmap_context_level(tepstack_context(ctx->tep, record));
 	c->watched = true;
-	note_type(&c->level[level], type);
+	note_type(&c->level[level], type, tep_data_pid(ctx->tep, record),
+		  level == 0);
 	/* Deeper contexts nested in the previous one have ended. */
 	for (l = level + 1; l < NR_LEVELS; l++)
 		c->level[l].nr = 0;
@@ -501,23 +519,34 @@ static void note_event(struct stackmap_ctx *ctx, struct tep_record *record,
 /*
  * Is the stack record @record, owned by @owner, an orphan?  It is not when
  * the last event of @owner's type on its CPU at its context level has no
- * stack yet (it then has this one), when @owner is not known, or when
- * nothing was seen on the CPU to check against.
+ * stack yet and the same pid (it then has this one), when @owner is not
+ * known, or when nothing was seen on the CPU to check against.  A record
+ * written after its ring buffer refused one (@after_loss,
+ * STACKMAP_COOKIE_AFTER_LOSS) is an orphan, and every event before it on
+ * its CPU keeps no stack, as after lost events: the refused one may have
+ * been theirs, and a later one may be that of a refused event.
  */
 static bool is_orphan(struct stackmap_ctx *ctx, struct tep_record *record,
-		      sm_u32 owner)
+		      sm_u32 owner, bool after_loss)
 {
 	struct cpu_state *c = cpu_state(ctx, record->cpu);
 	struct seen *e;
+	int level, pid;
 
 	if (!c)
-		return false;
+		return after_loss;
 	note_losses(c, record);
+	if (after_loss) {
+		/* As lost events: nothing before it owns a stack any more. */
+		memset(c->level, 0, sizeof(c->level));
+		return true;
+	}
 	if (owner == STACKMAP_OWNER_NONE || !c->watched)
 		return false;
-	e = find_type(&c->level[stackmap_context_level(
-				tepstack_context(ctx->tep, record))], (int)owner);
-	if (!e || e->taken)
+	level = stackmap_context_level(tepstack_context(ctx->tep, record));
+	pid = tep_data_pid(ctx->tep, record);
+	e = find_type(&c->level[level], (int)owner, pid, level == 0);
+	if (!e || e->taken || e->pid != pid)
 		return true;
 	e->taken = true;
 	return false;
@@ -723,7 +752,7 @@ static void print_found(struct trace_seq *s, struct tep_handle *tep,
 
 static void print_cookie(struct trace_seq *s, struct tep_handle *tep,
 			 struct stackmap_ctx *ctx, struct tep_record *record,
-			 sm_u64 cookie)
+			 sm_u64 cookie, bool after_loss)
 {
 	struct stacktab_stack stack;
 	enum stacktab_result res;
@@ -731,14 +760,14 @@ static void print_cookie(struct trace_seq *s, struct tep_handle *tep,
 	res = resolve(ctx, cookie, &stack);
 	if (res == STACKTAB_FOUND) {
 		print_owner(s, tep, stack.owner);
-		if (is_orphan(ctx, record, stack.owner))
+		if (is_orphan(ctx, record, stack.owner, after_loss))
 			print_orphan(s, tep, stack.owner);
 		print_found(s, tep, ctx, &stack);
 		print_truncated(s, stack.flags);
 		return;
 	}
 	/* No known owner: nothing to check, but losses still count. */
-	is_orphan(ctx, record, STACKMAP_OWNER_NONE);
+	is_orphan(ctx, record, STACKMAP_OWNER_NONE, after_loss);
 	if (!OPT_SET(OPT_COMPACT))
 		tepstack_print_marker(s, res, cookie, "");
 	else
@@ -795,7 +824,8 @@ static int stack_cookie_handler(struct trace_seq *s, struct tep_record *record,
 	trace_seq_printf(s, "cookie gen %u slot %u",
 			 stackmap_cookie_generation(cookie),
 			 stackmap_cookie_slot(cookie));
-	print_cookie(s, event->tep, ctx, record, cookie);
+	print_cookie(s, event->tep, ctx, record, cookie,
+		     tepstack_after_loss(f, record));
 	return 0;
 }
 
@@ -818,7 +848,7 @@ static int stack_fallback_handler(struct trace_seq *s,
 	trace_seq_printf(s, "fallback reason %s depth %u",
 			 stackmap_fallback_name(reason), stack.depth);
 	print_owner(s, event->tep, owner);
-	if (is_orphan(ctx, record, owner))
+	if (is_orphan(ctx, record, owner, false))
 		print_orphan(s, event->tep, owner);
 	print_stack(s, event->tep, stack.frames, stack.depth);
 	print_truncated(s, flags);

@@ -210,14 +210,28 @@ START_TEST(trace_without_stackmap_events_prints_like_report)
 }
 END_TEST
 
-/* A tick from @pid (no saved comm unless listed in cmdlines). */
-static void tick_from(int cpu, unsigned long long ts, int pid, int n)
+/* Set the common_pid of the record in buf (fx_common() wrote 42). */
+static void set_pid(int pid)
 {
-	fx_tick(&buf, n);
 	buf.data[4] = pid & 0xff;
 	buf.data[5] = (pid >> 8) & 0xff;
 	buf.data[6] = (pid >> 16) & 0xff;
 	buf.data[7] = (pid >> 24) & 0xff;
+}
+
+/* A stack_cookie from @pid: the task of the event it belongs to. */
+static void cookie_from(int cpu, unsigned long long ts, int pid, sm_u64 ck)
+{
+	fx_cookie(&buf, ck);
+	set_pid(pid);
+	mkt_add(mt, cpu, ts, buf.data, buf.len);
+}
+
+/* A tick from @pid (no saved comm unless listed in cmdlines). */
+static void tick_from(int cpu, unsigned long long ts, int pid, int n)
+{
+	fx_tick(&buf, n);
+	set_pid(pid);
 	mkt_add(mt, cpu, ts, buf.data, buf.len);
 }
 
@@ -670,6 +684,78 @@ END_TEST
  * type (sched_waking) comes in between.  The stack is still the tick's; a
  * second tick ends the scan, so the first never takes the second's stack.
  */
+/*
+ * A cookie written after its ring buffer refused a stack record on its CPU
+ * (STACKMAP_COOKIE_AFTER_LOSS) may follow an event whose own stack was the
+ * refused one: it is shown as an orphan, never under that event.
+ */
+START_TEST(cookie_after_a_refused_one_is_never_the_events_stack)
+{
+	sm_u64 ck = stackmap_cookie_make(7, 1);
+
+	define_owned(0, 1 * SEC - 10, ck, frames3, 3, FX_ID_TICK, 0);
+	tick(0, 1 * SEC, 1);
+	cookie(0, 1 * SEC + 10, ck | STACKMAP_COOKIE_AFTER_LOSS);
+	tick(0, 2 * SEC, 2);
+	cookie(0, 2 * SEC + 10, ck);
+	write_trace_with(owner_formats);
+	run("trace.dat");
+	ck_assert_int_eq(res.status, 0);
+	ck_assert_str_eq(res.out,
+		"cpus=2\n"
+		TICK_LINE(0, "1.000000", 1)
+		"          worker-42    [000]     1.000000: stack_cookie:         cookie=0x780000001\n"
+		ORPHAN_OF_TICK
+		STACK3
+		TICK_LINE(0, "2.000000", 2)
+		STACK3);
+	ck_assert_str_eq(res.err,
+		"fgdecode: 5 events, 2 cookies, 2 resolved, 0 stale, 0 unknown, 1 orphan, 1 after a ring buffer loss, 0 fallback stacks, 1 definitions (1 distinct stacks), 1 without a stack (0 at the end of a CPU's recording)\n");
+}
+END_TEST
+
+/* A stack record of another task is not the event's (events.h). */
+START_TEST(cookie_of_another_task_is_never_the_events_stack)
+{
+	sm_u64 ck = stackmap_cookie_make(7, 1);
+
+	define_owned(0, 1 * SEC - 10, ck, frames3, 3, FX_ID_TICK, 0);
+	tick_from(0, 1 * SEC, 43, 1);
+	cookie(0, 1 * SEC + 10, ck);
+	write_trace_with(owner_formats);
+	run("trace.dat");
+	ck_assert_int_eq(res.status, 0);
+	ck_assert_ptr_nonnull(strstr(res.out, ORPHAN_OF_TICK STACK3));
+	ck_assert_ptr_null(strstr(res.out, "tick: n=1\n" STACK3));
+	ck_assert_str_eq(res.err,
+		"fgdecode: 3 events, 1 cookies, 1 resolved, 0 stale, 0 unknown, 1 orphan, 0 fallback stacks, 1 definitions (1 distinct stacks), 1 without a stack (0 at the end of a CPU's recording)\n");
+}
+END_TEST
+
+/*
+ * A task preempted between its event and its stack record (preemptible
+ * probes, 7.x; the module keeps it on its CPU): another task's event and
+ * stack come in between, and each event still gets its own task's stack.
+ */
+START_TEST(task_preempted_before_its_stack_keeps_its_stack)
+{
+	sm_u64 a = stackmap_cookie_make(7, 1), b = stackmap_cookie_make(7, 2);
+
+	define_owned(0, 1 * SEC - 20, a, frames3, 3, FX_ID_TICK, 0);
+	define_owned(0, 1 * SEC - 10, b, frames2, 2, FX_ID_TICK, 0);
+	tick(0, 1 * SEC, 1);
+	tick_from(0, 1 * SEC + 10, 43, 2);
+	cookie_from(0, 1 * SEC + 20, 43, b);
+	cookie(0, 1 * SEC + 30, a);
+	write_trace_with(owner_formats);
+	run("trace.dat");
+	ck_assert_int_eq(res.status, 0);
+	ck_assert_ptr_nonnull(strstr(res.out, TICK_LINE(0, "1.000000", 1) STACK3));
+	ck_assert_ptr_nonnull(strstr(res.out, "tick:                 n=2\n" STACK2));
+	ck_assert_ptr_null(strstr(res.out, "orphan"));
+}
+END_TEST
+
 START_TEST(lookahead_passes_an_other_event_of_the_same_context)
 {
 	sm_u64 task = stackmap_cookie_make(7, 1), irq = stackmap_cookie_make(7, 2);
@@ -1475,14 +1561,15 @@ static void write_switch_trace(void)
 	cookie(0, 1 * SEC + 1, ck);
 	sched_switch(1, 1 * SEC + SEC / 2, "io", 43, 2, 45);
 	fx_fallback_owned(&buf, STACKMAP_FALLBACK_FULL, 2, frames2, 2, ID_SWITCH, 0);
+	set_pid(43);
 	mkt_add(mt, 1, 1 * SEC + SEC / 2 + 1, buf.data, buf.len);
 	sched_switch(1, 2 * SEC, "cat", 44, 0x100, 43);
-	cookie(1, 2 * SEC + 1, ck);
+	cookie_from(1, 2 * SEC + 1, 44, ck);
 	sched_switch(1, 2 * SEC + SEC / 4, "io", 43, 0, 44);
-	cookie(1, 2 * SEC + SEC / 4 + 1, ck);
+	cookie_from(1, 2 * SEC + SEC / 4 + 1, 43, ck);
 	sched_switch(0, 3 * SEC, "swapper/0", 0, 0, 42);
 	sched_switch(0, 3 * SEC + SEC / 2, "gone", 46, 1, 0);
-	cookie(0, 3 * SEC + SEC / 2 + 1, ck);
+	cookie_from(0, 3 * SEC + SEC / 2 + 1, 46, ck);
 	write_trace_with(switch_formats);
 }
 
@@ -1556,7 +1643,7 @@ START_TEST(off_cpu_json_says_when_the_stack_is_missing)
 {
 	sched_switch(0, 1 * SEC, "nostack", 50, 1, 0);
 	sched_switch(0, 1 * SEC + SEC / 2, "lost", 51, 2, 0);
-	cookie(0, 1 * SEC + SEC / 2 + 1, stackmap_cookie_make(9, 7));
+	cookie_from(0, 1 * SEC + SEC / 2 + 1, 51, stackmap_cookie_make(9, 7));
 	sched_switch(0, 2 * SEC, "swapper/0", 0, 0, 50);
 	sched_switch(0, 3 * SEC, "swapper/0", 0, 0, 51);
 	write_trace_with(switch_formats);
@@ -1628,13 +1715,13 @@ START_TEST(wakers_join_each_interval_to_the_wakeup_that_ended_it)
 	/* io (43) waits in D from 1 s; worker (42) wakes it at 1.5 s. */
 	define_owned(0, 1 * SEC - 10, ck, frames3, 3, ID_SWITCH, 0);
 	sched_switch(0, 1 * SEC, "io", 43, 2, 42);
-	cookie(0, 1 * SEC + 1, ck);
+	cookie_from(0, 1 * SEC + 1, 43, ck);
 	sched_waking(0, 1 * SEC + SEC / 2, 42, 43);
 	fx_fallback_owned(&buf, STACKMAP_FALLBACK_FULL, 2, frames2, 2, ID_WAKING, 0);
 	mkt_add(mt, 0, 1 * SEC + SEC / 2 + 1, buf.data, buf.len);
 	/* cat (44) is preempted at 2 s, back at 2.25 s: nothing woke it. */
 	sched_switch(0, 2 * SEC, "cat", 44, 0x100, 43);
-	cookie(0, 2 * SEC + 1, ck);
+	cookie_from(0, 2 * SEC + 1, 44, ck);
 	sched_switch(0, 2 * SEC + SEC / 4, "io", 43, 0, 44);
 	write_trace_with(formats);
 	run("--off-cpu --wakers --folded trace.dat");
@@ -2325,6 +2412,9 @@ static Suite *fgdecode_suite(void)
 	tcase_add_test(attach, lookahead_passes_nested_interrupts_to_the_events_own_stack);
 	tcase_add_test(attach, stackless_events_are_counted_and_the_cut_one_marked);
 	tcase_add_test(attach, lookahead_passes_an_other_event_of_the_same_context);
+	tcase_add_test(attach, cookie_after_a_refused_one_is_never_the_events_stack);
+	tcase_add_test(attach, cookie_of_another_task_is_never_the_events_stack);
+	tcase_add_test(attach, task_preempted_before_its_stack_keeps_its_stack);
 	tcase_add_test(attach, truncated_stack_is_marked_in_every_output);
 	tcase_add_test(attach, trace_of_stackmap_0_1_attaches_stacks_unverified);
 	suite_add_tcase(s, attach);

@@ -378,6 +378,72 @@ START_TEST(other_event_between_an_event_and_its_stack_passes)
 }
 END_TEST
 
+/*
+ * A cookie its ring buffer took after refusing one on that CPU
+ * (STACKMAP_COOKIE_AFTER_LOSS) is an orphan, and the tick before it keeps
+ * no stack: the next cookie is an orphan too, until a tick comes.
+ */
+START_TEST(cookie_after_a_refused_one_is_an_orphan)
+{
+	sm_u64 ck = stackmap_cookie_make(7, 1);
+
+	fx_define_owned(&buf, ck, 1, frames3, 1, FX_ID_TICK, 0);
+	info_at(&buf, 0, 1, 0);
+	fx_tick(&buf, 1);
+	info_at(&buf, 0, 2, 0);
+	fx_cookie(&buf, ck | STACKMAP_COOKIE_AFTER_LOSS);
+	ck_assert_str_eq(info_at(&buf, 0, 3, 0),
+		"cookie gen 7 slot 1 owner test:tick"
+		"\n<orphan stack of test:tick>"
+		"\n=> __schedule+0x4f8/0xa00 (ffffffff832528c8)");
+	fx_cookie(&buf, ck);
+	ck_assert_ptr_nonnull(strstr(info_at(&buf, 0, 4, 0),
+				     "<orphan stack of test:tick>"));
+	fx_tick(&buf, 2);
+	info_at(&buf, 0, 5, 0);
+	fx_cookie(&buf, ck);
+	ck_assert_ptr_null(strstr(info_at(&buf, 0, 6, 0), "orphan"));
+}
+END_TEST
+
+/* A cookie another task wrote is not the stack of the tick before it. */
+START_TEST(cookie_of_another_task_is_an_orphan)
+{
+	sm_u64 ck = stackmap_cookie_make(7, 1);
+
+	fx_define_owned(&buf, ck, 1, frames3, 1, FX_ID_TICK, 0);
+	info_at(&buf, 0, 1, 0);
+	fx_tick(&buf, 1);
+	info_at(&buf, 0, 2, 0);
+	fx_cookie(&buf, ck);
+	buf.data[4] = 43;	/* common_pid: 42 in every fixture record */
+	ck_assert_ptr_nonnull(strstr(info_at(&buf, 0, 3, 0),
+				     "<orphan stack of test:tick>"));
+}
+END_TEST
+
+/* Task 42 preempted between its tick and its stack: 43's tick and stack between. */
+START_TEST(task_preempted_before_its_stack_keeps_its_stack)
+{
+	sm_u64 ck = stackmap_cookie_make(7, 1);
+
+	fx_define_owned(&buf, ck, 1, frames3, 1, FX_ID_TICK, 0);
+	info_at(&buf, 0, 1, 0);
+	fx_tick(&buf, 1);
+	info_at(&buf, 0, 2, 0);
+	fx_tick(&buf, 2);
+	buf.data[4] = 43;
+	info_at(&buf, 0, 3, 0);
+	fx_cookie(&buf, ck);
+	buf.data[4] = 43;
+	ck_assert_ptr_null(strstr(info_at(&buf, 0, 4, 0), "orphan"));
+	fx_cookie(&buf, ck);
+	ck_assert_ptr_null(strstr(info_at(&buf, 0, 5, 0), "orphan"));
+	fx_cookie(&buf, ck);
+	ck_assert_ptr_nonnull(strstr(info_at(&buf, 0, 6, 0), "orphan"));
+}
+END_TEST
+
 START_TEST(stack_after_lost_events_is_an_orphan)
 {
 	sm_u64 ck = stackmap_cookie_make(7, 1);
@@ -505,6 +571,9 @@ static Suite *plugin_suite(void)
 	tcase_add_test(tc, interrupt_stack_between_an_event_and_its_own_is_an_orphan);
 	tcase_add_test(tc, other_event_between_an_event_and_its_stack_passes);
 	tcase_add_test(tc, stack_after_lost_events_is_an_orphan);
+	tcase_add_test(tc, cookie_after_a_refused_one_is_an_orphan);
+	tcase_add_test(tc, cookie_of_another_task_is_an_orphan);
+	tcase_add_test(tc, task_preempted_before_its_stack_keeps_its_stack);
 	tcase_add_test(tc, truncated_stack_ends_with_a_marker);
 	tcase_add_test(tc, stack_map_option_resolves_its_own_generation_only);
 	tcase_add_test(tc, events_parsed_after_loading_are_watched_too);
