@@ -5,7 +5,8 @@
 #     plugins, on both sides, tests/decoder/test_identity.sh checks them;
 #  2. every stack fgdecode prints under an event is the stack
 #     `TRACEEVENT_PLUGIN_DIR=plugin trace-cmd report` prints for the
-#     stack_cookie / stack_fallback that follows that event on its CPU.
+#     stack_cookie / stack_fallback that follows that event on its CPU and
+#     names its event as owner, from the same task.
 #     A cookie the plugin cannot resolve yet (its definition comes later in
 #     time) is counted, not failed; so is a cookie both leave unresolved,
 #     one calling it stale and the other unknown (the plugin also knows the
@@ -69,29 +70,52 @@ FILENAME == ARGV[1] {
 	if (k != "") cur = k
 	next
 }
-# plugin output: a stack_cookie/stack_fallback line starts the stack of the
-# last other event on its CPU (or its own, if none).
+# plugin output: a stack_cookie/stack_fallback line naming its owner starts
+# the stack of the newest event on its CPU of that owner and the same task
+# not given a stack yet (events.h: another task may run between an event and
+# its stack record where probes are preemptible); one naming no owner (an
+# unresolved cookie) that of the last other event on its CPU (or its own, if
+# none).
+function pid_of(line, m) {
+	return match(line, /-([0-9]+) +\[[0-9]+\]/, m) ? m[1] : ""
+}
 {
 	if ($0 ~ /^=> /) { if (cur != "") { l = $0; sub(/\+0x0\/0x[0-9a-f]+ \(/, "+0x0 (", l); pl[cur] = pl[cur] "\n" l }; next }
 	# an orphan: give the event back what the stack record line took
 	if ($0 ~ /^<orphan /) {
 		if (cur != "") delete pl[cur]
-		if (had_last) last[ocpu] = olast
+		if (from != "") open[from] = open[from] "|" cur
+		else if (had_last) last[ocpu] = olast
 		cur = ""
 		next
 	}
-	if (match($0, /^CPU:([0-9]+) \[/, m)) { delete last[m[1] + 0]; next }
+	if (match($0, /^CPU:([0-9]+) \[/, m)) {
+		delete last[m[1] + 0]
+		for (o in open) { split(o, p, SUBSEP); if (p[1] == m[1] + 0) delete open[o] }
+		next
+	}
 	k = head($0)
 	if (k == "") next
 	if ($0 ~ /: stack_define: /) { cur = ""; next }
 	if ($0 ~ /: stack_(cookie|fallback): /) {
-		cur = (cpu in last) ? last[cpu] : k
-		had_last = cpu in last; olast = last[cpu]; ocpu = cpu
-		delete last[cpu]
+		from = ""
+		if (match($0, / owner [^ :]+:([^ ]+)/, m) && open[cpu, m[1], pid_of($0)] != "") {
+			from = cpu SUBSEP m[1] SUBSEP pid_of($0)
+			ne = split(open[from], ev, "|")
+			cur = ev[ne]
+			sub(/\|[^|]*$/, "", open[from])
+			if (last[cpu] == cur) delete last[cpu]
+		} else {
+			cur = (cpu in last) ? last[cpu] : k
+			had_last = cpu in last; olast = last[cpu]; ocpu = cpu
+			delete last[cpu]
+		}
 		pl[cur] = ""
 		next
 	}
 	last[cpu] = k
+	match($0, /: ([A-Za-z0-9_]+):/, m)
+	open[cpu, m[1], pid_of($0)] = open[cpu, m[1], pid_of($0)] "|" k
 	cur = ""
 }
 END {
