@@ -58,6 +58,8 @@ declare -A SUITES=(
 declare -A PER_KERNEL=(
 	[kmod-build]="tests/kmod-build.sh"
 	[vm-e2e]="tests/vm/test_e2e.sh"
+	# no stack under another event where the ring buffer loses records
+	[vm-pairing]="tests/vm/test_pairing.sh"
 	# fgdecode's --weight, --off-cpu, --wakers and diff against known work
 	[vm-answers]="tests/vm/test_answers.sh"
 	[decoder-dbg]="tests/decoder/test_dbg.sh"	# vm-e2e's trace of that kernel
@@ -67,19 +69,22 @@ declare -A PER_KERNEL=(
 	[vm-lifecycle]="tests/vm/test_lifecycle.sh"
 )
 # The kernels each per-kernel suite runs on by default, by what a kernel can
-# break there: the module's build and a recording on every one; the answers
-# (context nesting) where probes nest or are preempted (RT, newest); the
-# debuginfo check once per compiler that wrote the DWARF (gcc 12: 6.1; gcc 14:
-# newest); the front end once per tracefs generation; the recording modes where
-# the ring buffer changed (6.1, 6.12, newest); the stress on RT and newest;
-# the lifecycle on each module API (6.1, 6.12, newest). 6.1 runs them all.
+# break there: the module's build and the pairing oracle (a recording that
+# loses records, checked stack by stack) on every one; the end-to-end
+# recording the decoder suites read on 6.1 and newest; the answers (context
+# nesting) where probes nest or are preempted (RT, newest); the debuginfo
+# check once per compiler that wrote the DWARF (gcc 12: 6.1; gcc 14: newest);
+# the front end and the recording modes once per tracefs and ring buffer
+# generation (6.1, newest); the stress on RT and newest; the lifecycle on each
+# module API (6.1, 6.12, newest). 6.1 runs them all.
 declare -A MATRIX=(
 	[kmod-build]="6.1 6.12 6.12-rt newest"
-	[vm-e2e]="6.1 6.12 6.12-rt newest"
+	[vm-e2e]="6.1 newest"
+	[vm-pairing]="6.1 6.12 6.12-rt newest"
 	[vm-answers]="6.1 6.12-rt newest"
 	[decoder-dbg]="6.1 newest"
 	[vm-frontend]="6.1 newest"
-	[vm-modes]="6.1 6.12 newest"
+	[vm-modes]="6.1 newest"
 	[vm-module]="6.1 6.12-rt newest"
 	[vm-lifecycle]="6.1 6.12 newest"
 )
@@ -87,7 +92,7 @@ declare -A MATRIX=(
 # the default run (named explicitly, they run).  Each is an open problem.
 declare -A KNOWN_BAD=(
 )
-ORDER=(map-unit lib-unit decoder-unit plugin-unit install kmod-build vm-harness vm-e2e vm-answers decoder-badinput decoder-dbg decoder-pprof decoder-flamegraph decoder-identity vm-frontend vm-modes
+ORDER=(map-unit lib-unit decoder-unit plugin-unit install kmod-build vm-harness vm-e2e vm-pairing vm-answers decoder-badinput decoder-dbg decoder-pprof decoder-flamegraph decoder-identity vm-frontend vm-modes
 	vm-module vm-lifecycle bench-quick fuzz-smoke debug)
 
 # expand NAME: the suite names NAME stands for (NAME@KERNEL for each kernel of a per-kernel suite).

@@ -31,3 +31,14 @@ workload() {
 		i=$((i + 1))
 	done
 }
+
+# allocate N: N rounds of `ls -R` of $ALLOC_DIRS (default sysfs's devices/system and tracefs's kmem events):
+# getname, inode, dentry and kernfs allocations (kmem:kmalloc, kmem:kmem_cache_alloc).
+allocate() {
+	i=0
+	while [ "$i" -lt "$1" ]; do
+		# shellcheck disable=SC2086 # a list of directories
+		ls -R ${ALLOC_DIRS:-/sys/devices/system /sys/kernel/tracing/events/kmem} >/dev/null 2>&1 || true
+		i=$((i + 1))
+	done
+}
