@@ -47,10 +47,13 @@ newest() {
 # and its security suite (the kernel packages a user gets come from there), from the host's mirrors.
 sources() {
 	local m sec
-	m=$(mirror bookworm) && sec=$(mirror bookworm-security) || return 1
+	m=$(mirror bookworm) || return 1
 	echo "deb $m $1 main"
 	echo "deb $m $1-updates main"
-	echo "deb $sec $1-security main"
+	# A host without the security suite in its sources gives its root none either.
+	if sec=$(mirror bookworm-security 2>/dev/null); then
+		echo "deb $sec $1-security main"
+	fi
 	[[ ${2:-} != backports ]] || echo "deb $m $1-backports main"
 }
 
