@@ -125,24 +125,27 @@ const char *stackmap_owner_name(u16 owner)
 
 struct stackmap_pinned {
 	struct task_struct *task[SM_PINNED];
+	const void *point[SM_PINNED];	/* the stackmap_attached it was for */
 };
 
 static DEFINE_PER_CPU(struct stackmap_pinned, stackmap_pinned);
 
 static void stackmap_pin_probe(void *data)
 {
-	struct task_struct **pinned;
+	struct stackmap_pinned *pinned;
 	int i;
 
 	if (!in_task() || !preemptible())
 		return;
 	migrate_disable();
 	preempt_disable_notrace();
-	pinned = this_cpu_ptr(&stackmap_pinned)->task;
-	for (i = 0; i < SM_PINNED && pinned[i]; i++)
+	pinned = this_cpu_ptr(&stackmap_pinned);
+	for (i = 0; i < SM_PINNED && pinned->task[i]; i++)
 		;
-	if (i < SM_PINNED)
-		pinned[i] = current;
+	if (i < SM_PINNED) {
+		pinned->task[i] = current;
+		pinned->point[i] = data;
+	}
 	preempt_enable_notrace();
 	if (i == SM_PINNED) {
 		migrate_enable();
@@ -150,20 +153,27 @@ static void stackmap_pin_probe(void *data)
 	}
 }
 
-/* After the stack record: enable migration if this hit disabled it. */
-static void stackmap_unpin(void)
+/*
+ * After the stack record: enable migration if this hit of @a's tracepoint
+ * disabled it.  The entry must be this tracepoint's too: a task pinned at
+ * one tracepoint and preempted before its stack record passes through
+ * another (sched_switch, in __schedule() with the runqueue locked), where
+ * migrate_enable() must not run (it hung 7.3 guests in vm-answers).
+ */
+static void stackmap_unpin(const struct stackmap_attached *a)
 {
-	struct task_struct **pinned;
+	struct stackmap_pinned *pinned;
 	int i;
 
 	if (!in_task())
 		return;
 	preempt_disable_notrace();
-	pinned = this_cpu_ptr(&stackmap_pinned)->task;
-	for (i = SM_PINNED - 1; i >= 0 && pinned[i] != current; i--)
-		;
+	pinned = this_cpu_ptr(&stackmap_pinned);
+	for (i = SM_PINNED - 1; i >= 0; i--)
+		if (pinned->task[i] == current && pinned->point[i] == a)
+			break;
 	if (i >= 0)
-		pinned[i] = NULL;
+		pinned->task[i] = NULL;
 	preempt_enable_notrace();
 	if (i >= 0)
 		migrate_enable();
@@ -181,7 +191,7 @@ static void stackmap_pin_unregister(struct stackmap_attached *a)
 }
 #else
 /* Probes run with preemption disabled: the task cannot move between them. */
-static void stackmap_unpin(void)
+static void stackmap_unpin(const struct stackmap_attached *a)
 {
 }
 
@@ -205,7 +215,7 @@ static void stackmap_probe(void *data)
 	struct stackmap_attached *a = data;
 
 	stackmap_record(&a->skip, a->owner);
-	stackmap_unpin();
+	stackmap_unpin(a);
 }
 
 /*
