@@ -6,10 +6,13 @@
 #                 qemu guest running the Debian kernel, print decoded stacks
 #   make check    install what is missing, build, run every test suite
 #                 (SUITES="..." runs only those, names of tests/run-tests.sh);
-#                 the module's build and the qemu suites once per kernel of
-#                 KERNELS (default "6.1 6.12 6.12-rt"; make check KERNELS=6.12),
+#                 the module's build and the qemu suites on the kernels of
+#                 tests/run-tests.sh's MATRIX (6.1, 6.12, 6.12-rt, newest;
+#                 make check KERNELS=6.12 runs them all on 6.12 only),
 #                 then on a debug kernel built once per machine (KASAN,
 #                 lockdep; DEBUG_KERNEL= leaves it out; README "Debug kernel")
+#   make check-fresh  the README's two commands in a fresh debootstrap root
+#                 (tests/test_fresh_root.sh; before changing the build)
 #   make bench    run the benchmarks (tests/bench/RESULTS.md); bench-quick
 #                 runs them at tiny sizes, as make check does
 #   make fuzz     run every fuzz harness for FUZZ_SECONDS (default 60) each
@@ -21,8 +24,8 @@
 #
 # The module is built for KVER=... if given, else for the running kernel if
 # its headers are installed, else for the newest installed kernel image
-# (kmod/kver.mk; `make` prints which and why). make check tests it on each
-# kernel of KERNELS (default "6.1 6.12 6.12-rt"; tests/kernels.sh).
+# (kmod/kver.mk; `make` prints which and why). make check tests it on the
+# kernels of tests/kernels.sh (6.1, 6.12, 6.12-rt, newest).
 
 # KVER is resolved again by each make that needs it (kmod/Makefile includes
 # kver.mk itself), never exported from here: `make check` and `make demo`
