@@ -116,9 +116,11 @@ const char *stackmap_owner_name(u16 owner)
  *
  * Each CPU keeps the tasks pinned there and not yet unpinned (a task that is
  * preempted between the probes stays pinned while others run): the unpin
- * must find its own task, since the probe array a hit walks may hold
- * stackmap_probe() without stackmap_pin_probe() while they are registered
- * (registered after it, unregistered before it, so never the reverse).
+ * must find its own task and tracepoint, since the probe array a hit walks
+ * may hold stackmap_probe() without stackmap_pin_probe() while they are
+ * registered (registered after it, unregistered before it, so never the
+ * reverse), and a preempted pinned task passes other tracepoints' probes
+ * (stackmap_unpin()).
  */
 #define SM_PIN_PRIO	(TRACEPOINT_DEFAULT_PRIO + 1)
 #define SM_PINNED	8
