@@ -129,6 +129,7 @@ void stackmap_detach_all_functions(void);
 void stackmap_function_exit(void);
 
 void stackmap_params_init(void);
+void stackmap_params_exit(void);
 
 int stackmap_debugfs_init(void);
 void stackmap_debugfs_exit(void);

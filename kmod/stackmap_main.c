@@ -122,9 +122,12 @@ static int __init stackmap_init(void)
 static void __exit stackmap_exit(void)
 {
 	/*
-	 * No probe or ftrace callback runs once these return
+	 * No parameter write can attach or reset any more; debugfs writers
+	 * hold a reference on the module (fops.owner), so none is left.  No
+	 * probe or ftrace callback runs once the detaches return
 	 * (tracepoint_synchronize_unregister(), unregister_ftrace_function()).
 	 */
+	stackmap_params_exit();
 	stackmap_detach_all();
 	stackmap_debugfs_exit();
 	stackmap_function_exit();

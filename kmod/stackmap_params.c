@@ -14,6 +14,13 @@
  * names are kept and attached once the map exists; a name that cannot be
  * attached then is reported in the kernel log and does not fail the load.
  * Later writes fail with the first attach or detach error.
+ *
+ * Unload.  sysfs takes no reference on the module for a parameter write
+ * (param_attr_store() holds only the module's param_lock), and the files
+ * stay until after the module's exit has run: a write racing rmmod would
+ * attach a probe that nothing removes, or reset a freed map.  Exit first
+ * calls stackmap_params_exit(), which under that lock closes the
+ * parameters: later writes fail with -ENODEV, reads list nothing.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -51,7 +58,15 @@ static void stackmap_param_name(const char *name, void *arg)
 			    n->len ? "," : "", name);
 }
 
-static bool stackmap_params_ready;
+/* Whether writes are kept for init, applied, or refused (module exit). */
+enum stackmap_params_state {
+	SM_PARAMS_LOADING,
+	SM_PARAMS_READY,
+	SM_PARAMS_GONE,
+};
+
+/* Changes under kernel_param_lock(THIS_MODULE), as every set and get runs. */
+static enum stackmap_params_state stackmap_params_state;
 
 /* Apply "name,!name,..." to @p; return the first error. */
 static int stackmap_param_apply(const struct stackmap_param *p,
@@ -86,7 +101,9 @@ static int stackmap_param_set(const char *val, const struct kernel_param *kp)
 
 	if (strlen(val) >= SM_PARAM_MAX)
 		return -EINVAL;
-	if (READ_ONCE(stackmap_params_ready))
+	if (stackmap_params_state == SM_PARAMS_GONE)
+		return -ENODEV;
+	if (stackmap_params_state == SM_PARAMS_READY)
 		return stackmap_param_apply(p, val, false);
 	/* At load, before the map exists: keep it for stackmap_params_init(). */
 	kfree(p->at_load);
@@ -101,7 +118,7 @@ static int stackmap_param_get(char *buf, const struct kernel_param *kp)
 	const struct stackmap_visitor v = { stackmap_param_name, &n };
 
 	/* "a,b\n", just "\n" when none; a list that does not fit is cut. */
-	if (READ_ONCE(stackmap_params_ready))
+	if (stackmap_params_state == SM_PARAMS_READY)
 		p->points->visit(&v);
 	return n.len + scnprintf(buf + n.len, PAGE_SIZE - n.len, "\n");
 }
@@ -133,7 +150,9 @@ static int stackmap_reset_set(const char *val, const struct kernel_param *kp)
 
 	if (kstrtobool(val, &reset) || !reset)
 		return -EINVAL;
-	if (!READ_ONCE(stackmap_params_ready))
+	if (stackmap_params_state == SM_PARAMS_GONE)
+		return -ENODEV;
+	if (stackmap_params_state == SM_PARAMS_LOADING)
 		return 0;	/* at load the map is new anyway */
 	return stackmap_reset();
 }
@@ -164,6 +183,19 @@ void stackmap_params_init(void)
 		kfree(lists[i]->at_load);
 		lists[i]->at_load = NULL;
 	}
-	WRITE_ONCE(stackmap_params_ready, true);
+	stackmap_params_state = SM_PARAMS_READY;
+	kernel_param_unlock(THIS_MODULE);
+}
+
+/**
+ * stackmap_params_exit() - refuse parameter writes from now on
+ *
+ * Context: module exit, before anything is detached or freed.  Waits for a
+ * write in progress (it holds the same lock); later ones get -ENODEV.
+ */
+void stackmap_params_exit(void)
+{
+	kernel_param_lock(THIS_MODULE);
+	stackmap_params_state = SM_PARAMS_GONE;
 	kernel_param_unlock(THIS_MODULE);
 }

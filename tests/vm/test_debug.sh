@@ -8,7 +8,9 @@
 #   norcu       the module as it was before FTRACE_OPS_FL_RCU (KCFLAGS=-DSTACKMAP_TEST_NO_FTRACE_RCU), in the
 #               idle/reset race of guest/debug.sh (arch_cpu_idle attached, the map reset every 50 ms): the run must
 #               fail with a WARNING in stackmap_ftrace_func, so the phase really catches that race.
-#   clean       the real module, the same recording and the idle/reset race: the run must pass with no report.
+#   clean       the real module, the same recording, the idle/reset race and the rmmod race (parameters
+#               written from two loops while the module unloads, 5 rounds): the run must pass with no report,
+#               and some writes must have lost the race to rmmod (ENODEV), so that the race was run.
 # Usage: tests/vm/test_debug.sh   (as root; writes build/vm-debug/)
 set -euo pipefail
 
@@ -77,11 +79,15 @@ check_norcu() {
 }
 
 check_clean() {
+	local writes enodev
 	((RC == 0)) || fail clean "run-vm exited $RC with the real module: $(grep -m1 'run-vm: .* failed' "$OUT/clean/run-vm.log")"
+	read -r writes enodev <"$OUT/clean/rmmod_race/writes.txt"
+	((enodev > 0)) || fail clean "rmmod_race: no parameter write of $writes met the module's exit (ENODEV)"
 	echo "test_debug: clean: record $(awk '$1 == "lookups" { print $2 }' "$OUT/clean/record/stats.txt") stacks;" \
 		"idle_reset $(cat "$OUT/clean/idle_reset/resets.txt") resets," \
 		"$(awk '$1 == "lookups" { print $2 }' "$OUT/clean/idle_reset/stats.txt") lookups," \
-		"$(cat "$OUT/clean/idle_reset/function_entries.txt") arch_cpu_idle entries; no kernel report"
+		"$(cat "$OUT/clean/idle_reset/function_entries.txt") arch_cpu_idle entries;" \
+		"rmmod_race $writes parameter writes, $enodev refused during rmmod; no kernel report"
 }
 
 main() {
@@ -102,7 +108,7 @@ main() {
 	check_splat
 	HUNG_RETRIES=0 run_guest norcu "$OUT/kmod-norcu/kmod/stackmap.ko" "$BROKEN_TIMEOUT" idle_reset
 	check_norcu
-	run_guest clean "$OUT/kmod-clean/kmod/stackmap.ko" "$TIMEOUT" record idle_reset
+	run_guest clean "$OUT/kmod-clean/kmod/stackmap.ko" "$TIMEOUT" record idle_reset rmmod_race
 	check_clean
 	echo "test_debug: ok"
 }

@@ -7,6 +7,10 @@
 #               attached, the map reset every 50 ms for 20 s while the top-level buffer records; the race a
 #               review found (a callback outside RCU escaped the grace period of a reset) warned at
 #               stackmap_trace.h:19 in stackmap_ftrace_func and in __module_address
+#   rmmod_race  5 rounds of: load, two loops writing every module parameter (attach and detach tracepoints
+#               and functions, reset), rmmod while they run; a write that lost the race must fail with
+#               ENODEV, never attach to or reset a module on its way out (the first round of that ended in a
+#               KASAN report in sm_map_get_cookie before the fix)
 # The checks are the kernel's own: any report on the console fails the run (run-vm.sh). This script's output goes
 # to that console too, so it never prints the words the harness looks for.
 set -eu
@@ -69,6 +73,42 @@ phase_idle_reset() {
 	rmmod stackmap
 	echo >$T/trace
 	step "idle_reset: $resets resets, generation $gen0 -> $gen1, $(stat_of_file lookups "$SHARE/idle_reset/stats.txt") lookups"
+}
+
+# param_writer OUT TRACEPOINT GLOB: write every parameter in a loop until the module's are gone; counts the
+# writes and those refused with ENODEV ("No such device") into OUT.
+param_writer() {
+	P=/sys/module/stackmap/parameters
+	writes=0 enodev=0
+	while [ -e $P/reset ]; do
+		for w in "tracepoints $2" "tracepoints !$2" "functions $3" "functions !$3" "reset 1"; do
+			if ! err=$(echo "${w#* }" 2>&1 >"$P/${w%% *}"); then
+				case $err in *"No such device"*) enodev=$((enodev + 1)) ;; esac
+			fi
+			writes=$((writes + 1))
+		done
+	done
+	echo "$writes $enodev" >"$1"
+}
+
+phase_rmmod_race() {
+	out=$SHARE/rmmod_race
+	mkdir -p "$out"
+	step "rmmod_race: 5 x (load, write every parameter from two loops, rmmod)"
+	round=0
+	while [ $round -lt 5 ]; do
+		insmod "$MODDIR/stackmap.ko"
+		param_writer "$out/w1.$round" sched:sched_switch do_sys_openat2 &
+		w1=$!
+		param_writer "$out/w2.$round" sched:sched_wakeup vfs_read &
+		w2=$!
+		usleep $((200000 + round * 150000))
+		rmmod stackmap
+		wait $w1 $w2
+		round=$((round + 1))
+	done
+	cat "$out"/w1.* "$out"/w2.* | awk '{ w += $1; e += $2 } END { print w, e }' >"$out/writes.txt"
+	step "rmmod_race: writes and ENODEV refusals: $(cat "$out/writes.txt")"
 }
 
 read -r phases </extra/phases
