@@ -111,6 +111,8 @@ struct stackmap_visitor {
  * @clear: detach everything (the control file's O_TRUNC), or NULL
  * @visit: call the visitor with each attached name, in attach order,
  *	under the kind's lock (the visitor must not attach or detach)
+ * @visit_dropped: the same with each name the kind dropped by itself (a
+ *	function glob whose module was unloaded), or NULL
  *
  * Context: process, for every operation.
  */
@@ -119,6 +121,7 @@ struct stackmap_points {
 	int (*detach)(const char *name);
 	void (*clear)(void);
 	void (*visit)(const struct stackmap_visitor *v);
+	void (*visit_dropped)(const struct stackmap_visitor *v);
 };
 
 extern const struct stackmap_points stackmap_tracepoint_points;
@@ -127,6 +130,7 @@ extern const struct stackmap_points stackmap_function_points;
 void stackmap_detach_all(void);
 void stackmap_detach_all_functions(void);
 void stackmap_function_exit(void);
+unsigned int stackmap_functions_dropped(void);
 
 void stackmap_params_init(void);
 void stackmap_params_exit(void);

@@ -155,7 +155,8 @@ static int stackmap_stats_show(struct seq_file *m, void *v)
 	seq_printf(m, "untracked_consumers %u\n", stackmap_untracked_consumers());
 	seq_printf(m, "dropped_nested %llu\ndropped_empty %llu\ndropped_recursion %llu\n",
 		   sum.nested, sum.empty, sum.recursion);
-	seq_printf(m, "unpinned %llu\n", sum.unpinned);
+	seq_printf(m, "unpinned %llu\nfunctions_dropped %u\n", sum.unpinned,
+		   stackmap_functions_dropped());
 	mutex_lock(&stackmap_lock);
 	seq_printf(m, "resets %u\ngeneration %u\nentries %d\ncapacity %u\n",
 		   stackmap_resets, stackmap_map.generation,
@@ -182,12 +183,20 @@ static void stackmap_control_line(const char *name, void *m)
 	seq_printf(m, "%s\n", name);
 }
 
+static void stackmap_control_dropped(const char *name, void *m)
+{
+	seq_printf(m, "# dropped %s: matches no function any more\n", name);
+}
+
 static int stackmap_control_show(struct seq_file *m, void *v)
 {
 	const struct stackmap_points *ctl = m->private;
 	const struct stackmap_visitor visitor = { stackmap_control_line, m };
+	const struct stackmap_visitor dropped = { stackmap_control_dropped, m };
 
 	ctl->visit(&visitor);
+	if (ctl->visit_dropped)
+		ctl->visit_dropped(&dropped);
 	return 0;
 }
 

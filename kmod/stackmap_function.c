@@ -6,6 +6,8 @@
  * gives no task a shadow stack and its cost does not grow with the number
  * of threads.
  */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
 #include <linux/ftrace.h>
 #include <linux/list.h>
 #include <linux/seq_file.h>
@@ -23,9 +25,12 @@ struct stackmap_glob {
 	char glob[SM_GLOB_MAX];
 };
 
-/* Protects the glob list and the registration of stackmap_ops. */
+/* Protects the glob lists and the registration of stackmap_ops. */
 static DEFINE_MUTEX(stackmap_function_lock);
 static LIST_HEAD(stackmap_globs);
+/* Globs dropped because they matched no function any more. */
+static LIST_HEAD(stackmap_dropped_globs);
+static unsigned int stackmap_globs_dropped;
 static bool stackmap_ops_registered;
 
 /*
@@ -77,12 +82,64 @@ static struct ftrace_ops stackmap_ops = {
 	.flags = SM_FTRACE_FLAGS,
 };
 
-static int stackmap_set_filter(const char *glob, int reset)
+static int stackmap_set_filter(struct ftrace_ops *ops, const char *glob,
+			       int reset)
 {
-	char buf[SM_GLOB_MAX];
+	char buf[SM_GLOB_MAX + 1];
 
 	strscpy(buf, glob, sizeof(buf));
-	return ftrace_set_filter(&stackmap_ops, buf, strlen(buf), reset);
+	return ftrace_set_filter(ops, buf, strlen(buf), reset);
+}
+
+/*
+ * Does @glob match a traceable function now?  Tried on a filter of its own,
+ * never registered: the live filter is not touched (a glob that matches
+ * nothing is -EINVAL from ftrace_set_filter()).
+ */
+static int stackmap_glob_matches(const char *glob)
+{
+	struct ftrace_ops *ops;
+	int ret;
+
+	ops = kzalloc(sizeof(*ops), GFP_KERNEL);
+	if (!ops)
+		return -ENOMEM;
+	ret = stackmap_set_filter(ops, glob, 1);
+	ftrace_free_filter(ops);
+	kfree(ops);
+	return ret;
+}
+
+/*
+ * Drop every glob that matches no function any more: the functions were a
+ * module's, and ftrace forgot them when it was unloaded.  Each one is
+ * counted, logged and listed by the functions file from then on.
+ */
+static void stackmap_drop_stale_globs(void)
+{
+	struct stackmap_glob *g, *tmp;
+
+	list_for_each_entry_safe(g, tmp, &stackmap_globs, list) {
+		if (stackmap_glob_matches(g->glob) != -EINVAL)
+			continue;
+		pr_warn("function glob %s matches no function any more (its module was unloaded?): dropped\n",
+			g->glob);
+		list_move_tail(&g->list, &stackmap_dropped_globs);
+		stackmap_globs_dropped++;
+	}
+}
+
+/* Forget a dropped glob of that name, attached again or detached. */
+static void stackmap_forget_dropped(const char *glob)
+{
+	struct stackmap_glob *g, *tmp;
+
+	list_for_each_entry_safe(g, tmp, &stackmap_dropped_globs, list) {
+		if (!strcmp(g->glob, glob)) {
+			list_del(&g->list);
+			kfree(g);
+		}
+	}
 }
 
 static void stackmap_ops_stop(void)
@@ -95,28 +152,54 @@ static void stackmap_ops_stop(void)
 }
 
 /*
- * Rebuild the filter from the glob list and register the ops if the list is
- * not empty.  The ops is never registered with an empty filter, which would
- * mean every function.
+ * Add @glob's functions to the filter: in place while the ops is
+ * registered (the other hooks stay on), else as its only glob and then
+ * register it.  The ops is never registered with an empty filter, which
+ * would mean every function.
  */
-static int stackmap_ops_restart(void)
+static int stackmap_filter_add(const char *glob)
 {
-	struct stackmap_glob *g;
-	int reset = 1, ret;
+	int ret;
 
-	stackmap_ops_stop();
-	if (list_empty(&stackmap_globs))
-		return 0;
-	list_for_each_entry(g, &stackmap_globs, list) {
-		ret = stackmap_set_filter(g->glob, reset);
-		if (ret)
-			return ret;
-		reset = 0;
-	}
+	if (stackmap_ops_registered)
+		return stackmap_set_filter(&stackmap_ops, glob, 0);
+	ret = stackmap_set_filter(&stackmap_ops, glob, 1);
+	if (ret)
+		return ret;
 	ret = register_ftrace_function(&stackmap_ops);
 	if (!ret)
 		stackmap_ops_registered = true;
 	return ret;
+}
+
+/*
+ * Take @glob's functions out of the registered filter, in place: remove
+ * what it matches ("!glob"; nothing, if its module is gone), then add the
+ * remaining globs again, which may match some of the same functions.
+ * With no glob left, unregister the ops instead of leaving it empty.
+ */
+static int stackmap_filter_remove(const char *glob)
+{
+	struct stackmap_glob *g;
+	char not[SM_GLOB_MAX + 1];
+	int ret;
+
+	if (list_empty(&stackmap_globs)) {
+		stackmap_ops_stop();
+		return 0;
+	}
+	if (!stackmap_ops_registered)
+		return 0;
+	snprintf(not, sizeof(not), "!%s", glob);
+	ret = stackmap_set_filter(&stackmap_ops, not, 0);
+	if (ret && ret != -EINVAL)
+		return ret;
+	list_for_each_entry(g, &stackmap_globs, list) {
+		ret = stackmap_set_filter(&stackmap_ops, g->glob, 0);
+		if (ret)
+			return ret;
+	}
+	return 0;
 }
 
 static struct stackmap_glob *stackmap_find_glob(const char *glob)
@@ -133,10 +216,11 @@ static struct stackmap_glob *stackmap_find_glob(const char *glob)
  * stackmap_attach_function() - record stacks at the entry of functions
  * @glob: an ftrace filter glob (as for set_ftrace_filter), no '!' prefix
  *
- * Context: process.
+ * Context: process.  Globs attached before that match no function any more
+ * (their module was unloaded) are dropped first.
  * Return: 0; -EINVAL for an over-long or empty glob or one that matches no
  * traceable function; -EEXIST if already attached; -ENOMEM; or the error of
- * register_ftrace_function().
+ * ftrace_set_filter() or register_ftrace_function().
  */
 static int stackmap_attach_function(const char *glob)
 {
@@ -150,19 +234,21 @@ static int stackmap_attach_function(const char *glob)
 		return -ENOMEM;
 	strscpy(g->glob, glob, sizeof(g->glob));
 	mutex_lock(&stackmap_function_lock);
+	stackmap_drop_stale_globs();
 	ret = -EEXIST;
 	if (stackmap_find_glob(glob))
 		goto fail;
-	list_add_tail(&g->list, &stackmap_globs);
-	ret = stackmap_ops_restart();
-	if (ret) {
-		list_del(&g->list);
-		stackmap_ops_restart();
+	/* The filter is unchanged when this fails. */
+	ret = stackmap_filter_add(glob);
+	if (ret)
 		goto fail;
-	}
+	list_add_tail(&g->list, &stackmap_globs);
+	stackmap_forget_dropped(glob);
 	mutex_unlock(&stackmap_function_lock);
 	return 0;
 fail:
+	if (list_empty(&stackmap_globs))
+		stackmap_ops_stop();
 	mutex_unlock(&stackmap_function_lock);
 	kfree(g);
 	return ret;
@@ -172,9 +258,12 @@ fail:
  * stackmap_detach_function() - stop recording at the functions of a glob
  * @glob: exactly as given to stackmap_attach_function()
  *
- * Context: process.
- * Return: 0, -ENOENT if @glob is not attached, or the error of re-applying
- * the remaining globs.
+ * Context: process.  The other globs' functions stay hooked throughout but
+ * those that @glob matches too, which go off for the moment between
+ * removing @glob's and adding theirs again.  Globs that match no function
+ * any more are dropped first.
+ * Return: 0, -ENOENT if @glob is not attached (or was dropped: it is then
+ * forgotten), or the error of ftrace_set_filter().
  */
 static int stackmap_detach_function(const char *glob)
 {
@@ -182,11 +271,13 @@ static int stackmap_detach_function(const char *glob)
 	int ret = -ENOENT;
 
 	mutex_lock(&stackmap_function_lock);
+	stackmap_drop_stale_globs();
+	stackmap_forget_dropped(glob);
 	g = stackmap_find_glob(glob);
 	if (g) {
 		list_del(&g->list);
 		kfree(g);
-		ret = stackmap_ops_restart();
+		ret = stackmap_filter_remove(glob);
 	}
 	mutex_unlock(&stackmap_function_lock);
 	return ret;
@@ -200,6 +291,10 @@ void stackmap_detach_all_functions(void)
 	mutex_lock(&stackmap_function_lock);
 	stackmap_ops_stop();
 	list_for_each_entry_safe(g, tmp, &stackmap_globs, list) {
+		list_del(&g->list);
+		kfree(g);
+	}
+	list_for_each_entry_safe(g, tmp, &stackmap_dropped_globs, list) {
 		list_del(&g->list);
 		kfree(g);
 	}
@@ -218,6 +313,12 @@ void stackmap_function_exit(void)
 	ftrace_free_filter(&stackmap_ops);
 }
 
+/** stackmap_functions_dropped() - globs dropped since load: see above */
+unsigned int stackmap_functions_dropped(void)
+{
+	return READ_ONCE(stackmap_globs_dropped);
+}
+
 /* stackmap_points.visit: the attached globs. */
 static void stackmap_visit_functions(const struct stackmap_visitor *v)
 {
@@ -229,9 +330,21 @@ static void stackmap_visit_functions(const struct stackmap_visitor *v)
 	mutex_unlock(&stackmap_function_lock);
 }
 
+/* stackmap_points.visit_dropped: globs dropped for matching nothing. */
+static void stackmap_visit_dropped_functions(const struct stackmap_visitor *v)
+{
+	struct stackmap_glob *g;
+
+	mutex_lock(&stackmap_function_lock);
+	list_for_each_entry(g, &stackmap_dropped_globs, list)
+		v->fn(g->glob, v->arg);
+	mutex_unlock(&stackmap_function_lock);
+}
+
 const struct stackmap_points stackmap_function_points = {
 	.attach = stackmap_attach_function,
 	.detach = stackmap_detach_function,
 	.clear = stackmap_detach_all_functions,
 	.visit = stackmap_visit_functions,
+	.visit_dropped = stackmap_visit_dropped_functions,
 };

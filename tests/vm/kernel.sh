@@ -5,13 +5,13 @@
 #   unset                  as before: kmod/stackmap.ko (make), booted on the kernel it was built for (KVER if
 #                          set, else the release in the module's vermagic)
 # After vm_kernel_setup PROG OUT: KO, VM_ARGS (run-vm.sh arguments), OUT, KERNEL_LABEL ("6.12 (6.12.117+deb12-amd64)"),
-# KERNEL_CONFIG (the kernel's .config, "" if unknown).
+# KERNEL_CONFIG (the kernel's .config, "" if unknown), KERNEL_MODDIR (its lib/modules/KVER, "" if unknown).
 # shellcheck shell=bash disable=SC2034 # KO, VM_ARGS, OUT, KERNEL_LABEL are for the sourcing test
 
 vm_kernel_setup() {
 	local prog=$1 root kver log
 	root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
-	OUT=$2 VM_ARGS=() KERNEL_CONFIG=""
+	OUT=$2 VM_ARGS=() KERNEL_CONFIG="" KERNEL_MODDIR=""
 	if [[ -n ${STACKMAP_KERNEL:-} ]]; then
 		OUT=$OUT-$STACKMAP_KERNEL
 		mkdir -p "$root/build"
@@ -26,6 +26,7 @@ vm_kernel_setup() {
 		kver=$("$root/tests/kernels.sh" kver "$STACKMAP_KERNEL" 2>/dev/null)
 		KERNEL_CONFIG=$("$root/tests/kernels.sh" config "$STACKMAP_KERNEL" 2>/dev/null)
 		KERNEL_LABEL="$STACKMAP_KERNEL ($kver)"
+		kernel_moddir_of "$kver" "$(vm_arg --kernel-root)"
 	else
 		KO=$root/kmod/stackmap.ko
 		kver=${KVER:-}
@@ -37,6 +38,7 @@ vm_kernel_setup() {
 			KERNEL_CONFIG=/boot/config-$kver
 		fi
 		KERNEL_LABEL="default (${kver:-newest /boot/vmlinuz-*})"
+		[[ -z $kver ]] || kernel_moddir_of "$kver" ""
 	fi
 	[[ -r $KO ]] || { echo "$prog: $KO missing (run make)" >&2; exit 1; }
 	echo "$prog: kernel $KERNEL_LABEL, module $KO"
@@ -45,4 +47,33 @@ vm_kernel_setup() {
 # kernel_config_has OPTION: the kernel's .config sets CONFIG_OPTION=y.
 kernel_config_has() {
 	[[ -r $KERNEL_CONFIG ]] && grep -q "^CONFIG_$1=y\$" "$KERNEL_CONFIG"
+}
+
+# vm_arg OPTION: the value VM_ARGS gives OPTION, "" if none.
+vm_arg() {
+	local i
+	for ((i = 0; i + 1 < ${#VM_ARGS[@]}; i++)); do
+		[[ ${VM_ARGS[i]} != "$1" ]] || { echo "${VM_ARGS[i + 1]}"; return; }
+	done
+}
+
+# kernel_moddir_of KVER ROOT: set KERNEL_MODDIR to ROOT's lib/modules/KVER (ROOT "" for the host's own).
+kernel_moddir_of() {
+	local d
+	for d in "$2/lib/modules/$1" "$2/usr/lib/modules/$1"; do
+		[[ ! -d $d/kernel ]] || { KERNEL_MODDIR=$d; return; }
+	done
+}
+
+# kernel_module NAME DEST: the kernel's module NAME, decompressed, as DEST; fails if it has none.
+kernel_module() {
+	local src
+	[[ -n $KERNEL_MODDIR ]] || return 1
+	src=$(find "$KERNEL_MODDIR/kernel" -name "$1.ko" -o -name "$1.ko.xz" -o -name "$1.ko.zst" | head -n1)
+	case $src in
+	*.ko) cp "$src" "$2" ;;
+	*.ko.xz) xz -dc "$src" >"$2" ;;
+	*.ko.zst) zstd -qdc "$src" >"$2" ;;
+	*) return 1 ;;
+	esac
 }

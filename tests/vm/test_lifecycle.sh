@@ -2,7 +2,8 @@
 # The module's lifecycle on a real kernel (guest/lifecycle.sh does the guest
 # side): bad input to every control file, a map too large to allocate, 20
 # load/record/reset/unload cycles (generations strictly increase; no vmalloc
-# or slab growth), stacks at function entry and a recording into an instance.
+# or slab growth), stacks at function entry, a recording into an instance, and a function glob whose
+# module is unloaded (dropped and reported; the other globs stay on).
 # One vCPU: this test patches kernel text the most (20 reloads), and under
 # TCG cross-CPU text patching is what occasionally hangs a guest (run-vm.sh).
 # Needs `make` to have built kmod/stackmap.ko and decoder/fgdecode.
@@ -91,13 +92,42 @@ check_instance() {
 		"$OUT/instance/report.txt" || fail instance "undefined cookies in an instance recording"
 }
 
+# A module glob whose module goes away: dropped at the next change, reported in the functions file, the
+# stats and the kernel log; the other globs' functions still record (do_sys_openat2 and vfs_read).
+check_modglob() {
+	local dir=$OUT/modglob want n f
+	if [[ -e $dir/skipped ]]; then
+		echo "test_lifecycle: modglob: not run: $KERNEL_LABEL has no dummy.ko"
+		return
+	fi
+	want=$'do_sys_openat2\nvfs_read\n# dropped dummy_dev_*: matches no function any more'
+	[[ $(cat "$dir/functions.txt") == "$want" ]] || fail modglob "functions file: $(tr '\n' '|' <"$dir/functions.txt")"
+	[[ $(cat "$dir/param.txt") == do_sys_openat2,vfs_read ]] || fail modglob "functions parameter: $(cat "$dir/param.txt")"
+	[[ $(gawk '$1 == "functions_dropped" { print $2 }' "$dir/stats.txt") == 1 ]] ||
+		fail modglob "stats: $(grep functions_dropped "$dir/stats.txt")"
+	grep -q 'function glob dummy_dev_\* matches no function any more' "$dir/dmesg.txt" || fail modglob "nothing in the kernel log"
+	trace-cmd report -i "$dir/trace.dat" -F stackmap:function_entry >"$dir/report.txt" 2>/dev/null
+	for f in do_sys_openat2 vfs_read; do
+		n=$(grep -c -E "function_entry: +$f <-" "$dir/report.txt" || true)
+		((n > 0)) || fail modglob "no function_entry of $f after the glob was dropped"
+		echo -n "$f $n "
+	done
+	echo
+	echo "test_lifecycle: modglob: dummy_dev_* dropped (functions file, stats, kernel log); the other globs recorded"
+}
+
 rm -rf "$OUT"
-mkdir -p "$OUT"
-"$ROOT/tests/vm/run-vm.sh" --module "$KO" ${VM_ARGS[@]+"${VM_ARGS[@]}"} \
+mkdir -p "$OUT/modules"
+DUMMY=()
+if kernel_module dummy "$OUT/modules/dummy.ko"; then
+	DUMMY=(--module "$OUT/modules/dummy.ko")
+fi
+"$ROOT/tests/vm/run-vm.sh" --module "$KO" ${DUMMY[@]+"${DUMMY[@]}"} ${VM_ARGS[@]+"${VM_ARGS[@]}"} \
 	--guest-script "$ROOT/tests/vm/guest/lifecycle.sh" --share "$OUT" --timeout 420 --smp 1 ||
 	fail "guest run" "run-vm exited $? (see $OUT/console.log)"
 check_badinput
 check_reload
 check_functions
 check_instance
+check_modglob
 echo "test_lifecycle: ok on kernel $KERNEL_LABEL ($OUT)"

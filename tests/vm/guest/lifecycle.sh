@@ -12,6 +12,9 @@
 #   params     the same control through /sys/module/stackmap/parameters
 #   instance   a recording into a trace-cmd instance (-B) while the top-level
 #              buffer is on: every cookie in it is defined in it
+#   modglob    a function glob of a module (dummy_dev_*, dummy.ko given to the
+#              guest) and two of the kernel's; the module unloaded, the next
+#              change drops its glob and reports it, the others stay hooked
 # The harness fails the run on any BUG/WARNING/Oops on the console.
 set -eu
 
@@ -145,9 +148,35 @@ phase_instance() {
 	rmmod stackmap
 }
 
+phase_modglob() {
+	out=$SHARE/modglob
+	mkdir -p "$out"
+	if [ ! -e "$MODDIR/dummy.ko" ]; then
+		echo "no dummy.ko" >"$out/skipped"
+		return
+	fi
+	step "modglob: dummy_dev_* of dummy.ko, then rmmod dummy"
+	insmod "$MODDIR/stackmap.ko"
+	# Only the module has such functions: the glob is the module's alone.
+	expect_fail $D/functions "dummy_dev_*"
+	insmod "$MODDIR/dummy.ko"
+	echo 'dummy_dev_*' >>$D/functions
+	echo do_sys_openat2 >>$D/functions
+	rmmod dummy
+	# The next change finds the glob matching nothing and drops it; the others stay on.
+	echo vfs_read >>$D/functions
+	cat $D/functions >"$out/functions.txt"
+	cat /sys/module/stackmap/parameters/functions >"$out/param.txt"
+	trace-cmd record -q -e stackmap -o "$out/trace.dat" sh -c '. /guest-common.sh; workload 3'
+	cat $D/stats >"$out/stats.txt"
+	dmesg | grep 'function glob' >"$out/dmesg.txt" || true
+	rmmod stackmap
+}
+
 phase_badinput
 phase_reload
 phase_functions
 phase_params
 phase_instance
+phase_modglob
 step "done"
