@@ -223,7 +223,8 @@ static void stackmap_probe(void *data)
 /*
  * The range of the tracepoint's iterator function, whose frame sits between
  * the probe and the traced code when more than one probe is attached.
- * Its size comes from kallsyms ("name+0x0/0xSIZE").
+ * Its size comes from kallsyms: "name+0x0/0xSIZE", followed by " [module]"
+ * for a module's tracepoint.
  */
 static void stackmap_iterator_range(struct tracepoint *tp,
 				    struct stackmap_skip *skip)
@@ -238,8 +239,11 @@ static void stackmap_iterator_range(struct tracepoint *tp,
 	if (!tp->iterator)
 		return;
 	sprint_symbol(sym, skip->start);
-	slash = strrchr(sym, '/');
-	if (slash && !kstrtoul(slash + 1, 16, &size))
+	slash = strchr(sym, '/');
+	if (!slash)
+		return;
+	sym[strcspn(sym, " ")] = '\0';
+	if (!kstrtoul(slash + 1, 16, &size))
 		skip->size = size;
 }
 
