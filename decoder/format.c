@@ -146,13 +146,15 @@ static void format_line_start(struct trace_seq *s, struct tep_handle *tep,
 
 void format_event(struct trace_seq *s, struct tep_handle *tep,
 		  struct format_comms *comms, struct tep_record *record,
-		  const char *buffer)
+		  const char *buffer, int width)
 {
 	struct tep_event *event = tep_find_event_by_record(tep, record);
 
 	format_dropped(s, record);
-	if (buffer)
-		trace_seq_printf(s, "%s:", buffer);
+	/* Mirrors trace-cmd's print_handle_file() (tracecmd/trace-read.c). */
+	if (width)
+		trace_seq_printf(s, "%*s%s", width, buffer ? buffer : "",
+				 buffer ? ": " : "  ");
 	if (!event) {
 		/* tep_print_event() says so in its own words */
 		tep_print_event(tep, s, record, "%s", TEP_PRINT_INFO);

@@ -41,8 +41,10 @@
  *
  * ("<orphan stack of event id N>" when the trace has no format for N).
  *
- * An event of a buffer instance is prefixed by the instance's name and a
- * colon, as trace-cmd report does ("stk:           <idle>-0 ...").
+ * In a trace with buffer instances every event is prefixed as trace-cmd
+ * report's print_handle_file() does: an instance's name right-aligned to
+ * the longest instance name and ": ", the top buffer's as many blanks and
+ * two more ("  stk:           <idle>-0 ...").
  *
  * The summary goes to stderr (see format_summary()).
  */
@@ -101,10 +103,11 @@ struct format_comms {
  * @comms: the comms of @tep met so far (updated), or NULL
  * @record: any record
  * @buffer: name of the record's buffer instance, NULL for the top buffer
+ * @width: the longest instance name of the trace, 0 when it has none
  */
 void format_event(struct trace_seq *s, struct tep_handle *tep,
 		  struct format_comms *comms, struct tep_record *record,
-		  const char *buffer);
+		  const char *buffer, int width);
 
 /**
  * format_stack() - append the stack lines of a resolved record to @s

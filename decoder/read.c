@@ -371,6 +371,16 @@ const char *reader_buffer_name(const struct reader *r, int stream)
 	return r->buffers[r->stream_buffer[stream]].name;
 }
 
+int reader_buffer_width(const struct reader *r)
+{
+	int i, width = 0;
+
+	for (i = 0; i < r->nr_buffers; i++)
+		if (r->buffers[i].name && (int)strlen(r->buffers[i].name) > width)
+			width = strlen(r->buffers[i].name);
+	return width;
+}
+
 int reader_read_kstack(const struct reader *r, const struct tep_record *record,
 		       sm_u64 *frames, sm_u32 *depth, struct sm_err *err)
 {

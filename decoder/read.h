@@ -213,6 +213,14 @@ struct tep_record *reader_take(struct reader *r, int stream);
 const char *reader_buffer_name(const struct reader *r, int stream);
 
 /**
+ * reader_buffer_width() - length of the trace's longest instance name
+ * @r: the reader
+ *
+ * Return: the length in bytes, 0 when the trace has no buffer instance.
+ */
+int reader_buffer_width(const struct reader *r);
+
+/**
  * reader_read_kstack() - the frames of an ftrace kernel_stack record
  * @r: the reader (the trace has the event: reader_kind() said READER_KSTACK)
  * @record: the record

@@ -204,7 +204,8 @@ static void emit(struct fgdecode *fg, struct tep_record *record, int stream,
 	}
 	switch (fg->opt.mode) {
 	case OUT_TEXT:
-		format_event(&fg->line, tep, &fg->comms, record, buffer);
+		format_event(&fg->line, tep, &fg->comms, record, buffer,
+			     reader_buffer_width(&fg->reader));
 		if (orphan)
 			format_orphan(&fg->line, tep, res->owner);
 		if (res && format_stack(&fg->line, &fg->sz, res, entry,
@@ -241,7 +242,8 @@ static void print_define(struct fgdecode *fg, struct tep_record *record,
 	if (s->len)
 		trace_seq_putc(s, '\n');
 	format_event(s, fg->reader.tep, &fg->comms, record,
-		     reader_buffer_name(&fg->reader, stream));
+		     reader_buffer_name(&fg->reader, stream),
+		     reader_buffer_width(&fg->reader));
 	resolve_record(&fg->res, READER_DEFINE, record, &fg->resolved);
 	format_stack(s, &fg->sz, &fg->resolved, NULL, false);
 }
