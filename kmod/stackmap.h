@@ -27,7 +27,7 @@ struct stackmap_stats {
 	u64 epochs;			/* epochs started (consumers came) */
 	u64 windows;			/* horizon moves (overwriting buffers) */
 	u64 truncated;			/* stacks cut at max_depth */
-	u64 nested;			/* dropped: nesting deeper than 4 */
+	u64 nested;			/* dropped: asked for by its own capture */
 	u64 empty;			/* dropped: no frame left after trimming */
 	u64 recursion;			/* dropped: function hook recursed */
 	u64 unpinned;			/* hits left migratable: pin table full */
@@ -78,6 +78,18 @@ void stackmap_new_epoch(bool define_now);
 void stackmap_stats_sum(struct stackmap_stats *sum);
 int stackmap_reset(void);
 
+/*
+ * Consumers, as bits of a slot's defined word (sm_map_note_define()): up to
+ * SM_CONSUMERS ring buffers tracked one by one (stackmap_window.c), one bit
+ * for all those beyond, one for perf users of the events.
+ */
+#define SM_CONSUMERS		16
+#define SM_CONSUMER_UNTRACKED	SM_CONSUMERS
+#define SM_CONSUMER_PERF	(SM_CONSUMERS + 1)
+
+void stackmap_cookie_taken(int consumer);
+int stackmap_consumer_of(const struct trace_event_file *file);
+void stackmap_perf_users(int delta);
 void stackmap_consumer_add(struct trace_event_file *file);
 void stackmap_consumer_remove(struct trace_event_file *file);
 void stackmap_consumer_refused(struct trace_event_file *file,

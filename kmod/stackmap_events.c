@@ -104,8 +104,9 @@ static notrace void stackmap_cookie_probe(void *data, u64 cookie)
 /*
  * The class's reg callback (trace_event_reg() otherwise): ring buffers get
  * stackmap_cookie_probe(), perf the usual perf probe.  Each ring buffer that
- * enables stack_cookie, and each perf user, is a new consumer that needs
- * its own definitions.
+ * enables stack_cookie is a new consumer that needs its own definitions;
+ * while perf uses stack_cookie, every cookie is defined (perf's buffers
+ * tell the module nothing of what they took).
  */
 static int stackmap_cookie_reg(struct trace_event_call *call,
 			       enum trace_reg type, void *data)
@@ -129,7 +130,12 @@ static int stackmap_cookie_reg(struct trace_event_call *call,
 	case TRACE_REG_PERF_REGISTER:
 		ret = trace_event_reg(call, type, data);
 		if (!ret)
-			stackmap_new_epoch(false);
+			stackmap_perf_users(1);
+		return ret;
+	case TRACE_REG_PERF_UNREGISTER:
+		ret = trace_event_reg(call, type, data);
+		if (!ret)
+			stackmap_perf_users(-1);
 		return ret;
 	default:
 		return trace_event_reg(call, type, data);

@@ -295,38 +295,56 @@ int sm_map_get_cookie(struct sm_map *map, const unsigned long *ips,
  * @slot: slot index, < map->nr_slots
  * @d: filled in; @d->epoch is 0 when the slot was never defined
  *
- * Context: any.  Racing sm_map_note_define() calls may mix their fields;
- * the caller's decision (define again or not) then errs towards one
- * definition too many, which decoders accept.
+ * Context: any.  The epoch and its consumers are read as one word; the CPU
+ * and time may be those of a racing sm_map_note_define(), which then errs
+ * towards one definition too many, which decoders accept.
  */
 void sm_map_last_define(const struct sm_map *map, u32 slot,
 			struct sm_define *d)
 {
 	const struct sm_slot *s = &map->slots[slot];
+	/* Pairs with the ordering of cmpxchg() in sm_map_note_define(). */
+	u64 defined = smp_load_acquire(&s->defined);
 
-	/* Pairs with smp_store_release() in sm_map_note_define(). */
-	d->epoch = smp_load_acquire(&s->defined_epoch);
+	d->epoch = defined >> 32;
+	d->consumers = (u32)defined;
 	d->cpu = READ_ONCE(s->defined_cpu);
 	d->at = READ_ONCE(s->defined_at);
 }
+
+/* Tries of the epoch-and-consumers update before it gives up. */
+#define SM_NOTE_TRIES	4
 
 /**
  * sm_map_note_define() - record that a slot's definition was written
  * @map: the map
  * @slot: slot of a cookie just returned by sm_map_get_cookie()
- * @d: the epoch (non-zero), CPU and time of the definition
+ * @d: the epoch (non-zero), the consumers that took it, its CPU and time
  *
  * Context: any.  Call it once the definition really reached a ring buffer.
+ * In the slot's epoch the consumers add to those already noted; a new epoch
+ * replaces them.  Racing notes may lose consumers (never add any): then a
+ * consumer is defined again, which decoders accept.
  */
 void sm_map_note_define(struct sm_map *map, u32 slot,
 			const struct sm_define *d)
 {
 	struct sm_slot *s = &map->slots[slot];
+	u64 old = READ_ONCE(s->defined), new, found;
+	int tries;
 
 	WRITE_ONCE(s->defined_cpu, d->cpu);
 	WRITE_ONCE(s->defined_at, d->at);
-	/* CPU and time become visible with the epoch; see sm_map_last_define(). */
-	smp_store_release(&s->defined_epoch, d->epoch);
+	for (tries = 0; tries < SM_NOTE_TRIES; tries++) {
+		new = (u64)d->epoch << 32 | d->consumers;
+		if ((u32)(old >> 32) == d->epoch)
+			new |= (u32)old;
+		/* Fully ordered: CPU and time are visible with the word. */
+		found = cmpxchg(&s->defined, old, new);
+		if (found == old)
+			return;
+		old = found;
+	}
 }
 
 /* Hits of an entry over all CPUs, saturating at U32_MAX. */

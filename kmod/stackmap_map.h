@@ -32,11 +32,13 @@
  * @entry: index of the stack's per-CPU hit counters (sm_map.hits)
  * @info: the rest of the key, sm_info() of the owner and flags
  *	(include/stackmap/events.h); written before @depth is published
- * @defined_epoch: recording epoch of the last definition written for this
- *	slot (0: never); published last, see sm_map_note_define()
- * @defined_cpu: CPU whose ring buffers got that definition
- * @defined_at: when, in the caller's clock (the module: ns of
- *	ktime_get_mono_fast_ns())
+ * @defined_cpu: CPU whose ring buffers got the last definition
+ * @defined: recording epoch of the definitions written for this slot (0:
+ *	never) << 32 | the consumers that took one in that epoch (a bit
+ *	each, the caller's numbering); one word, so that an epoch is never
+ *	read with another epoch's consumers; see sm_map_note_define()
+ * @defined_at: when the last one was written, in the caller's clock (the
+ *	module: ns of ktime_get_mono_fast_ns())
  */
 struct sm_slot {
 	u32 hash;
@@ -44,8 +46,8 @@ struct sm_slot {
 	u32 frame_off;
 	u32 entry;
 	u32 info;
-	u32 defined_epoch;
 	u32 defined_cpu;
+	u64 defined;
 	u64 defined_at;
 };
 
@@ -68,11 +70,13 @@ static inline u16 sm_info_flags(u32 info)
 /**
  * struct sm_define - when and where a slot's definition was last written
  * @epoch: recording epoch (0: never)
+ * @consumers: a bit per consumer that took a definition in @epoch
  * @cpu: CPU it was written on
  * @at: time, in the caller's clock
  */
 struct sm_define {
 	u32 epoch;
+	u32 consumers;
 	u32 cpu;
 	u64 at;
 };

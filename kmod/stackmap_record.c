@@ -13,10 +13,10 @@
 #include "stackmap_trace.h"
 
 /*
- * Per-CPU stack buffers, one per nesting level (task, softirq, irq, NMI), as
- * the kernel's own __ftrace_trace_stack() does, so a 64-frame stack never
- * sits on the (possibly small) interrupt stack.  Capture takes a few extra
- * frames that trimming removes.
+ * Per-CPU stack buffers, one per context level (task, softirq, irq, NMI:
+ * interrupt_context_level()), as the kernel's own __ftrace_trace_stack()
+ * does, so a 64-frame stack never sits on the (possibly small) interrupt
+ * stack.  Capture takes a few extra frames that trimming removes.
  */
 #define SM_NESTING	4
 #define SM_CAPTURE	(STACKMAP_MAX_DEPTH + 8)
@@ -26,16 +26,36 @@ struct stackmap_buffers {
 };
 
 static DEFINE_PER_CPU(struct stackmap_buffers, stackmap_buffers);
-static DEFINE_PER_CPU(int, stackmap_nesting);
-/* Per nesting level: a stack_define emitted at that level reached a buffer. */
-static DEFINE_PER_CPU(bool[SM_NESTING], stackmap_define_ok);
+/*
+ * Per CPU: bit L set while stackmap_record() runs at context level L.  A
+ * second stack asked for at the same level is one asked for by the capture
+ * itself (a function glob or tracepoint on stack_trace_save() or the
+ * unwinder): dropped and counted (nested), as perf's
+ * get_recursion_context() does, so one hit costs one capture whatever is
+ * hooked.
+ */
+static DEFINE_PER_CPU(unsigned int, stackmap_busy);
+/*
+ * Per context level: the consumers (bits, SM_CONSUMER_*) whose buffers took
+ * the stack_define, and those that took the stack_cookie, last emitted at
+ * that level.
+ */
+static DEFINE_PER_CPU(u32[SM_NESTING], stackmap_define_takers);
+static DEFINE_PER_CPU(u32[SM_NESTING], stackmap_cookie_takers);
+/* Perf users of stack_cookie: 0 or 1 (the event's first and last). */
+static atomic_t stackmap_perf = ATOMIC_INIT(0);
 DEFINE_PER_CPU(struct stackmap_stats, stackmap_stats);
 
 /*
  * Recording epoch, never 0: a slot is defined again once the epoch moved
  * (stackmap_new_epoch(), called when a consumer starts or restarts).
  */
-static u32 stackmap_epoch = 1;
+static atomic_t stackmap_epoch = ATOMIC_INIT(1);
+
+static u32 stackmap_epoch_now(void)
+{
+	return atomic_read(&stackmap_epoch);
+}
 
 /*
  * Per CPU: definitions written on this CPU before this time (ns of
@@ -44,7 +64,7 @@ static u32 stackmap_epoch = 1;
  */
 DEFINE_PER_CPU(u64, stackmap_horizon);
 
-/* Per nesting level: the cookie being emitted is defined right after it. */
+/* Per context level: the cookie being emitted is defined right after it. */
 static DEFINE_PER_CPU(bool[SM_NESTING], stackmap_define_after);
 
 #ifdef STACKMAP_TEST_SLEEP_IN_PROBE
@@ -82,17 +102,17 @@ MODULE_INFO(stackmap_test, "sleep_in_probe");
  */
 void stackmap_new_epoch(bool define_now)
 {
-	u32 old = READ_ONCE(stackmap_epoch), next = old + 1;
-
-	/* A lost race moved the epoch already: that is just as good. */
-	cmpxchg(&stackmap_epoch, old, next ? next : 1);
+	/*
+	 * Always a step of its own: an update that lost a race to another
+	 * bump would leave the epoch at a value whose definitions may predate
+	 * this call.  0 means never defined, so it is stepped over.
+	 */
+	if (!atomic_inc_return(&stackmap_epoch))
+		atomic_inc(&stackmap_epoch);
 	this_cpu_inc(stackmap_stats.epochs);
-	if (define_now) {
-		int level = this_cpu_read(stackmap_nesting) - 1;
-
-		if (level >= 0 && level < SM_NESTING)
-			this_cpu_write(stackmap_define_after[level], true);
-	}
+	if (define_now)
+		this_cpu_write(stackmap_define_after[interrupt_context_level()],
+			       true);
 }
 
 /* How far SM_SKIP_UNTIL looks for its range before keeping everything. */
@@ -140,30 +160,51 @@ static unsigned int stackmap_trim(const unsigned long *ips, unsigned int nr,
 void stackmap_define_written(const void *data)
 {
 	const struct trace_event_file *file = data;
-	int level = this_cpu_read(stackmap_nesting) - 1;
 
 	if (stackmap_define_event_is(data) ||
 	    (READ_ONCE(file->flags) &
 	     (EVENT_FILE_FL_FILTERED | EVENT_FILE_FL_TRIGGER_COND)))
 		return;
-	if (level >= 0 && level < SM_NESTING)
-		this_cpu_write(stackmap_define_ok[level], true);
+	this_cpu_or(stackmap_define_takers[interrupt_context_level()],
+		    BIT(stackmap_consumer_of(file)));
 }
 
-/* Write the definition of @cookie; true when a ring buffer took it. */
+/**
+ * stackmap_cookie_taken() - a consumer's buffer took the stack_cookie
+ * @consumer: its number, 0..SM_CONSUMERS - 1 or SM_CONSUMER_UNTRACKED
+ *
+ * Context: the stack_cookie probe, in the context of stackmap_record().
+ */
+void stackmap_cookie_taken(int consumer)
+{
+	this_cpu_or(stackmap_cookie_takers[interrupt_context_level()],
+		    BIT(consumer));
+}
+
+/** stackmap_perf_users() - perf started (1) or stopped (-1) using stack_cookie */
+void stackmap_perf_users(int delta)
+{
+	atomic_add(delta, &stackmap_perf);
+}
+
+/*
+ * Write the definition of @cookie; true when a ring buffer took it.  The
+ * slot notes which consumers did.
+ */
 static bool stackmap_define(u64 cookie, const unsigned long *ips, u32 depth,
 			    u32 info, int level)
 {
 	struct sm_define d = {
-		.epoch = READ_ONCE(stackmap_epoch),
+		.epoch = stackmap_epoch_now(),
 		.cpu = raw_smp_processor_id(),
 		.at = ktime_get_mono_fast_ns(),
 	};
 
-	this_cpu_write(stackmap_define_ok[level], false);
+	this_cpu_write(stackmap_define_takers[level], 0);
 	trace_stack_define(cookie, ips, depth, sm_info_owner(info),
 			   sm_info_flags(info));
-	if (!this_cpu_read(stackmap_define_ok[level]))
+	d.consumers = this_cpu_read(stackmap_define_takers[level]);
+	if (!d.consumers)
 		return false;
 	sm_map_note_define(&stackmap_map, stackmap_cookie_slot(cookie), &d);
 	this_cpu_inc(stackmap_stats.defines);
@@ -182,7 +223,7 @@ static bool stackmap_defined(u32 slot, bool *window)
 
 	sm_map_last_define(&stackmap_map, slot, &d);
 	*window = false;
-	if (d.epoch != READ_ONCE(stackmap_epoch))
+	if (d.epoch != stackmap_epoch_now())
 		return false;
 	if (d.cpu < nr_cpu_ids &&
 	    d.at < READ_ONCE(per_cpu(stackmap_horizon, d.cpu))) {
@@ -198,22 +239,50 @@ static bool stackmap_defined(u32 slot, bool *window)
  * definition: trace-cmd enables events while tracing is still off, and a
  * definition marked then would be lost for the whole recording.  Two CPUs
  * may both emit the same definition; decoders accept identical ones.
+ * Return: true when a definition was emitted (taken or not).
  */
-static void stackmap_maybe_define(u64 cookie, const unsigned long *ips,
+static bool stackmap_maybe_define(u64 cookie, const unsigned long *ips,
 				  u32 depth, u32 info, int level)
 {
 	bool window;
 
 	if (!trace_stack_define_enabled() ||
 	    stackmap_defined(stackmap_cookie_slot(cookie), &window))
-		return;
+		return false;
 	if (stackmap_define(cookie, ips, depth, info, level) && window)
 		this_cpu_inc(stackmap_stats.redefines);
+	return true;
+}
+
+/*
+ * Did a consumer take the cookie just emitted at @level without ever
+ * having taken its definition in this epoch?  A pid filter, a cpumask or a
+ * filter on stack_define can keep a definition from one buffer while
+ * another takes it.  Perf takes whatever is emitted while it is on
+ * (@defined_before: a definition preceded the cookie), and is never seen
+ * taking anything.
+ */
+static bool stackmap_undefined_taker(u32 slot, int level, bool defined_before)
+{
+	u32 takers = this_cpu_read(stackmap_cookie_takers[level]), have = 0;
+	struct sm_define d;
+
+	if (atomic_read(&stackmap_perf))
+		takers |= BIT(SM_CONSUMER_PERF);
+	if (!takers)
+		return false;
+	sm_map_last_define(&stackmap_map, slot, &d);
+	if (d.epoch == stackmap_epoch_now())
+		have = d.consumers;
+	if (defined_before)
+		have |= BIT(SM_CONSUMER_PERF);
+	return takers & ~have;
 }
 
 static void stackmap_emit(const unsigned long *ips, u32 depth, u32 info,
 			  int level)
 {
+	bool defined_before;
 	u64 cookie;
 	int ret;
 
@@ -229,12 +298,18 @@ static void stackmap_emit(const unsigned long *ips, u32 depth, u32 info,
 		this_cpu_inc(stackmap_stats.hits);
 	else
 		this_cpu_inc(stackmap_stats.inserts);
-	stackmap_maybe_define(cookie, ips, depth, info, level);
+	defined_before = stackmap_maybe_define(cookie, ips, depth, info, level);
 	this_cpu_write(stackmap_define_after[level], false);
+	this_cpu_write(stackmap_cookie_takers[level], 0);
 	trace_stack_cookie(cookie);
-	/* A consumer came back (stackmap_new_epoch()): define it now too. */
-	if (this_cpu_read(stackmap_define_after[level]) &&
-	    trace_stack_define_enabled())
+	/*
+	 * A consumer came back (stackmap_new_epoch()), or took the cookie
+	 * but never its definition: define it now, right after the cookie.
+	 */
+	if (trace_stack_define_enabled() &&
+	    (this_cpu_read(stackmap_define_after[level]) ||
+	     stackmap_undefined_taker(stackmap_cookie_slot(cookie), level,
+				      defined_before)))
 		stackmap_define(cookie, ips, depth, info, level);
 }
 
@@ -253,20 +328,23 @@ static void stackmap_emit(const unsigned long *ips, u32 depth, u32 info,
  */
 void stackmap_record(const struct stackmap_skip *skip, u16 owner)
 {
-	unsigned int nr, first, depth;
+	unsigned int nr, first, depth, level, bit;
 	unsigned long *ips;
 	u16 flags = 0;
-	int level;
 
 	preempt_disable_notrace();
 	stackmap_test_sleep_in_probe();
-	level = this_cpu_inc_return(stackmap_nesting) - 1;
-	/* Pairs with the barrier() before the decrement below. */
-	barrier();
-	if (level >= SM_NESTING) {
+	level = interrupt_context_level();
+	bit = 1U << level;
+	if (this_cpu_read(stackmap_busy) & bit) {
 		this_cpu_inc(stackmap_stats.nested);
-		goto out;
+		preempt_enable_notrace();
+		return;
 	}
+	/* A higher level interrupting here sets and clears its own bit. */
+	this_cpu_or(stackmap_busy, bit);
+	/* Pairs with the barrier() before the bit is cleared below. */
+	barrier();
 	ips = this_cpu_ptr(&stackmap_buffers)->ips[level];
 	nr = stack_trace_save(ips, SM_CAPTURE, 0);
 	first = stackmap_trim(ips, nr, skip);
@@ -283,7 +361,7 @@ void stackmap_record(const struct stackmap_skip *skip, u16 owner)
 	stackmap_emit(ips + first, depth, sm_info(owner, flags), level);
 out:
 	barrier();
-	this_cpu_dec(stackmap_nesting);
+	this_cpu_and(stackmap_busy, ~bit);
 	preempt_enable_notrace();
 }
 

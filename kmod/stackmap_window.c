@@ -29,10 +29,29 @@
  * off, when tracing comes on again between it and its stack record (the
  * ring buffer counts no such refusal).
  *
+ * Buffers.  A consumer's buffer can change under it without refusing
+ * anything: cleared (`echo > trace`, trace-cmd reset) or exchanged for the
+ * snapshot buffer (`echo 1 > snapshot`).  Each stack record it takes on a
+ * CPU notes the buffer and how many records it committed there since its
+ * last reset (a count only a reset makes smaller); a smaller count moves
+ * the epoch (the definitions went with the records), another buffer moves
+ * it and flags the record as after a loss (what precedes it there is older
+ * than the consumer's last record).  Not seen: a clear followed by more
+ * records than the buffer held before the next stack record, and a swap of
+ * one CPU's buffer alone (per_cpu/cpuN/snapshot), which keeps the buffer.
+ *
+ * Definitions.  A slot's definition is noted with the consumers whose
+ * buffers took it (stackmap_consumer_of(), from stack_define's own probe),
+ * and the stack_cookie probe says which took the cookie
+ * (stackmap_cookie_taken()): a consumer that took a cookie but never its
+ * definition in the epoch (a pid filter, a cpumask, a filter on
+ * stack_define in its instance) gets the definition right after the cookie.
+ *
  * Windows.  An overwriting ring buffer (a flight recorder) drops its oldest
  * pages, and with them the definitions written there.  Every SM_WINDOW_EVERY
- * cookies a CPU writes into a buffer that has overwritten events, an
- * irq_work measures that buffer's retained window on this CPU (its oldest
+ * cookies a CPU writes into a buffer that overwrote events since the last
+ * such check (its overrun count moved: a reader that fell behind once and
+ * caught up moves nothing any more), an irq_work measures that buffer's retained window on this CPU (its oldest
  * event to now) and sets the CPU's horizon to now - redefine_pct % of the
  * window: a stack whose last definition on that CPU is older than the
  * horizon is defined again on next use, so every cookie in the retained
@@ -60,7 +79,6 @@
 
 #include "stackmap.h"
 
-#define SM_CONSUMERS		16
 #define SM_WINDOW_EVERY		16
 
 unsigned int stackmap_redefine_pct = 10;
@@ -71,9 +89,26 @@ MODULE_PARM_DESC(redefine_pct,
 /**
  * struct stackmap_consumer - a ring buffer that has stack_cookie enabled
  * @file: its stack_cookie event file, NULL for a free entry
+ * @tr: @file's trace array (top level or instance), whose stack_define
+ *	file is how a definition reaches the same buffer
  */
 struct stackmap_consumer {
 	struct trace_event_file *file;
+	struct trace_array *tr;
+};
+
+/**
+ * struct stackmap_seen - what a consumer's buffer looked like on a CPU when
+ *	it last took a stack record there
+ * @buffer: the ring buffer (a snapshot swap exchanges it for another)
+ * @written: records it had committed on the CPU since its last reset
+ *	(entries + read + overrun: only a reset makes it smaller)
+ * @dropped: its dropped-events count on the CPU
+ */
+struct stackmap_seen {
+	struct trace_buffer *buffer;
+	unsigned long written;
+	unsigned long dropped;
 };
 
 /*
@@ -87,12 +122,13 @@ enum { SM_SETTLED = 0, SM_NEW = 1, SM_REFUSED = 2 };
 /* Entries change in process context under the lock; probes only read. */
 static struct stackmap_consumer stackmap_consumers[SM_CONSUMERS];
 static DEFINE_PER_CPU(u8[SM_CONSUMERS], stackmap_state);
-/* Per CPU and consumer: the buffer's dropped-events count at its last take. */
-static DEFINE_PER_CPU(unsigned long[SM_CONSUMERS], stackmap_dropped);
+static DEFINE_PER_CPU(struct stackmap_seen[SM_CONSUMERS], stackmap_seen);
 static DEFINE_MUTEX(stackmap_consumer_lock);
 static atomic_t stackmap_untracked = ATOMIC_INIT(0);
 
 static DEFINE_PER_CPU(unsigned int, stackmap_window_tick);
+/* The overrun count of the last buffer measured on this CPU, at its check. */
+static DEFINE_PER_CPU(unsigned long, stackmap_window_overrun);
 static DEFINE_PER_CPU(struct trace_buffer *, stackmap_window_buffer);
 static DEFINE_PER_CPU(struct irq_work, stackmap_window_work);
 
@@ -125,9 +161,10 @@ void stackmap_consumer_add(struct trace_event_file *file)
 		for_each_possible_cpu(cpu) {
 			WRITE_ONCE(per_cpu(stackmap_state, cpu)[c - stackmap_consumers],
 				   SM_NEW);
-			WRITE_ONCE(per_cpu(stackmap_dropped, cpu)[c - stackmap_consumers],
-				   0);
+			memset(per_cpu_ptr(&stackmap_seen, cpu) + (c - stackmap_consumers),
+			       0, sizeof(struct stackmap_seen));
 		}
+		c->tr = file->tr;
 		/*
 		 * Release, paired with stackmap_consumer_find(): a probe that
 		 * finds @file also sees SM_NEW on every CPU, so the first
@@ -190,17 +227,38 @@ void stackmap_consumer_refused(struct trace_event_file *file,
 }
 
 /*
- * Did @buffer refuse a write on this CPU since consumer @i last took a stack
- * record here?  Its dropped-events count (a full non-overwriting buffer)
- * moved: the refused write may be the event this record belongs to, which
- * no refusal of the module's own records shows.
+ * What happened to consumer @i's buffer on this CPU since its last stack
+ * record here, besides the module's own refusals ("Losses", "Buffers"):
+ * SM_NEW when it was cleared, SM_REFUSED when another buffer took its place
+ * (a snapshot swap: what precedes this record is older than the last one)
+ * or it dropped a write (a full non-overwriting buffer: the refused write
+ * may be the event this record belongs to), else SM_SETTLED.  The first
+ * record after registration only takes the measure.
  */
-static bool stackmap_buffer_dropped(int i, struct trace_buffer *buffer)
+static u8 stackmap_buffer_changed(int i, struct trace_buffer *buffer)
 {
-	unsigned long dropped = ring_buffer_dropped_events_cpu(buffer,
-							      smp_processor_id());
+	struct stackmap_seen *seen = this_cpu_ptr(&stackmap_seen[i]);
+	int cpu = smp_processor_id();
+	unsigned long written, dropped;
+	bool first = !seen->buffer;
+	u8 ret = SM_SETTLED;
 
-	return this_cpu_xchg(stackmap_dropped[i], dropped) != dropped;
+	written = ring_buffer_entries_cpu(buffer, cpu) +
+		  ring_buffer_read_events_cpu(buffer, cpu) +
+		  ring_buffer_overrun_cpu(buffer, cpu);
+	dropped = ring_buffer_dropped_events_cpu(buffer, cpu);
+	if (first)
+		;
+	else if (buffer != seen->buffer)
+		ret = SM_REFUSED;
+	else if (written < seen->written)
+		ret = SM_NEW;
+	else if (dropped != seen->dropped)
+		ret = SM_REFUSED;
+	seen->buffer = buffer;
+	seen->written = written;
+	seen->dropped = dropped;
+	return ret;
 }
 
 /**
@@ -221,16 +279,42 @@ bool stackmap_consumer_accepted(struct trace_event_file *file,
 {
 	struct stackmap_consumer *c = stackmap_consumer_find(file);
 	int i;
-	u8 state;
+	u8 state, changed;
 
-	if (!c)
+	if (!c) {
+		stackmap_cookie_taken(SM_CONSUMER_UNTRACKED);
 		return false;
+	}
 	i = c - stackmap_consumers;
+	stackmap_cookie_taken(i);
 	/* One instruction, so a nested NMI's refusal is kept or seen whole. */
 	state = this_cpu_xchg(stackmap_state[i], SM_SETTLED);
-	if (state != SM_SETTLED)
+	changed = stackmap_buffer_changed(i, buffer);
+	if (state != SM_SETTLED || changed != SM_SETTLED)
 		stackmap_new_epoch(true);
-	return stackmap_buffer_dropped(i, buffer) || state == SM_REFUSED;
+	return state == SM_REFUSED || changed == SM_REFUSED;
+}
+
+/**
+ * stackmap_consumer_of() - the consumer bit of a buffer's stack_define file
+ * @file: a stack_define event file
+ *
+ * Context: any (stack_define's TP_fast_assign).
+ * Return: the index of the consumer whose stack_cookie file is in the same
+ * trace array, or SM_CONSUMER_UNTRACKED.
+ */
+int stackmap_consumer_of(const struct trace_event_file *file)
+{
+	const struct trace_event_file *f;
+	int i;
+
+	for (i = 0; i < SM_CONSUMERS; i++) {
+		/* Acquire: @tr was set before, see stackmap_consumer_add(). */
+		f = smp_load_acquire(&stackmap_consumers[i].file);
+		if (f && READ_ONCE(stackmap_consumers[i].tr) == file->tr)
+			return i;
+	}
+	return SM_CONSUMER_UNTRACKED;
 }
 
 /** stackmap_untracked_consumers() - consumers beyond SM_CONSUMERS so far */
@@ -249,11 +333,17 @@ unsigned int stackmap_untracked_consumers(void)
  */
 void stackmap_window_note(struct trace_buffer *buffer)
 {
-	int cpu = smp_processor_id();
+	unsigned long overrun;
 
 	if (!READ_ONCE(stackmap_redefine_pct) || in_nmi() ||
-	    this_cpu_inc_return(stackmap_window_tick) % SM_WINDOW_EVERY ||
-	    !ring_buffer_overrun_cpu(buffer, cpu))
+	    this_cpu_inc_return(stackmap_window_tick) % SM_WINDOW_EVERY)
+		return;
+	/*
+	 * Only while it is overwriting: once a streaming reader caught up
+	 * again, the count stays where it was and the horizon with it.
+	 */
+	overrun = ring_buffer_overrun_cpu(buffer, smp_processor_id());
+	if (this_cpu_xchg(stackmap_window_overrun, overrun) == overrun)
 		return;
 	this_cpu_write(stackmap_window_buffer, buffer);
 	irq_work_queue(this_cpu_ptr(&stackmap_window_work));

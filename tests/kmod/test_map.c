@@ -333,17 +333,37 @@ END_TEST
 
 START_TEST(test_define_state_round_trip)
 {
-	struct sm_define d = { .epoch = 7, .cpu = 1, .at = 123456789012ULL };
+	struct sm_define d = { .epoch = 7, .consumers = 0x5, .cpu = 1,
+			       .at = 123456789012ULL };
 	struct sm_define got;
 
 	setup_small(16, 64);
 	sm_map_last_define(&map, 3, &got);
 	ck_assert_uint_eq(got.epoch, 0);
+	ck_assert_uint_eq(got.consumers, 0);
 	sm_map_note_define(&map, 3, &d);
 	sm_map_last_define(&map, 3, &got);
 	ck_assert_uint_eq(got.epoch, 7);
+	ck_assert_uint_eq(got.consumers, 0x5);
 	ck_assert_uint_eq(got.cpu, 1);
 	ck_assert_uint_eq(got.at, 123456789012ULL);
+	/* In the same epoch the consumers add up; CPU and time are the last. */
+	d.consumers = 0x10;
+	d.cpu = 0;
+	d.at = 5;
+	sm_map_note_define(&map, 3, &d);
+	sm_map_last_define(&map, 3, &got);
+	ck_assert_uint_eq(got.epoch, 7);
+	ck_assert_uint_eq(got.consumers, 0x15);
+	ck_assert_uint_eq(got.cpu, 0);
+	ck_assert_uint_eq(got.at, 5);
+	/* A new epoch starts from its own consumers. */
+	d.epoch = 8;
+	d.consumers = 0x2;
+	sm_map_note_define(&map, 3, &d);
+	sm_map_last_define(&map, 3, &got);
+	ck_assert_uint_eq(got.epoch, 8);
+	ck_assert_uint_eq(got.consumers, 0x2);
 	sm_map_last_define(&map, 4, &got);
 	ck_assert_uint_eq(got.epoch, 0);
 	/* A reset forgets every definition. */

@@ -1,7 +1,8 @@
 #!/bin/bash
 # A stack is never shown under another event, in the recording modes that lose records (guest/pairing.sh
 # records them; see its header): a small non-overwriting buffer behind a slow reader, tracing_on toggled in a
-# flight recorder, a CPU left out of tracing_cpumask, tasks moved between CPUs by pinned CPU hogs.
+# flight recorder, a CPU left out of tracing_cpumask, tasks moved between CPUs by pinned CPU hogs, a
+# pid-filtered instance beside a full recording, snapshot swaps.
 #
 # The oracle (check_pairing.awk): every kmem:kmalloc or kmem:kmem_cache_alloc event fgdecode shows with a
 # stack has its call_site among the stack's frames.  Each phase must check at least MIN_CHECKED stacks and
@@ -9,7 +10,8 @@
 # (tests/plugin/check_report.sh). Also: fgdecode reports the ring buffer's dropped events where trace-cmd's
 # CPU stats have them (nooverwrite); leaving a CPU out does not start an epoch per cookie (cpumask); every
 # hit was pinned (migration: stats "unpinned" is 0), and tasks did move (sched_migrate_task of the
-# allocating tasks). Prints one line per phase.
+# allocating tasks); every cookie of the pid-filtered instance and of both buffers of the snapshot swaps
+# resolves (pidfilter, snapshot). Prints one line per trace.
 set -euo pipefail
 
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
@@ -31,21 +33,35 @@ stat_of() {
 	gawk -v k="$2" '$1 == k { print $2 }' "$OUT/$1/stats.txt"
 }
 
-# check PHASE: the oracle and the plugin cross-check on PHASE's trace; prints the figures.
+# check PHASE [FILE [all]]: the oracle and the plugin cross-check on PHASE's trace (FILE, default trace.dat);
+# with "all", every cookie must also resolve (no recording mode of such a phase overwrites definitions).
+# Prints the figures.
 check() {
-	local dir=$OUT/$1 line
-	"$FGDECODE" "$dir/trace.dat" >"$dir/decoded.txt" 2>"$dir/summary.txt" ||
-		fail "$1" "fgdecode exited $? ($(head -n1 "$dir/summary.txt"))"
-	gawk -f "$ROOT/tests/vm/check_pairing.awk" "$dir/decoded.txt" >"$dir/oracle.txt" ||
-		fail "$1" "a stack under another event: $(sed -n 2,3p "$dir/oracle.txt" | tr -s ' ' | tr '\n' ' ')"
-	line=$(head -n1 "$dir/oracle.txt")
+	local dir=$OUT/$1 file=${2:-trace.dat} line
+	local name=${file%.dat}
+	"$FGDECODE" "$dir/$file" >"$dir/$name.decoded.txt" 2>"$dir/$name.summary.txt" ||
+		fail "$1" "fgdecode $file exited $? ($(head -n1 "$dir/$name.summary.txt"))"
+	if [[ ${3:-} == all ]] && ! grep -q ' 0 stale, 0 unknown,' "$dir/$name.summary.txt"; then
+		fail "$1" "$file: cookies without a definition: $(head -n1 "$dir/$name.summary.txt")"
+	fi
+	check_decoded "$1" "$file"
+}
+
+# check_decoded PHASE FILE: the oracle on FILE's decoding, then trace-cmd report with the plugin.
+check_decoded() {
+	local dir=$OUT/$1 file=$2 line
+	local name=${file%.dat}
+	gawk -f "$ROOT/tests/vm/check_pairing.awk" "$dir/$name.decoded.txt" >"$dir/$name.oracle.txt" ||
+		fail "$1" "$file: a stack under another event: $(sed -n 2,3p "$dir/$name.oracle.txt" | tr -s ' ' | tr '\n' ' ')"
+	line=$(head -n1 "$dir/$name.oracle.txt")
 	(($(gawk '{ print $2 }' <<<"$line") >= MIN_CHECKED)) ||
-		fail "$1" "only $(gawk '{ print $2 }' <<<"$line") stacks checked (at least $MIN_CHECKED): $line"
-	"$ROOT/tests/plugin/check_report.sh" "$dir/trace.dat" >"$dir/report.txt" 2>&1 ||
-		fail "$1" "trace-cmd report with the plugin differs from fgdecode: $(tail -n1 "$dir/report.txt")"
-	echo "test_pairing: $1: $line; $(grep -o '[0-9]* orphan' "$dir/summary.txt" || echo 0 orphan)," \
-		"$(grep -o '[0-9]* after a ring buffer loss' "$dir/summary.txt" || echo 0 after a loss);" \
-		"$(grep -o 'lost [0-9]* events' "$dir/summary.txt" || echo 'lost 0 events') in the ring buffer"
+		fail "$1" "$file: only $(gawk '{ print $2 }' <<<"$line") stacks checked (at least $MIN_CHECKED): $line"
+	"$ROOT/tests/plugin/check_report.sh" "$dir/$file" >"$dir/$name.report.txt" 2>&1 ||
+		fail "$1" "$file: trace-cmd report with the plugin differs from fgdecode: $(tail -n1 "$dir/$name.report.txt")"
+	echo "test_pairing: $1${2:+ ($file)}: $line; $(grep -o '[0-9]* unknown' "$dir/$name.summary.txt")," \
+		"$(grep -o '[0-9]* orphan' "$dir/$name.summary.txt" || echo 0 orphan)," \
+		"$(grep -o '[0-9]* after a ring buffer loss' "$dir/$name.summary.txt" || echo 0 after a loss);" \
+		"$(grep -o 'lost [0-9]* events' "$dir/$name.summary.txt" || echo 'lost 0 events') in the ring buffer"
 }
 
 mkdir -p "$OUT"
@@ -55,13 +71,18 @@ mkdir -p "$OUT"
 for phase in nooverwrite toggle cpumask migration; do
 	check "$phase"
 done
+# Every cookie of the pid-filtered instance and of both sides of the snapshot swaps has its definition there.
+check pidfilter trace.dat all
+check pidfilter full.dat
+check snapshot trace.dat all
+check snapshot snap.dat all
 
 # The buffer refused writes: fgdecode says how many, as trace-cmd's CPU stats do.
 dropped=$(trace-cmd report --stat -i "$OUT/nooverwrite/trace.dat" 2>/dev/null |
 	gawk '/^dropped events:/ { s += $3 } END { print s + 0 }')
 ((dropped > 0)) || fail nooverwrite "the buffer dropped nothing: the mode was not exercised"
-grep -q "lost [0-9]* events: $dropped dropped" "$OUT/nooverwrite/summary.txt" ||
-	fail nooverwrite "fgdecode does not report the $dropped dropped events: $(tail -n1 "$OUT/nooverwrite/summary.txt")"
+grep -q "lost [0-9]* events: $dropped dropped" "$OUT/nooverwrite/trace.summary.txt" ||
+	fail nooverwrite "fgdecode does not report the $dropped dropped events: $(tail -n1 "$OUT/nooverwrite/trace.summary.txt")"
 (($(cat "$OUT/toggle/toggles.txt") > 0)) || fail toggle "tracing_on was never switched"
 epochs=$(stat_of cpumask epochs)
 ((epochs <= MAX_CPUMASK_EPOCHS)) || fail cpumask "$epochs epochs (at most $MAX_CPUMASK_EPOCHS): refusals on the left-out CPU restart the recording"
@@ -69,5 +90,14 @@ unpinned=$(stat_of migration unpinned)
 [[ ${unpinned:-0} == 0 ]] || fail migration "$unpinned hits were not pinned"
 moves=$(trace-cmd report -i "$OUT/migration/trace.dat" -F sched:sched_migrate_task 2>/dev/null | grep -c 'comm=ls' || true)
 ((moves > 0)) || fail migration "no allocating task moved between CPUs: the mode was not exercised"
-echo "test_pairing: nooverwrite dropped $dropped events; cpumask $epochs epochs; migration $moves moves of ls, 0 unpinned"
+# The filter kept other tasks out: the instance has fewer allocations than the full recording.
+allocs() {
+	grep -c -E ' (kmalloc|kmem_cache_alloc): ' "$OUT/pidfilter/$1.decoded.txt" || true
+}
+((0 < $(allocs trace) && $(allocs trace) < $(allocs full))) ||
+	fail pidfilter "the pid-filtered instance has $(allocs trace) allocations, the full recording $(allocs full)"
+(($(cat "$OUT/snapshot/swaps.txt") > 1)) || fail snapshot "fewer than 2 snapshot swaps"
+echo "test_pairing: nooverwrite dropped $dropped events; cpumask $epochs epochs; migration $moves moves of ls, 0 unpinned;" \
+	"pidfilter: $(allocs trace) allocations of $(cat "$OUT/pidfilter/target.txt") and its children," \
+	"$(allocs full) in the full recording; snapshot: $(cat "$OUT/snapshot/swaps.txt") swaps"
 echo "test_pairing: ok on kernel $KERNEL_LABEL ($OUT)"

@@ -32,6 +32,15 @@ workload() {
 	done
 }
 
+# read_loop N: open a file N times from this shell itself, no fork: every allocation is this task's.
+read_loop() {
+	i=0
+	while [ "$i" -lt "$1" ]; do
+		read -r _ </sys/kernel/tracing/events/kmem/kmalloc/id
+		i=$((i + 1))
+	done
+}
+
 # allocate N: N rounds of `ls -R` of $ALLOC_DIRS (default sysfs's devices/system and tracefs's kmem events):
 # getname, inode, dentry and kernfs allocations (kmem:kmalloc, kmem:kmem_cache_alloc).
 allocate() {

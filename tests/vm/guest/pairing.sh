@@ -9,7 +9,14 @@
 #   cpumask      CPU 1 left out of tracing_cpumask (trace-cmd record -M 1): it refuses every write
 #   migration    two CPU hogs pinned one to each CPU while three tasks allocate: the allocating tasks are
 #                preempted and moved between CPUs (preemptible probes on 7.x)
-# The allocating workload is guest/lib.sh's allocate.
+#   pidfilter    a full flight recording (trace-cmd start -B full, every task) beside an instance filtered to one
+#                task opening files in a loop (set_event_pid: what trace-cmd record -P PID sets up), other
+#                tasks allocating the same stacks first: the instance filters out the definitions the full
+#                recording takes (pidfilter/trace.dat, full.dat)
+#   snapshot     a flight recording whose buffer is swapped with the snapshot buffer (echo 1 > snapshot)
+#                every 300 ms while tasks allocate: the live buffer (trace.dat) and the last snapshot
+#                (snap.dat)
+# The allocating workloads are guest/lib.sh's allocate and read_loop.
 set -eu
 
 D=/sys/kernel/debug/stackmap
@@ -89,8 +96,68 @@ phase_migration() {
 	end
 }
 
+phase_pidfilter() {
+	begin pidfilter
+	# The full recording in an instance of its own: each trace.dat then holds one buffer (trace-cmd report
+	# shares one tep handle among a file's buffers, so the plugin's pairing would see both interleaved).
+	# shellcheck disable=SC2086
+	trace-cmd start -q -B full -b 4096 $EVENTS
+	# What trace-cmd record -B pid -P PID sets up, done through tracefs so that it is the same on every
+	# trace-cmd: an instance whose events are filtered by set_event_pid.  The task allocates by itself (6.1
+	# follows no child into the filter here).
+	I=$T/instances/pid
+	mkdir $I
+	echo 4096 >$I/buffer_size_kb
+	sh -c '. /guest-common.sh; sleep 2; read_loop 3000' &
+	target=$!
+	echo $target >$I/set_event_pid
+	for e in stackmap kmem/kmalloc kmem/kmem_cache_alloc; do
+		echo 1 >$I/events/$e/enable
+	done
+	# Other tasks allocate the same stacks first: the full recording takes their definitions.
+	read_loop 500
+	allocate 2
+	wait $target || true
+	echo 0 >$I/tracing_on
+	echo 0 >$T/instances/full/tracing_on
+	trace-cmd extract -B pid -o "$SHARE/pidfilter/trace.dat" >/dev/null
+	trace-cmd extract -B full -o "$SHARE/pidfilter/full.dat" >/dev/null
+	for i in $I $T/instances/full; do
+		if [ -d "$i" ]; then
+			echo 0 >"$i/events/enable"
+			rmdir "$i"
+		fi
+	done
+	echo "$target" >"$SHARE/pidfilter/target.txt"
+	end
+}
+
+phase_snapshot() {
+	begin snapshot
+	# shellcheck disable=SC2086
+	trace-cmd start -q -b 2048 $EVENTS
+	sh -c '. /guest-common.sh; allocate 6 & allocate 6; wait' &
+	work=$!
+	n=0
+	while kill -0 $work 2>/dev/null; do
+		usleep 300000
+		echo 1 >$T/snapshot
+		n=$((n + 1))
+	done
+	wait $work || true
+	trace-cmd stop
+	trace-cmd extract -o "$SHARE/snapshot/trace.dat" >/dev/null
+	trace-cmd extract -s -o "$SHARE/snapshot/snap.dat" >/dev/null
+	echo 0 >$T/snapshot
+	echo "$n" >"$SHARE/snapshot/swaps.txt"
+	step "snapshot: $n swaps"
+	end
+}
+
 phase_nooverwrite
 phase_toggle
 phase_cpumask
 phase_migration
+phase_pidfilter
+phase_snapshot
 step "done"
