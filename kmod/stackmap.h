@@ -40,6 +40,7 @@ extern struct sm_map stackmap_map;
 extern struct mutex stackmap_lock;	/* serializes resets and map readers */
 extern unsigned int stackmap_max_depth;
 extern u32 stackmap_resets;
+extern u64 stackmap_map_id;
 extern unsigned int stackmap_redefine_pct;
 
 /**

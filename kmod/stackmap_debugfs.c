@@ -76,13 +76,13 @@ static int stackmap_seq_show(struct seq_file *m, void *v)
 	u32 slot, depth, hits, info, i;
 
 	if (v == SEQ_START_TOKEN) {
-		seq_printf(m, "# generation %u entries %d/%u frames %d/%u bytes %zu\n",
+		seq_printf(m, "# generation %u entries %d/%u frames %d/%u bytes %zu map_id 0x%016llx\n",
 			   stackmap_map.generation,
 			   atomic_read(&stackmap_map.entries_used),
 			   stackmap_map.max_entries,
 			   atomic_read(&stackmap_map.frames_used),
 			   stackmap_map.max_frames,
-			   sm_map_bytes(&stackmap_map));
+			   sm_map_bytes(&stackmap_map), stackmap_map_id);
 		return 0;
 	}
 	slot = s - stackmap_map.slots;
@@ -158,6 +158,7 @@ static int stackmap_stats_show(struct seq_file *m, void *v)
 	seq_printf(m, "unpinned %llu\nfunctions_dropped %u\n", sum.unpinned,
 		   stackmap_functions_dropped());
 	mutex_lock(&stackmap_lock);
+	seq_printf(m, "map_id 0x%016llx\n", stackmap_map_id);
 	seq_printf(m, "resets %u\ngeneration %u\nentries %d\ncapacity %u\n",
 		   stackmap_resets, stackmap_map.generation,
 		   atomic_read(&stackmap_map.entries_used),

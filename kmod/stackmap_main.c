@@ -36,6 +36,8 @@ MODULE_PARM_DESC(max_depth, "Frames kept per stack, 1..64 (default 64)");
 struct sm_map stackmap_map;
 DEFINE_MUTEX(stackmap_lock);
 u32 stackmap_resets;
+/* This load's map identity (events.h: "Map identity"); never 0. */
+u64 stackmap_map_id;
 
 /* Boot time in units of 2^20 ns (about 1 ms): the generation clock. */
 static u32 stackmap_clock(void)
@@ -100,6 +102,9 @@ static int __init stackmap_init(void)
 		pr_err("max_depth must be 1..%d\n", STACKMAP_MAX_DEPTH);
 		return -EINVAL;
 	}
+	do {
+		stackmap_map_id = get_random_u64();
+	} while (!stackmap_map_id);
 	ret = sm_map_init(&stackmap_map, max_entries, max_frames,
 			  get_random_u32(), stackmap_new_generation(0));
 	if (ret) {

@@ -12,6 +12,7 @@
 #include <linux/tracepoint.h>
 
 void stackmap_define_written(const void *data);
+extern u64 stackmap_map_id;
 
 /* A hit of an attached function, at its entry; its stack event follows. */
 TRACE_EVENT(function_entry,
@@ -62,6 +63,7 @@ TRACE_EVENT(stack_define,
 		__field(u32, depth)
 		__field(u16, owner)
 		__field(u16, flags)
+		__field(u64, map_id)
 		__dynamic_array(unsigned long, ips, depth)
 	),
 	TP_fast_assign(
@@ -69,6 +71,7 @@ TRACE_EVENT(stack_define,
 		__entry->depth = depth;
 		__entry->owner = owner;
 		__entry->flags = flags;
+		__entry->map_id = stackmap_map_id;
 		memcpy(__get_dynamic_array(ips), ips, depth * sizeof(*ips));
 		stackmap_define_written(__data);
 	),

@@ -17,8 +17,9 @@
  *                                              belongs to (its owner)
  *   stack_define   u64 cookie, u32 depth,      the stack a cookie names, at
  *                  u16 owner, u16 flags,       least once per recording before
- *                  unsigned long ips[depth]    that cookie's first use (see
- *                                              "Definitions" below)
+ *                  u64 map_id,                 that cookie's first use (see
+ *                  unsigned long ips[depth]    "Definitions" below), and the
+ *                                              map it is from ("Map identity")
  *   stack_fallback u32 reason, u32 depth,      instead of stack_cookie when
  *                  u16 owner, u16 flags,       the map could not give a cookie
  *                  unsigned long ips[depth]    (the stack is then carried
@@ -95,6 +96,17 @@
  * module parameter redefine_pct percent of the buffer's retained window (a
  * flight recorder keeps its definitions).  Identical definitions of one
  * cookie are normal; a decoder reads all of them before resolving.
+ *
+ * Map identity.  A cookie names a slot of one map: generations never repeat
+ * within a boot, but do across boots and VM images (they are the boot time
+ * in ms).  @map_id is a random 64-bit number the module draws when it loads
+ * (never 0), the same for every generation of that load; the stack_map
+ * listing's header and the stored snapshot carry it too.  A decoder
+ * resolves a cookie from a listing or snapshot only if its map id is the
+ * trace's (that of its definitions), and refuses one of another load naming
+ * both ids.  Definitions without the field (stackmap 0.2 and before) and
+ * listings or snapshots without an id are of unknown identity: matched by
+ * generation and slot alone, as before.
  */
 #ifndef STACKMAP_EVENTS_H
 #define STACKMAP_EVENTS_H
@@ -113,6 +125,7 @@
 #define STACKMAP_FIELD_PARENT_IP	"parent_ip"
 #define STACKMAP_FIELD_OWNER		"owner"
 #define STACKMAP_FIELD_FLAGS		"flags"
+#define STACKMAP_FIELD_MAP_ID		"map_id"
 
 /* @owner of a stack whose owning event is not known. */
 #define STACKMAP_OWNER_NONE		0
