@@ -54,7 +54,22 @@ static int next_line(struct listing *l, struct sm_err *err)
 	return 0;
 }
 
-static int parse_header(struct listing *l, sm_u32 *generation,
+/* " map_id 0xID" at @s (stackmap 0.3 on), or nothing (map id 0, unknown). */
+static int parse_map_id(const char *s, sm_u64 *map_id)
+{
+	unsigned long long id;
+	int end = 0;
+
+	*map_id = 0;
+	if (!*s)
+		return 0;
+	if (sscanf(s, " map_id 0x%16llx%n", &id, &end) != 1 || s[end] || !id)
+		return -EINVAL;
+	*map_id = id;
+	return 0;
+}
+
+static int parse_header(struct listing *l, struct stackmap_snapshot *out,
 			struct sm_err *err)
 {
 	unsigned long long g;
@@ -65,12 +80,13 @@ static int parse_header(struct listing *l, sm_u32 *generation,
 		return ret > 0 ? (sm_err_set(err, "%s: empty listing", l->name),
 				  -EINVAL) : ret;
 	if (sscanf(l->buf, "# generation %llu entries %*u/%*u frames %*u/%*u bytes %*u%n",
-		   &g, &end) != 1 || !end || l->buf[end] || !g || g > 0xffffffffULL) {
-		sm_err_set(err, "%s:%lu: header: expected \"# generation G entries U/C frames U/C bytes B\"",
+		   &g, &end) != 1 || !end || !g || g > 0xffffffffULL ||
+	    parse_map_id(l->buf + end, &out->map_id)) {
+		sm_err_set(err, "%s:%lu: header: expected \"# generation G entries U/C frames U/C bytes B [map_id 0xID]\"",
 			l->name, l->line);
 		return -EINVAL;
 	}
-	*generation = (sm_u32)g;
+	out->generation = (sm_u32)g;
 	return 0;
 }
 
@@ -191,7 +207,7 @@ int stackmap_snapshot_parse_listing(FILE *f, const char *name,
 
 	memset(out, 0, sizeof(*out));
 	out->long_size = long_size;
-	ret = parse_header(&l, &out->generation, err);
+	ret = parse_header(&l, out, err);
 	while (!ret) {
 		ret = next_line(&l, err);
 		if (ret)

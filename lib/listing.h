@@ -20,7 +20,8 @@
  * @err: set on failure: "NAME:LINE: ..." naming the field
  *
  * Accepts exactly the shape of man/stackmap.7: a header line
- * "# generation G entries U/C frames U/C bytes B", then per stack
+ * "# generation G entries U/C frames U/C bytes B [map_id 0xID]" (the map
+ * id from stackmap 0.3 on, into @out->map_id; 0 without), then per stack
  * "slot S generation G hits H depth D owner O NAME flags 0xF" and D lines
  * " 0xADDR ...".
  *

@@ -115,6 +115,7 @@ int stackmap_snapshot_encode(const struct stackmap_snapshot *snap, void **buf,
 	put32(p + 16, snap->generation);
 	put32(p + 20, snap->nr);
 	put32(p + 24, snap->long_size);
+	put64(p + 32, snap->map_id);
 	q = p + STACKMAP_SNAPSHOT_HDR_SIZE;
 	for (i = 0; i < snap->nr; i++) {
 		e = &snap->entries[i];
@@ -133,15 +134,21 @@ int stackmap_snapshot_encode(const struct stackmap_snapshot *snap, void **buf,
 	return 0;
 }
 
+/* Header size of a payload of version @v (2 or 3). */
+static size_t header_size(sm_u32 v)
+{
+	return v == 2 ? STACKMAP_SNAPSHOT_HDR_SIZE_V2 : STACKMAP_SNAPSHOT_HDR_SIZE;
+}
+
 static int decode_header(const unsigned char *p, size_t len,
-			 struct stackmap_snapshot *out,
+			 struct stackmap_snapshot *out, size_t *hdr,
 			 struct sm_err *err)
 {
 	sm_u32 v, crc;
 
-	if (len < STACKMAP_SNAPSHOT_HDR_SIZE) {
+	if (len < STACKMAP_SNAPSHOT_HDR_SIZE_V2) {
 		sm_err_set(err, "snapshot offset 0: header truncated (%zu of %d bytes)",
-			len, STACKMAP_SNAPSHOT_HDR_SIZE);
+			len, STACKMAP_SNAPSHOT_HDR_SIZE_V2);
 		return -EBADMSG;
 	}
 	if (memcmp(p, STACKMAP_SNAPSHOT_MAGIC, STACKMAP_SNAPSHOT_MAGIC_LEN)) {
@@ -153,18 +160,24 @@ static int decode_header(const unsigned char *p, size_t len,
 		sm_err_set(err, "snapshot offset 8: version: 1 (stackmap 0.1) names no stack owners; re-record with stackmap 0.2");
 		return -EPROTONOSUPPORT;
 	}
-	if (v != STACKMAP_SNAPSHOT_VERSION) {
-		sm_err_set(err, "snapshot offset 8: version: %u, only %d is known",
+	if (v != 2 && v != STACKMAP_SNAPSHOT_VERSION) {
+		sm_err_set(err, "snapshot offset 8: version: %u, only 2 and %d are known",
 			v, STACKMAP_SNAPSHOT_VERSION);
 		return -EPROTONOSUPPORT;
+	}
+	*hdr = header_size(v);
+	if (len < *hdr) {
+		sm_err_set(err, "snapshot offset 0: header truncated (%zu of %zu bytes)",
+			len, *hdr);
+		return -EBADMSG;
 	}
 	if (get32(p + 12)) {
 		sm_err_set(err, "snapshot offset 12: flags: 0x%x, expected 0",
 			get32(p + 12));
 		return -EBADMSG;
 	}
-	crc = stackmap_crc32(p + STACKMAP_SNAPSHOT_HDR_SIZE,
-			     len - STACKMAP_SNAPSHOT_HDR_SIZE);
+	out->map_id = v == 2 ? 0 : get64(p + 32);
+	crc = stackmap_crc32(p + *hdr, len - *hdr);
 	if (crc != get32(p + 28)) {
 		sm_err_set(err, "snapshot offset 28: crc32: stored 0x%08x, computed 0x%08x",
 			get32(p + 28), crc);
@@ -180,7 +193,7 @@ static int decode_header(const unsigned char *p, size_t len,
 		return -EBADMSG;
 	}
 	/* Each entry takes at least 16 bytes: bounds the allocation. */
-	if (out->nr > (len - STACKMAP_SNAPSHOT_HDR_SIZE) / STACKMAP_SNAPSHOT_ENTRY_SIZE) {
+	if (out->nr > (len - *hdr) / STACKMAP_SNAPSHOT_ENTRY_SIZE) {
 		sm_err_set(err, "snapshot offset 20: nr_entries: %u entries cannot fit in %zu bytes",
 			out->nr, len);
 		return -EBADMSG;
@@ -231,12 +244,12 @@ int stackmap_snapshot_decode(const void *buf, size_t len,
 			     struct sm_err *err)
 {
 	const unsigned char *p = buf;
-	size_t off = STACKMAP_SNAPSHOT_HDR_SIZE;
+	size_t off = 0;
 	sm_u32 i;
 	int ret;
 
 	memset(out, 0, sizeof(*out));
-	ret = decode_header(p, len, out, err);
+	ret = decode_header(p, len, out, &off, err);
 	if (ret)
 		goto fail;
 	out->entries = calloc(out->nr ? out->nr : 1, sizeof(*out->entries));

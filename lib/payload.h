@@ -23,7 +23,7 @@ sm_u32 stackmap_crc32(const void *buf, size_t len);
 
 /**
  * stackmap_snapshot_encode() - build the payload include/stackmap/snapshot.h
- * describes
+ * describes, of version STACKMAP_SNAPSHOT_VERSION (@snap->map_id in it)
  * @snap: the snapshot
  * @buf: set to a malloc'ed payload on success
  * @len: set to its size in bytes
@@ -46,9 +46,9 @@ int stackmap_snapshot_encode(const struct stackmap_snapshot *snap, void **buf,
  *
  * Return: 0; -EBADMSG for a wrong magic, truncated data, a crc mismatch,
  * nonzero header flags, unknown entry flag bits, generation 0, a bad long
- * size or trailing bytes; -EPROTONOSUPPORT for another version (version 1:
- * "re-record with stackmap 0.2"); -E2BIG for depth > STACKMAP_MAX_DEPTH;
- * -ENOMEM.
+ * size or trailing bytes; -EPROTONOSUPPORT for a version other than 2 (read
+ * with map id 0) and 3 (version 1: "re-record with stackmap 0.2"); -E2BIG
+ * for depth > STACKMAP_MAX_DEPTH; -ENOMEM.
  */
 int stackmap_snapshot_decode(const void *buf, size_t len,
 			     struct stackmap_snapshot *out,

@@ -27,8 +27,12 @@ struct stackmap_snap_entry {
 	sm_u64 ips[STACKMAP_MAX_DEPTH];
 };
 
-/* A whole map: @nr entries of generation @generation. */
+/*
+ * A whole map: @nr entries of generation @generation of the map @map_id
+ * (0: unknown, a version 2 payload or a listing without one).
+ */
 struct stackmap_snapshot {
+	sm_u64 map_id;
 	sm_u32 generation;
 	sm_u32 long_size;
 	sm_u32 nr;

@@ -108,6 +108,12 @@ int tepstack_fields_init(struct tepstack_fields *f, struct tep_event *event,
 				 "a __data_loc array", err);
 	if (ret || kind == TEPSTACK_COOKIE)
 		return ret;
+	/* Optional: definitions of stackmap 0.2 and before have none. */
+	if (kind == TEPSTACK_DEFINE && tep_find_field(event, STACKMAP_FIELD_MAP_ID))
+		ret = want_field(f, &f->map_id, STACKMAP_FIELD_MAP_ID, is_u64,
+				 "an 8-byte number", err);
+	if (ret)
+		return ret;
 	/* Both or neither: neither is a stackmap 0.1 format. */
 	if (!tep_find_field(event, STACKMAP_FIELD_OWNER) &&
 	    !tep_find_field(event, STACKMAP_FIELD_FLAGS))
@@ -168,6 +174,18 @@ bool tepstack_after_loss(const struct tepstack_fields *f,
 	       !read_field(f, f->cookie, STACKMAP_FIELD_COOKIE, record, &value,
 			   &err) &&
 	       stackmap_cookie_after_loss(value);
+}
+
+sm_u64 tepstack_read_map_id(const struct tepstack_fields *f,
+			    const struct tep_record *record)
+{
+	struct sm_err err;
+	sm_u64 id;
+
+	if (!f->map_id ||
+	    read_field(f, f->map_id, STACKMAP_FIELD_MAP_ID, record, &id, &err))
+		return 0;
+	return id;
 }
 
 int tepstack_read_reason(const struct tepstack_fields *f,

@@ -65,6 +65,7 @@ struct tepstack_fields {
 	struct tep_format_field *ips;		/* DEFINE, FALLBACK */
 	struct tep_format_field *owner;		/* DEFINE, FALLBACK; NULL in 0.1 */
 	struct tep_format_field *flags;		/* DEFINE, FALLBACK; NULL in 0.1 */
+	struct tep_format_field *map_id;	/* DEFINE; NULL before 0.3 */
 };
 
 /* A stack read from a record: @depth valid entries of @frames. */
@@ -134,6 +135,17 @@ int tepstack_read_cookie(const struct tepstack_fields *f,
  */
 bool tepstack_after_loss(const struct tepstack_fields *f,
 			 const struct tep_record *record);
+
+/**
+ * tepstack_read_map_id() - the map id of a stack_define record
+ * @f: fields of the record's event
+ * @record: the record
+ *
+ * Return: the id (events.h "Map identity"), or 0 when the format has no
+ * map_id field (stackmap 0.2 and before) or the record is too short for it.
+ */
+sm_u64 tepstack_read_map_id(const struct tepstack_fields *f,
+			    const struct tep_record *record);
 
 /**
  * tepstack_read_reason() - the reason of a stack_fallback record

@@ -118,10 +118,13 @@ static int verify(const char *path, const struct stackmap_snapshot *want)
 		fprintf(stderr, PROG ": reading back: %s\n", err.msg);
 		return -1;
 	}
-	ret = got.generation != want->generation || got.nr != want->nr;
+	ret = got.generation != want->generation || got.nr != want->nr ||
+	      got.map_id != want->map_id;
 	if (ret)
-		fprintf(stderr, PROG ": %s: read back generation %u / %u entries, wrote %u / %u\n",
-			path, got.generation, got.nr, want->generation, want->nr);
+		fprintf(stderr, PROG ": %s: read back generation %u / %u entries / map id 0x%016llx, wrote %u / %u / 0x%016llx\n",
+			path, got.generation, got.nr,
+			(unsigned long long)got.map_id, want->generation,
+			want->nr, (unsigned long long)want->map_id);
 	stackmap_snapshot_free(&got);
 	return ret ? -1 : 0;
 }

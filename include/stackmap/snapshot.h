@@ -9,7 +9,7 @@
  * writer).  All payload integers are little-endian, whatever the byte order
  * of the trace.dat around it.
  *
- *   header (32 bytes):
+ *   header (40 bytes; 32 in version 2, which ends before map_id):
  *     0  magic[8] = STACKMAP_SNAPSHOT_MAGIC ("STKMAPS\0")
  *     8  u32 version  = STACKMAP_SNAPSHOT_VERSION
  *    12  u32 flags    = 0 (any other value is refused)
@@ -18,6 +18,8 @@
  *    24  u32 long_size  (of the recording kernel: 4 or 8)
  *    28  u32 crc32      (CRC-32/ISO-HDLC, as zlib's crc32(), of every byte
  *                        after the header)
+ *    32  u64 map_id     (the map's identity, events.h "Map identity"; 0 when
+ *                        the listing it came from named none)
  *   entry (16 + 8 * depth bytes), nr_entries times:
  *     u32 slot, u32 depth (0..STACKMAP_MAX_DEPTH), u32 hits,
  *     u16 owner (the owning event's id, events.h), u16 flags
@@ -26,10 +28,12 @@
  *
  * Version 1 (stackmap 0.1) had a reserved u32 where version 2 has owner and
  * flags; it names no owners and is refused ("re-record with stackmap 0.2").
+ * Version 2 (stackmap 0.2) has no map_id: read as map id 0 (unknown).
  *
  * Every entry belongs to the header's generation: entry i names the cookie
  * stackmap_cookie_make(generation, slot).  A reader resolves a cookie from
- * the snapshot only for exactly that (generation, slot).
+ * the snapshot only for exactly that (generation, slot), and only when the
+ * map id is the trace's (or either is unknown).
  *
  * The same data is built from the module's `stack_map` listing (see
  * man/stackmap.7), so a saved listing can be read by the same code
@@ -40,8 +44,9 @@
 
 #define STACKMAP_SNAPSHOT_MAGIC		"STKMAPS\0"
 #define STACKMAP_SNAPSHOT_MAGIC_LEN	8
-#define STACKMAP_SNAPSHOT_VERSION	2
-#define STACKMAP_SNAPSHOT_HDR_SIZE	32
+#define STACKMAP_SNAPSHOT_VERSION	3
+#define STACKMAP_SNAPSHOT_HDR_SIZE	40
+#define STACKMAP_SNAPSHOT_HDR_SIZE_V2	32
 #define STACKMAP_SNAPSHOT_ENTRY_SIZE	16
 /*
  * Option id in trace.dat: trace-cmd 3.1.6 uses 0..22 (TRACECMD_OPTION_MAX is

@@ -17,6 +17,7 @@
 #include "stackmap/cookie.h"
 #include "listing.h"
 #include "payload.h"
+#include "map_id.h"
 #include "snapshot_table.h"
 #include "tracedat_options.h"
 
@@ -40,6 +41,7 @@ static void setup(void)
 		  .ips = { 0xffffffffc0001234ULL } },
 	};
 
+	two.map_id = 0x1122334455667788ULL;
 	two.generation = 7;
 	two.long_size = 8;
 	two.nr = 2;
@@ -78,22 +80,25 @@ START_TEST(payload_round_trips_with_exact_layout)
 	struct stackmap_snapshot got;
 	unsigned char *p = payload;
 
-	ck_assert_uint_eq(payload_len, 32 + 16 + 2 * 8 + 16 + 8);
+	ck_assert_uint_eq(payload_len, 40 + 16 + 2 * 8 + 16 + 8);
 	ck_assert_mem_eq(p, "STKMAPS\0", 8);
-	ck_assert_uint_eq(p[8], 2);		/* version, little-endian */
+	ck_assert_uint_eq(p[8], 3);		/* version, little-endian */
 	ck_assert_uint_eq(p[16], 7);		/* generation */
 	ck_assert_uint_eq(p[20], 2);		/* nr_entries */
 	ck_assert_uint_eq(p[24], 8);		/* long size */
-	ck_assert_uint_eq(p[32], 3);		/* first slot */
-	ck_assert_uint_eq(p[44], 0x34);		/* owner, u16 little-endian */
-	ck_assert_uint_eq(p[45], 0x12);
-	ck_assert_uint_eq(p[46], STACKMAP_FLAG_TRUNCATED);	/* flags */
-	ck_assert_uint_eq(p[47], 0);
-	ck_assert_uint_eq(p[48], 0x10);		/* first ip, low byte first */
-	ck_assert_uint_eq(p[55], 0xff);
+	ck_assert_uint_eq(p[32], 0x88);		/* map id, low byte first */
+	ck_assert_uint_eq(p[39], 0x11);
+	ck_assert_uint_eq(p[40], 3);		/* first slot */
+	ck_assert_uint_eq(p[52], 0x34);		/* owner, u16 little-endian */
+	ck_assert_uint_eq(p[53], 0x12);
+	ck_assert_uint_eq(p[54], STACKMAP_FLAG_TRUNCATED);	/* flags */
+	ck_assert_uint_eq(p[55], 0);
+	ck_assert_uint_eq(p[56], 0x10);		/* first ip, low byte first */
+	ck_assert_uint_eq(p[63], 0xff);
 	ck_assert_int_eq(stackmap_snapshot_decode(payload, payload_len, &got,
 						  &err), 0);
 	ck_assert_uint_eq(got.generation, 7);
+	ck_assert_uint_eq(got.map_id, 0x1122334455667788ULL);
 	ck_assert_uint_eq(got.nr, 2);
 	ck_assert_uint_eq(got.entries[0].slot, 3);
 	ck_assert_uint_eq(got.entries[0].hits, 10);
@@ -106,6 +111,34 @@ START_TEST(payload_round_trips_with_exact_layout)
 	ck_assert_uint_eq(got.entries[1].hits, 0xffffffffu);
 	ck_assert_uint_eq(got.entries[1].ips[0], 0xffffffffc0001234ULL);
 	stackmap_snapshot_free(&got);
+}
+END_TEST
+
+/* A version 2 payload (stackmap 0.2): no map id, read as map id 0. */
+START_TEST(version_2_is_read_without_map_id)
+{
+	struct stackmap_snapshot got;
+	unsigned char *p = payload, *v2;
+	size_t len = payload_len - 8;
+	sm_u32 crc;
+
+	v2 = malloc(len);
+	ck_assert_ptr_nonnull(v2);
+	memcpy(v2, p, 32);
+	memcpy(v2 + 32, p + 40, payload_len - 40);
+	v2[8] = 2;
+	crc = stackmap_crc32(v2 + 32, len - 32);
+	v2[28] = crc;
+	v2[29] = crc >> 8;
+	v2[30] = crc >> 16;
+	v2[31] = crc >> 24;
+	ck_assert_int_eq(stackmap_snapshot_decode(v2, len, &got, &err), 0);
+	ck_assert_uint_eq(got.map_id, 0);
+	ck_assert_uint_eq(got.generation, 7);
+	ck_assert_uint_eq(got.nr, 2);
+	ck_assert_uint_eq(got.entries[1].ips[0], 0xffffffffc0001234ULL);
+	stackmap_snapshot_free(&got);
+	free(v2);
 }
 END_TEST
 
@@ -139,17 +172,17 @@ START_TEST(wrong_magic_and_version_are_refused)
 	struct stackmap_snapshot got;
 	unsigned char *p = payload;
 
-	p[8] = 3;
+	p[8] = 4;
 	ck_assert_int_eq(stackmap_snapshot_decode(payload, payload_len, &got,
 						  &err), -EPROTONOSUPPORT);
-	ck_assert_ptr_nonnull(strstr(err.msg, "offset 8: version: 3"));
+	ck_assert_ptr_nonnull(strstr(err.msg, "offset 8: version: 4"));
 	/* Version 1 names no owners: refused with what to do about it. */
 	p[8] = 1;
 	ck_assert_int_eq(stackmap_snapshot_decode(payload, payload_len, &got,
 						  &err), -EPROTONOSUPPORT);
 	ck_assert_str_eq(err.msg,
 		"snapshot offset 8: version: 1 (stackmap 0.1) names no stack owners; re-record with stackmap 0.2");
-	p[8] = 2;
+	p[8] = 3;
 	p[0] = 'X';
 	ck_assert_int_eq(stackmap_snapshot_decode(payload, payload_len, &got,
 						  &err), -EBADMSG);
@@ -162,11 +195,11 @@ START_TEST(depth_above_max_is_refused)
 	struct stackmap_snapshot got;
 	unsigned char *p = payload;
 
-	p[32 + 4] = STACKMAP_MAX_DEPTH + 1;	/* first entry's depth */
+	p[40 + 4] = STACKMAP_MAX_DEPTH + 1;	/* first entry's depth */
 	fix_crc(p, payload_len);
 	ck_assert_int_eq(stackmap_snapshot_decode(payload, payload_len, &got,
 						  &err), -E2BIG);
-	ck_assert_ptr_nonnull(strstr(err.msg, "offset 36: depth: 65"));
+	ck_assert_ptr_nonnull(strstr(err.msg, "offset 44: depth: 65"));
 }
 END_TEST
 
@@ -175,12 +208,12 @@ START_TEST(unknown_flag_bits_are_refused)
 	struct stackmap_snapshot got;
 	unsigned char *p = payload;
 
-	p[46] = 0x3;				/* first entry: bit 1 unknown */
+	p[54] = 0x3;				/* first entry: bit 1 unknown */
 	fix_crc(p, payload_len);
 	ck_assert_int_eq(stackmap_snapshot_decode(payload, payload_len, &got,
 						  &err), -EBADMSG);
 	ck_assert_str_eq(err.msg,
-		"snapshot offset 46: flags: 0x3 has unknown bits (known: 0x1)");
+		"snapshot offset 54: flags: 0x3 has unknown bits (known: 0x1)");
 	ck_assert_ptr_null(got.entries);
 }
 END_TEST
@@ -374,6 +407,54 @@ START_TEST(listing_with_no_entries_is_an_empty_map)
 	ck_assert_uint_eq(s.generation, 5);
 	ck_assert_uint_eq(s.nr, 0);
 	stackmap_snapshot_free(&s);
+}
+END_TEST
+
+/* stackmap 0.3 listings name their map; 0.2 ones do not (map id 0). */
+START_TEST(listing_map_id_is_read)
+{
+	struct stackmap_snapshot s;
+
+	ck_assert_int_eq(parse_text("# generation 5 entries 1/16 frames 2/64 bytes 100 map_id 0x00c0ffee12345678\n",
+				    &s), 0);
+	ck_assert_uint_eq(s.map_id, 0x00c0ffee12345678ULL);
+	ck_assert_uint_eq(s.generation, 5);
+	stackmap_snapshot_free(&s);
+	ck_assert_int_eq(parse_text(HDR, &s), 0);
+	ck_assert_uint_eq(s.map_id, 0);
+	stackmap_snapshot_free(&s);
+	ck_assert_int_eq(parse_text("# generation 5 entries 1/16 frames 2/64 bytes 100 map_id 0x0\n", &s),
+			 -EINVAL);
+	ck_assert_int_eq(parse_text("# generation 5 entries 1/16 frames 2/64 bytes 100 map_id 0x1 x\n", &s),
+			 -EINVAL);
+	ck_assert_int_eq(parse_text("# generation 5 entries 1/16 frames 2/64 bytes 100 x\n", &s),
+			 -EINVAL);
+	ck_assert_str_eq(err.msg,
+		"t:1: header: expected \"# generation G entries U/C frames U/C bytes B [map_id 0xID]\"");
+}
+END_TEST
+
+/* A listing or snapshot of another load is refused naming both ids. */
+START_TEST(map_id_check_refuses_another_load)
+{
+	struct stackmap_map_ids ids = { .nr = 0 };
+
+	/* Nothing known on either side: generation and slot alone. */
+	ck_assert_int_eq(stackmap_map_id_check(&ids, 0, "f", 0x5, &err), 0);
+	stackmap_map_ids_add(&ids, 0);
+	ck_assert_uint_eq(ids.nr, 0);
+	/* The snapshot's id stands in for a trace without one. */
+	ck_assert_int_eq(stackmap_map_id_check(&ids, 0x6, "f", 0x5, &err), -ESTALE);
+	stackmap_map_ids_add(&ids, 0xa);
+	stackmap_map_ids_add(&ids, 0xa);
+	stackmap_map_ids_add(&ids, 0xb);
+	ck_assert_uint_eq(ids.nr, 2);
+	ck_assert_int_eq(stackmap_map_id_check(&ids, 0x6, "f", 0xb, &err), 0);
+	ck_assert_int_eq(stackmap_map_id_check(&ids, 0, "f", 0, &err), 0);
+	ck_assert_int_eq(stackmap_map_id_check(&ids, 0, "--stack-map m.txt", 0xc, &err),
+			 -ESTALE);
+	ck_assert_str_eq(err.msg,
+		"--stack-map m.txt: map id 0x000000000000000c is not the trace's (0x000000000000000a, 0x000000000000000b): the map of another load of the stackmap module");
 }
 END_TEST
 
@@ -599,6 +680,7 @@ static Suite *snapshot_suite(void)
 	tcase_add_checked_fixture(tc, setup, teardown);
 	tcase_add_test(tc, crc32_matches_zlib);
 	tcase_add_test(tc, payload_round_trips_with_exact_layout);
+	tcase_add_test(tc, version_2_is_read_without_map_id);
 	tcase_add_test(tc, every_truncation_is_refused);
 	tcase_add_test(tc, wrong_crc_is_refused_naming_the_field);
 	tcase_add_test(tc, wrong_magic_and_version_are_refused);
@@ -611,6 +693,8 @@ static Suite *snapshot_suite(void)
 	tcase_add_test(tc, resolve_prefers_definitions_then_exact_snapshot_entries);
 	tcase_add_test(tc, sample_listing_parses_with_real_values);
 	tcase_add_test(tc, listing_with_no_entries_is_an_empty_map);
+	tcase_add_test(tc, listing_map_id_is_read);
+	tcase_add_test(tc, map_id_check_refuses_another_load);
 	tcase_add_test(tc, truncated_listing_names_the_line);
 	tcase_add_test(tc, listing_depth_above_max_is_refused);
 	tcase_add_test(tc, malformed_listings_are_refused);

@@ -162,6 +162,31 @@ START_TEST(define_gives_cookie_and_stack)
 	ck_assert_int_eq(tepstack_read_stack(&f, &rec, &st, &err), 0);
 	ck_assert_uint_eq(st.depth, 3);
 	ck_assert_mem_eq(st.frames, frames3, sizeof(frames3));
+	ck_assert_uint_eq(tepstack_read_map_id(&f, &rec), FX_MAP_ID);
+	/* Cut before the map id: unknown, not garbage. */
+	rec.size = 30;
+	ck_assert_uint_eq(tepstack_read_map_id(&f, &rec), 0);
+}
+END_TEST
+
+/* stackmap 0.1 and 0.2 definitions carry no map id: 0, unknown. */
+START_TEST(define_without_map_id_reads_zero)
+{
+	struct tep_handle *t = tep_alloc();
+	struct tepstack_fields f;
+	struct tep_record rec;
+	struct sm_err err;
+
+	tep_set_long_size(t, 8);
+	ck_assert_ptr_nonnull(fx_parse(t, fx_fmt_stack_define_01, STACKMAP_SYSTEM));
+	ck_assert_int_eq(tepstack_fields_init(&f, tep_find_event_by_name(t, STACKMAP_SYSTEM,
+									 STACKMAP_EVENT_DEFINE),
+					      &err), 0);
+	ck_assert_ptr_null(f.map_id);
+	fx_define_owned(&buf, stackmap_cookie_make(1, 1), 3, frames3, 3, -1, 0);
+	rec = fx_record(&buf, 0, 1);
+	ck_assert_uint_eq(tepstack_read_map_id(&f, &rec), 0);
+	tep_free(t);
 }
 END_TEST
 
@@ -253,7 +278,7 @@ START_TEST(array_outside_the_record_is_rejected)
 	rec.size -= 8;		/* the last frame is cut off */
 	ck_assert_int_eq(tepstack_read_stack(&f, &rec, &st, &err), -EFAULT);
 	ck_assert_str_eq(err.msg,
-		"stack_define: field 'ips' array at 28, 24 bytes, lies outside the 44-byte record");
+		"stack_define: field 'ips' array at 36, 24 bytes, lies outside the 52-byte record");
 	rec.size = 18;		/* even depth is cut off */
 	ck_assert_int_eq(tepstack_read_stack(&f, &rec, &st, &err), -EFAULT);
 	ck_assert_str_eq(err.msg,
@@ -294,7 +319,7 @@ START_TEST(thirty_two_bit_trace_reads_4_byte_frames)
 	fx_buf_init(&b, 4, false);
 	fx_define(&b, stackmap_cookie_make(2, 5), 2, frames, 2);
 	rec = fx_record(&b, 0, 1);
-	ck_assert_int_eq(rec.size, 28 + 2 * 4);
+	ck_assert_int_eq(rec.size, 36 + 2 * 4);
 	ck_assert_int_eq(tepstack_read_stack(&f, &rec, &st, &err), 0);
 	ck_assert_mem_eq(st.frames, frames, sizeof(frames));
 	tepstack_print_stack(&seq, t32, st.frames, st.depth, "");
@@ -322,6 +347,7 @@ START_TEST(big_endian_trace_reads_right)
 	ck_assert_uint_eq(cookie, stackmap_cookie_make(9, 0x1234));
 	ck_assert_int_eq(tepstack_read_stack(&f, &rec, &st, &err), 0);
 	ck_assert_mem_eq(st.frames, frames3, sizeof(frames3));
+	ck_assert_uint_eq(tepstack_read_map_id(&f, &rec), FX_MAP_ID);
 	tep_free(tbe);
 }
 END_TEST
@@ -452,6 +478,7 @@ static Suite *tep_stack_suite(void)
 
 	tcase_add_checked_fixture(read, setup, teardown);
 	tcase_add_test(read, define_gives_cookie_and_stack);
+	tcase_add_test(read, define_without_map_id_reads_zero);
 	tcase_add_test(read, fallback_gives_reason_and_stack);
 	tcase_add_test(read, max_depth_is_accepted);
 	tcase_add_test(read, depth_over_max_is_rejected);
