@@ -30,6 +30,7 @@
  * conflicting cookies, orphan stacks or corrupt records.
  */
 #include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -165,11 +166,13 @@ static int load_snapshot(struct fgdecode *fg)
 			err.msg);
 		return 0;
 	}
-	ret = resolve_add_snapshot(&fg->res, &snap);
+	ret = resolve_add_snapshot(&fg->res, &snap, &err);
 	stackmap_snapshot_free(&snap);
 	if (ret == -ENOMEM)
 		return ret;
-	if (ret)
+	if (ret == -ESTALE)
+		fg_warn("%s: %s (not used)", fg->opt.path, err.msg);
+	else if (ret)
 		fg_warn("%s: map snapshot lists a slot twice with different stacks (not used)",
 			fg->opt.path);
 	return 0;
@@ -187,6 +190,7 @@ static int load_listing(struct fgdecode *fg)
 	const char *path = fg->opt.stack_map;
 	struct stackmap_snapshot snap;
 	struct sm_err err;
+	char what[PATH_MAX + 16];
 	sm_u32 announced;
 	int ret;
 
@@ -199,10 +203,13 @@ static int load_listing(struct fgdecode *fg)
 		fg_error("--stack-map: %s", err.msg);
 		return -1;
 	}
-	ret = resolve_add_listing(&fg->res, &snap);
+	snprintf(what, sizeof(what), "--stack-map %s", path);
+	ret = resolve_add_listing(&fg->res, &snap, what, &err);
 	stackmap_snapshot_free(&snap);
 	if (ret == -ENOMEM)
 		fg_file_error(fg->opt.path, "out of memory");
+	else if (ret == -ESTALE)
+		fg_error("%s", err.msg);
 	else if (ret)
 		fg_error("--stack-map: %s: lists a slot twice with different stacks",
 			 path);
@@ -288,7 +295,7 @@ static int run_guarded(struct fgdecode *fg)
 				      sset_weight_unit(fg->set) : NULL);
 	if (!fg->set || (fg->opt.mode == OUT_PPROF && !fg->pprof) ||
 	    resolve_init(&fg->res, &fg->reader, warn_record, fg) ||
-	    load_snapshot(fg) || resolve_collect(&fg->res)) {
+	    resolve_collect(&fg->res) || load_snapshot(fg)) {
 		fg_file_error(fg->opt.path, "out of memory");
 		goto out;
 	}

@@ -64,15 +64,27 @@ static int add_table(struct resolver *res, struct stacktab **slot,
 }
 
 int resolve_add_snapshot(struct resolver *res,
-			 const struct stackmap_snapshot *snap)
+			 const struct stackmap_snapshot *snap,
+			 struct sm_err *err)
 {
-	return add_table(res, &res->snap, snap);
+	int ret = stackmap_map_id_check(&res->map_ids, 0, "map snapshot",
+					snap->map_id, err);
+
+	if (!ret)
+		ret = add_table(res, &res->snap, snap);
+	if (!ret)
+		res->snap_map_id = snap->map_id;
+	return ret;
 }
 
 int resolve_add_listing(struct resolver *res,
-			const struct stackmap_snapshot *snap)
+			const struct stackmap_snapshot *snap, const char *what,
+			struct sm_err *err)
 {
-	return add_table(res, &res->listing, snap);
+	int ret = stackmap_map_id_check(&res->map_ids, res->snap_map_id, what,
+					snap->map_id, err);
+
+	return ret ? ret : add_table(res, &res->listing, snap);
 }
 
 /*
@@ -179,6 +191,10 @@ static int collect_define(struct resolver *res, const struct tep_record *record)
 		return 0;
 	}
 	add_owner(res, def.owner);
+	stackmap_map_ids_add(&res->map_ids,
+			     tepstack_read_map_id(reader_fields(res->reader,
+								READER_DEFINE),
+						  record));
 	res->last.valid = false;
 	ret = stacktab_define_owned(res->tab, def.cookie, def.depth,
 				    def.frames, def.owner, def.flags);

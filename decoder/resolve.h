@@ -26,6 +26,7 @@
 
 #include <stddef.h>
 
+#include "map_id.h"
 #include "read.h"
 #include "snapshot.h"
 #include "stacktab.h"
@@ -102,6 +103,9 @@ struct resolver {
 	struct stacktab *listing;	/* from --stack-map, or NULL */
 	struct reader *reader;
 	struct resolve_stats stats;
+	/* Map ids of the trace's definitions (pass 1), and of its snapshot. */
+	struct stackmap_map_ids map_ids;
+	sm_u64 snap_map_id;
 	/* Bit per event id that owns a stack of the trace or its map. */
 	unsigned char owners[RESOLVE_NR_OWNERS / 8];
 	/*
@@ -153,13 +157,16 @@ int resolve_collect(struct resolver *res);
  * @snap: the snapshot the trace carries (copied; may be freed afterwards)
  *
  * Definitions still win: the snapshot only answers cookies they do not
- * define (stackmap_snapshot_resolve()).
+ * define (stackmap_snapshot_resolve()).  Call it after resolve_collect():
+ * a snapshot of another map than the definitions' is refused.
  *
- * Return: 0; -EEXIST when @snap lists a slot twice with different stacks
- * (the snapshot is then not used); -ENOMEM.
+ * Return: 0; -ESTALE, with @err set, when its map id is not the trace's
+ * (stackmap_map_id_check()); -EEXIST when @snap lists a slot twice with
+ * different stacks; -ENOMEM.  The snapshot is not used after an error.
  */
 int resolve_add_snapshot(struct resolver *res,
-			 const struct stackmap_snapshot *snap);
+			 const struct stackmap_snapshot *snap,
+			 struct sm_err *err);
 
 /**
  * resolve_add_listing() - also resolve cookies from a stack_map listing
@@ -167,13 +174,16 @@ int resolve_add_snapshot(struct resolver *res,
  * @snap: the listing, parsed (copied; may be freed afterwards)
  *
  * Consulted after the definitions and the snapshot, for exactly the
- * listing's generation.
+ * listing's generation.  Call it after resolve_collect() and
+ * resolve_add_snapshot(): a listing of another map than theirs is refused.
  *
- * Return: 0; -EEXIST when @snap lists a slot twice with different stacks
- * (the listing is then not used); -ENOMEM.
+ * Return: 0; -ESTALE, with @err set naming both map ids, when it is of
+ * another load of the module; -EEXIST when @snap lists a slot twice with
+ * different stacks; -ENOMEM.  The listing is not used after an error.
  */
 int resolve_add_listing(struct resolver *res,
-			const struct stackmap_snapshot *snap);
+			const struct stackmap_snapshot *snap, const char *what,
+			struct sm_err *err);
 
 /**
  * resolve_owner() - the owner of a stack record, counting nothing

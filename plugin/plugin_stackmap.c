@@ -73,6 +73,7 @@
 #include "stackmap/cookie.h"
 #include "stackmap/events.h"
 #include "listing.h"
+#include "map_id.h"
 #include "snapshot_table.h"
 #include "stacktab.h"
 #include "tep_stack.h"
@@ -174,6 +175,10 @@ struct stackmap_ctx {
 	struct stacktab *listing;
 	enum snap_state snap_state;
 	enum snap_state listing_state;
+	/* Map ids: of the definitions seen so far, the snapshot, the listing. */
+	struct stackmap_map_ids map_ids;
+	sm_u64 snap_map_id;
+	sm_u64 listing_map_id;
 	int render_opts;	/* render_opts() of the cached texts; -1: none yet */
 	/* Each stackmap event's fields, looked up on its first record. */
 	struct tepstack_fields fields[TEPSTACK_NR_KINDS];
@@ -350,12 +355,21 @@ static void load_snapshot(struct stackmap_ctx *ctx)
 		free(path);
 		return;
 	}
+	if (stackmap_map_id_check(&ctx->map_ids, 0, "map snapshot",
+				  snap.map_id, &err)) {
+		fprintf(stderr, "plugin_stackmap: %s: %s (not used)\n", path,
+			err.msg);
+		stackmap_snapshot_free(&snap);
+		free(path);
+		return;
+	}
 	ctx->snap = stackmap_snapshot_table(&snap, &ret);
 	if (!ctx->snap)
 		fprintf(stderr, "plugin_stackmap: %s: snapshot not usable (out of memory or a slot listed twice)\n",
 			path);
 	else
 		ctx->snap_state = SNAP_LOADED;
+	ctx->snap_map_id = snap.map_id;
 	stackmap_snapshot_free(&snap);
 	free(path);
 }
@@ -380,10 +394,16 @@ static void load_listing(struct stackmap_ctx *ctx)
 	}
 	ret = stackmap_snapshot_parse_listing(f, path, 8, &snap, &err);
 	fclose(f);
+	if (!ret)
+		ret = stackmap_map_id_check(&ctx->map_ids, ctx->snap_map_id,
+					    path, snap.map_id, &err);
 	if (ret) {
 		fprintf(stderr, "plugin_stackmap: %s\n", err.msg);
+		if (ret == -ESTALE)
+			stackmap_snapshot_free(&snap);
 		return;
 	}
+	ctx->listing_map_id = snap.map_id;
 	ctx->listing = stackmap_snapshot_table(&snap, &ret);
 	if (!ctx->listing)
 		fprintf(stderr, "plugin_stackmap: %s: listing not usable (out of memory or a slot listed twice)\n",
@@ -391,6 +411,35 @@ static void load_listing(struct stackmap_ctx *ctx)
 	else
 		ctx->listing_state = SNAP_LOADED;
 	stackmap_snapshot_free(&snap);
+}
+
+/*
+ * A definition of map @id: a snapshot or listing loaded already that is of
+ * another map stops resolving cookies from then on (one line on stderr).
+ */
+static void note_map_id(struct stackmap_ctx *ctx, sm_u64 id)
+{
+	unsigned int nr = ctx->map_ids.nr;
+	struct sm_err err;
+
+	stackmap_map_ids_add(&ctx->map_ids, id);
+	if (ctx->map_ids.nr == nr)
+		return;
+	if (ctx->snap && stackmap_map_id_check(&ctx->map_ids, 0, "map snapshot",
+					       ctx->snap_map_id, &err)) {
+		fprintf(stderr, "plugin_stackmap: %s (no longer used)\n", err.msg);
+		stacktab_free(ctx->snap);
+		ctx->snap = NULL;
+		ctx->snap_state = SNAP_NONE;
+	}
+	if (ctx->listing &&
+	    stackmap_map_id_check(&ctx->map_ids, 0, TEP_PLUGIN_OPTIONS[OPT_STACK_MAP].value,
+				  ctx->listing_map_id, &err)) {
+		fprintf(stderr, "plugin_stackmap: %s (no longer used)\n", err.msg);
+		stacktab_free(ctx->listing);
+		ctx->listing = NULL;
+		ctx->listing_state = SNAP_NONE;
+	}
 }
 
 /*
@@ -797,6 +846,7 @@ static int stack_define_handler(struct trace_seq *s, struct tep_record *record,
 		return print_error(s, &err);
 	ret = stacktab_define_owned(ctx->tab, cookie, stack.depth,
 				    stack.frames, owner, flags);
+	note_map_id(ctx, tepstack_read_map_id(f, record));
 	trace_seq_printf(s, "define cookie gen %u slot %u depth %u",
 			 stackmap_cookie_generation(cookie),
 			 stackmap_cookie_slot(cookie), stack.depth);

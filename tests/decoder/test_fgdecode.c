@@ -2088,6 +2088,38 @@ START_TEST(stack_map_option_resolves_its_generation_only)
 }
 END_TEST
 
+/* listing7 with a map id in its header. */
+static void write_listing7_of(const char *map_id)
+{
+	char text[sizeof(listing7) + 64];
+	const char *nl = strchr(listing7, '\n');
+
+	snprintf(text, sizeof(text), "%.*s map_id %s%s", (int)(nl - listing7),
+		 listing7, map_id, nl);
+	write_file("listing", text);
+}
+
+/* A listing of another load of the module: refused even for its generation. */
+START_TEST(stack_map_of_another_load_is_refused)
+{
+	define(0, 1 * SEC - 10, stackmap_cookie_make(7, 4), frames3, 3);
+	tick(0, 1 * SEC, 1);
+	cookie(0, 1 * SEC + 10, stackmap_cookie_make(7, 3));
+	write_trace();
+	write_listing7_of("0x0000000000000bad");
+	run("--stack-map listing trace.dat");
+	ck_assert_int_eq(res.status, 1);
+	ck_assert_str_eq(res.out, "");
+	ck_assert_str_eq(res.err,
+		"fgdecode: --stack-map listing: map id 0x0000000000000bad is not the trace's (0x5eed5eed0000f00d): the map of another load of the stackmap module\n");
+	/* The trace's own map: used. */
+	write_listing7_of("0x5eed5eed0000f00d");
+	run("--stack-map listing trace.dat");
+	ck_assert_int_eq(res.status, 0);
+	ck_assert_ptr_nonnull(strstr(res.err, ", 1 from stack map\n"));
+}
+END_TEST
+
 START_TEST(snapshot_never_resolves_another_generation)
 {
 	tick(0, 1 * SEC, 1);
@@ -2273,7 +2305,7 @@ START_TEST(map_bad_listings_are_one_line_naming_file_and_line)
 		"fgdecode: listing:2: generation: 8, header says 7\n");
 	/* No header, an empty file, a deeper stack than the module keeps. */
 	expect_bad_listing("slot 3 generation 7 hits 1 depth 0 owner 900 test:tick flags 0x0\n",
-		"fgdecode: listing:1: header: expected \"# generation G entries U/C frames U/C bytes B\"\n");
+		"fgdecode: listing:1: header: expected \"# generation G entries U/C frames U/C bytes B [map_id 0xID]\"\n");
 	expect_bad_listing("", "fgdecode: listing: empty listing\n");
 	snprintf(text, sizeof(text), "%s%s", hdr,
 		 "slot 3 generation 7 hits 1 depth 65 owner 900 test:tick flags 0x0\n");
@@ -2470,6 +2502,7 @@ static Suite *fgdecode_suite(void)
 	tcase_add_test(snapshot, snapshot_resolves_cookies_without_a_definition);
 	tcase_add_test(snapshot, snapshot_never_resolves_another_generation);
 	tcase_add_test(snapshot, stack_map_option_resolves_its_generation_only);
+	tcase_add_test(snapshot, stack_map_of_another_load_is_refused);
 	tcase_add_test(snapshot, corrupt_snapshot_is_one_warning_and_decoding_goes_on);
 	suite_add_tcase(s, snapshot);
 

@@ -514,6 +514,52 @@ START_TEST(stack_map_option_resolves_its_own_generation_only)
 }
 END_TEST
 
+/* A listing for the option, of generation 9 (slot 4), of map @map_id. */
+static void write_listing9(char *path, const char *map_id)
+{
+	int fd = mkstemp(path);
+	FILE *f = fdopen(fd, "w");
+
+	ck_assert_ptr_nonnull(f);
+	fprintf(f, "# generation 9 entries 1/16 frames 1/64 bytes 100 map_id %s\n"
+		   "slot 4 generation 9 hits 3 depth 1 owner 900 test:tick flags 0x0\n"
+		   " 0xffffffff83252e2a schedule+0x5a/0xb0\n", map_id);
+	fclose(f);
+	plugin_option("stack_map")->value = path;
+}
+
+/* The definitions seen are of map FX_MAP_ID: a listing of another is not used. */
+START_TEST(stack_map_option_of_another_load_is_refused)
+{
+	char path[] = "/tmp/test_plugin_map.XXXXXX";
+
+	write_listing9(path, "0x0000000000000bad");
+	fx_define(&buf, stackmap_cookie_make(9, 3), 3, frames3, 3);
+	info(&buf);
+	fx_cookie(&buf, stackmap_cookie_make(9, 4));
+	ck_assert_str_eq(info(&buf),
+		"cookie gen 9 slot 4\n=> <unknown cookie gen 9 slot 4>");
+	plugin_option("stack_map")->value = "";
+	unlink(path);
+}
+END_TEST
+
+START_TEST(stack_map_option_of_the_same_load_is_used)
+{
+	char path[] = "/tmp/test_plugin_map.XXXXXX";
+
+	write_listing9(path, "0x5eed5eed0000f00d");
+	fx_define(&buf, stackmap_cookie_make(9, 3), 3, frames3, 3);
+	info(&buf);
+	fx_cookie(&buf, stackmap_cookie_make(9, 4));
+	ck_assert_str_eq(info(&buf),
+		"cookie gen 9 slot 4 owner test:tick"
+		"\n=> schedule+0x5a/0xb0 (ffffffff83252e2a)");
+	plugin_option("stack_map")->value = "";
+	unlink(path);
+}
+END_TEST
+
 /*
  * trace-cmd loads plugins before it parses the formats: events are wrapped
  * when the first stackmap record is printed (tep_list_events() would still
@@ -576,6 +622,8 @@ static Suite *plugin_suite(void)
 	tcase_add_test(tc, task_preempted_before_its_stack_keeps_its_stack);
 	tcase_add_test(tc, truncated_stack_ends_with_a_marker);
 	tcase_add_test(tc, stack_map_option_resolves_its_own_generation_only);
+	tcase_add_test(tc, stack_map_option_of_another_load_is_refused);
+	tcase_add_test(tc, stack_map_option_of_the_same_load_is_used);
 	tcase_add_test(tc, events_parsed_after_loading_are_watched_too);
 	suite_add_tcase(s, tc);
 	return s;

@@ -57,8 +57,29 @@ check_stats() {
 	}' "$OUT/stats.txt" || fail "stats" "$OUT/stats.txt does not add up"
 }
 
+# The listing names the trace's map (events.h "Map identity"): fgdecode uses it; the same listing under
+# another map id (what another load with the same generation gives: another boot of the same image) is
+# refused, naming both ids.
+check_map_id() {
+	local id other
+	id=$(sed -n '1s/.* map_id \(0x[0-9a-f]\{16\}\)$/\1/p' "$OUT/stack_map.txt")
+	[[ -n $id ]] || fail "map id" "no map_id in the header of $OUT/stack_map.txt"
+	grep -q "^map_id $id\$" "$OUT/stats.txt" || fail "map id" "stats and stack_map disagree"
+	"$ROOT/decoder/fgdecode" --stack-map "$OUT/stack_map.txt" "$OUT/trace.dat" >/dev/null 2>"$OUT/map_id.err" ||
+		fail "map id" "its own listing refused: $(cat "$OUT/map_id.err")"
+	other=$(printf '0x%016x' $((id ^ 1)))
+	sed "1s/map_id $id/map_id $other/" "$OUT/stack_map.txt" >"$OUT/other_map.txt"
+	if "$ROOT/decoder/fgdecode" --stack-map "$OUT/other_map.txt" "$OUT/trace.dat" >/dev/null 2>"$OUT/map_id.err"; then
+		fail "map id" "a listing of map $other used for a trace of map $id"
+	fi
+	grep -q "map id $other is not the trace's ($id)" "$OUT/map_id.err" ||
+		fail "map id" "refusal does not name both ids: $(cat "$OUT/map_id.err")"
+	echo "test_e2e: map id: the trace's listing used; as map $other refused: $(cat "$OUT/map_id.err")"
+}
+
 run_guest
 decode
+check_map_id
 check_stack_map
 check_stats
 "$ROOT/tests/plugin/check_report.sh" "$OUT/trace.dat" ||
