@@ -1162,15 +1162,16 @@ START_TEST(instances_merge_in_time_order_and_keep_their_own_stacks)
 	ck_assert_int_eq(res.status, 0);
 	ck_assert_str_eq(res.out,
 		"cpus=2\n"
-		TICK_LINE(0, "1.000000", 1)
+		/* trace-cmd report's prefixes: the top buffer's, then inst's */
+		"      " TICK_LINE(0, "1.000000", 1)
 		STACK3
-		"inst:" TICK_LINE(0, "1.000001", 2)
+		"inst: " TICK_LINE(0, "1.000001", 2)
 		CUT_LINE
-		"inst:          worker-42    [001]     1.000003: kernel_stack:         size=2\n"
+		"inst:           worker-42    [001]     1.000003: kernel_stack:         size=2\n"
 		STACK2
-		"inst:" TICK_LINE(1, "2.000000", 3)
+		"inst: " TICK_LINE(1, "2.000000", 3)
 		STACK2
-		TICK_LINE(1, "3.000000", 4)
+		"      " TICK_LINE(1, "3.000000", 4)
 		CUT_LINE);
 	ck_assert_str_eq(res.err,
 		"fgdecode: 8 events, 1 cookies, 1 resolved, 0 stale, 0 unknown, 0 fallback stacks, 1 definitions (1 distinct stacks), 2 kernel stacks, 2 without a stack (2 at the end of a CPU's recording)\n");
