@@ -6,6 +6,8 @@
  * the same CPU (on kernels whose probes run preemptible, with the task
  * pinned to that CPU in between: "Pinning" below).
  */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
 #include <linux/kallsyms.h>
 #include <linux/list.h>
 #include <linux/seq_file.h>
@@ -211,7 +213,24 @@ static void stackmap_pin_unregister(struct stackmap_attached *a)
  * Tracepoint probe.  Called with the tracepoint's own arguments after @data;
  * it uses none of them, so one probe serves every tracepoint prototype
  * (the calling convention passes them in registers the probe ignores).
+ *
+ * Not under kCFI (CONFIG_CFI_CLANG; CONFIG_CFI from 6.18): there every
+ * indirect call checks that the callee has the pointer's exact type, and a
+ * tracepoint calls its probes through its own prototype, so this probe
+ * would trap at the first hit.  Typed probes need each event's prototype
+ * at build time; the module refuses tracepoints on such kernels instead
+ * (stackmap_attach_tracepoint()), and function entries, whose ftrace_ops
+ * callback has the type ftrace calls, still work.  (A typed way exists from
+ * 6.5: register the tracepoint's own __probestub_NAME, which has its
+ * prototype, and hook that stub's entry with an ftrace_ops, as fprobe-based
+ * tracepoint events do.)
  */
+#if defined(CONFIG_CFI_CLANG) || defined(CONFIG_CFI)
+#define SM_UNTYPED_PROBES_TRAP	1
+#else
+#define SM_UNTYPED_PROBES_TRAP	0
+#endif
+
 static void stackmap_probe(void *data)
 {
 	struct stackmap_attached *a = data;
@@ -331,13 +350,18 @@ fail:
  * name; -EOPNOTSUPP for an event without a tracepoint of its own (kprobe,
  * syscall, synthetic events); -EEXIST if that event is attached already;
  * -ENOSPC when 128 distinct events were attached since load; -ENOMEM; or
- * the error of tracepoint_probe_register_prio().
+ * the error of tracepoint_probe_register_prio().  -EOPNOTSUPP for every
+ * name on a kCFI kernel (see stackmap_probe()).
  */
 static int stackmap_attach_tracepoint(const char *name)
 {
 	struct stackmap_attached *a;
 	int ret;
 
+	if (SM_UNTYPED_PROBES_TRAP) {
+		pr_warn_once("kCFI kernel: tracepoints cannot be attached (untyped probe); function entries can\n");
+		return -EOPNOTSUPP;
+	}
 	a = kzalloc(sizeof(*a), GFP_KERNEL);
 	if (!a)
 		return -ENOMEM;
