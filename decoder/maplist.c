@@ -79,6 +79,12 @@ int maplist_read(const char *path, struct stackmap_snapshot *snap,
 		sm_err_set(err, "%s: %s", path, strerror(-ret));
 		return ret;
 	}
+	if (len >= 10 && !memcmp(text, "\027\010Dtracing", 10)) {
+		free(text);
+		sm_err_set(err, "%s: a trace.dat, not a stack_map listing: decode it with fgdecode %s",
+			   path, path);
+		return -EINVAL;
+	}
 	f = fmemopen(text, len, "r");
 	if (!f) {
 		free(text);

@@ -91,6 +91,41 @@ matrix_truncated() {
 	done
 }
 
+# Every prefix of the first 100 bytes: an error naming what is missing, never an abort (libtracecmd 3.1.6 freed
+# twice on a version 7 file cut inside its first section offset, bytes 29-36).
+matrix_prefixes() {
+	local label=$1 file=$2 off
+	for ((off = 0; off <= 100; off++)); do
+		head -c "$off" "$file" >"$TMP/prefix"
+		run_case "$label-prefix-$off" error "$TMP/prefix"
+	done
+}
+
+# Files that are not trace.dat files where one is expected, and the reverse: a message that says what they are.
+matrix_kinds() {
+	local listing=$TMP/listing
+	printf '# generation 5 entries 0/16 frames 0/64 bytes 100\n' >"$listing"
+	run_case listing-as-trace error "$listing"
+	grep -q "a stack_map listing, not a trace.dat: read it with fgdecode map" "$TMP/err" ||
+		{ FAILED=$((FAILED + 1)); echo "FAIL listing-as-trace: $(cat "$TMP/err")"; }
+	timeout 60 "$FG" map "$TRACE" >/dev/null 2>"$TMP/err"
+	if grep -q "a trace.dat, not a stack_map listing" "$TMP/err"; then
+		PASSED=$((PASSED + 1))
+		echo "PASS trace-as-listing"
+	else
+		FAILED=$((FAILED + 1))
+		echo "FAIL trace-as-listing: $(cat "$TMP/err")"
+	fi
+	cat "$TRACE" | timeout 60 "$FG" /dev/stdin >/dev/null 2>"$TMP/err"
+	if grep -q "not seekable" "$TMP/err"; then
+		PASSED=$((PASSED + 1))
+		echo "PASS pipe"
+	else
+		FAILED=$((FAILED + 1))
+		echo "FAIL pipe: $(cat "$TMP/err")"
+	fi
+}
+
 matrix_flipped() {
 	local label=$1 file=$2 seed
 	for seed in 1 2 3 4 5 6; do
@@ -187,6 +222,9 @@ main() {
 		{ echo "test_badinput: trace-cmd convert to v6 failed"; exit 2; }
 	run_case real-trace-v6 decode "$TMP/v6.dat" --cookies --strict
 	matrix_files
+	matrix_prefixes v7 "$TRACE"
+	matrix_prefixes v6 "$TMP/v6.dat"
+	matrix_kinds
 	matrix_truncated v7 "$TRACE"
 	matrix_truncated v6 "$TMP/v6.dat"
 	matrix_flipped v6 "$TMP/v6.dat"
