@@ -41,6 +41,16 @@ read_loop() {
 	done
 }
 
+# dir_loop N: list directories N times by the shell's own globbing, no fork: readdir allocations that `ls -R` of
+# the same directories makes too, all this task's.
+dir_loop() {
+	i=0
+	while [ "$i" -lt "$1" ]; do
+		for _ in /sys/devices/system/*/* /sys/kernel/tracing/events/kmem/*/*; do :; done
+		i=$((i + 1))
+	done
+}
+
 # allocate N: N rounds of `ls -R` of $ALLOC_DIRS (default sysfs's devices/system and tracefs's kmem events):
 # getname, inode, dentry and kernfs allocations (kmem:kmalloc, kmem:kmem_cache_alloc).
 allocate() {

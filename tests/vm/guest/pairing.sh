@@ -10,13 +10,13 @@
 #   migration    two CPU hogs pinned one to each CPU while three tasks allocate: the allocating tasks are
 #                preempted and moved between CPUs (preemptible probes on 7.x)
 #   pidfilter    a full flight recording (trace-cmd start -B full, every task) beside an instance filtered to one
-#                task opening files in a loop (set_event_pid: what trace-cmd record -P PID sets up), other
-#                tasks allocating the same stacks first: the instance filters out the definitions the full
-#                recording takes (pidfilter/trace.dat, full.dat)
+#                task (set_event_pid: what trace-cmd record -P PID sets up) that lists directories and opens
+#                files by itself, another task listing the same directories first: the instance filters out the
+#                definitions the full recording takes (pidfilter/trace.dat, full.dat)
 #   snapshot     a flight recording whose buffer is swapped with the snapshot buffer (echo 1 > snapshot)
-#                every 300 ms while tasks allocate: the live buffer (trace.dat; trace-cmd 3.1.6 extract -s
+#                3 times, 300 ms apart, while tasks allocate: the live buffer (trace.dat; trace-cmd 3.1.6 extract -s
 #                of the snapshot buffer gave files its own report reads no event from)
-# The allocating workloads are guest/lib.sh's allocate and read_loop.
+# The allocating workloads are guest/lib.sh's allocate, read_loop and dir_loop.
 set -eu
 
 D=/sys/kernel/debug/stackmap
@@ -108,15 +108,17 @@ phase_pidfilter() {
 	I=$T/instances/pid
 	mkdir $I
 	echo 4096 >$I/buffer_size_kb
-	sh -c '. /guest-common.sh; sleep 2; read_loop 3000' &
+	# The task's first record settles the instance (a new epoch); while it sleeps, another task lists the
+	# directories it will list next, so those stacks are defined in the new epoch where only the full recording
+	# takes the definitions.
+	sh -c '. /guest-common.sh; sleep 1; read_loop 1; sleep 5; dir_loop 30; read_loop 1000' &
 	target=$!
 	echo $target >$I/set_event_pid
 	for e in stackmap kmem/kmalloc kmem/kmem_cache_alloc; do
 		echo 1 >$I/events/$e/enable
 	done
-	# Other tasks allocate the same stacks first: the full recording takes their definitions.
-	read_loop 500
-	allocate 2
+	sleep 2
+	ALLOC_DIRS="/sys/devices/system /sys/kernel/tracing/events/kmem" allocate 1
 	wait $target || true
 	echo 0 >$I/tracing_on
 	echo 0 >$T/instances/full/tracing_on
@@ -138,8 +140,10 @@ phase_snapshot() {
 	trace-cmd start -q -b 2048 $EVENTS
 	sh -c '. /guest-common.sh; allocate 6 & allocate 6; wait' &
 	work=$!
+	# An odd number of swaps: the buffer live at the end is the one the first swap brought in (after an even
+	# number the first buffer, holding the first definitions, would be back and hide a missing epoch).
 	n=0
-	while kill -0 $work 2>/dev/null; do
+	while [ $n -lt 3 ]; do
 		usleep 300000
 		echo 1 >$T/snapshot
 		n=$((n + 1))
