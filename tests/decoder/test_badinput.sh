@@ -101,29 +101,26 @@ matrix_prefixes() {
 	done
 }
 
+# expect_message NAME PATTERN: the last case's stderr ($TMP/err) has PATTERN.
+expect_message() {
+	if grep -q "$2" "$TMP/err"; then
+		PASSED=$((PASSED + 1))
+		echo "PASS $1 (says: $2)"
+	else
+		FAILED=$((FAILED + 1))
+		echo "FAIL $1: expected '$2', got: $(head -n1 "$TMP/err")"
+	fi
+}
+
 # Files that are not trace.dat files where one is expected, and the reverse: a message that says what they are.
 matrix_kinds() {
-	local listing=$TMP/listing
-	printf '# generation 5 entries 0/16 frames 0/64 bytes 100\n' >"$listing"
-	run_case listing-as-trace error "$listing"
-	grep -q "a stack_map listing, not a trace.dat: read it with fgdecode map" "$TMP/err" ||
-		{ FAILED=$((FAILED + 1)); echo "FAIL listing-as-trace: $(cat "$TMP/err")"; }
+	printf '# generation 5 entries 0/16 frames 0/64 bytes 100\n' >"$TMP/listing"
+	run_case listing-as-trace error "$TMP/listing"
+	expect_message listing-as-trace "a stack_map listing, not a trace.dat: read it with fgdecode map"
 	timeout 60 "$FG" map "$TRACE" >/dev/null 2>"$TMP/err"
-	if grep -q "a trace.dat, not a stack_map listing" "$TMP/err"; then
-		PASSED=$((PASSED + 1))
-		echo "PASS trace-as-listing"
-	else
-		FAILED=$((FAILED + 1))
-		echo "FAIL trace-as-listing: $(cat "$TMP/err")"
-	fi
+	expect_message trace-as-listing "a trace.dat, not a stack_map listing"
 	cat "$TRACE" | timeout 60 "$FG" /dev/stdin >/dev/null 2>"$TMP/err"
-	if grep -q "not seekable" "$TMP/err"; then
-		PASSED=$((PASSED + 1))
-		echo "PASS pipe"
-	else
-		FAILED=$((FAILED + 1))
-		echo "FAIL pipe: $(cat "$TMP/err")"
-	fi
+	expect_message pipe "not seekable"
 }
 
 matrix_flipped() {
