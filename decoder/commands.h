@@ -22,7 +22,10 @@ int fgdecode_report(int argc, char **argv);
 int fgdecode_map(int argc, char **argv);
 int fgdecode_diff(int argc, char **argv);
 
-/* Print the help of @command ("report", "map", "diff"; NULL: report) to @out. */
-void fgdecode_usage(const char *command, FILE *out);
+/*
+ * Print the help of @command ("report", "map", "diff", "help"; NULL:
+ * report) to @out.  Return: 0, or -1 (nothing printed) for another name.
+ */
+int fgdecode_usage(const char *command, FILE *out);
 
 #endif /* FGDECODE_COMMANDS_H */

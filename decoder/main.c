@@ -29,10 +29,14 @@ static const struct cmd cmds[] = {
 	{ NULL, NULL },
 };
 
-/* fgdecode help [COMMAND] */
+/* fgdecode help [COMMAND]: exit 0, or 2 for an unknown command. */
 static int do_help(int argc, char **argv)
 {
-	fgdecode_usage(argc > 1 ? argv[1] : NULL, stdout);
+	if (argc > 2 || fgdecode_usage(argc > 1 ? argv[1] : NULL, stdout)) {
+		fprintf(stderr, "fgdecode help: no command '%s' (commands: report, map, diff, help)\n",
+			argc > 1 ? argv[1] : "");
+		return 2;
+	}
 	return 0;
 }
 
@@ -75,6 +79,8 @@ int main(int argc, char **argv)
 		argv[1] = name;
 		return c->run(argc - 1, argv + 1);
 	}
+	/* getopt_long() names argv[0]: "fgdecode", not the path it ran by. */
+	argv[0] = "fgdecode";
 	if (take_map_alias(&argc, argv))
 		return fgdecode_map(argc, argv);
 	return fgdecode_report(argc, argv);

@@ -22,6 +22,8 @@ static void report_usage(FILE *out)
 		"usage: fgdecode [options] trace.dat\n"
 		"       fgdecode report [options] trace.dat\n"
 		"       fgdecode map [options] [LISTING]   (fgdecode map --help)\n"
+		"       fgdecode diff [options] BASE.dat NEW.dat   (fgdecode diff --help)\n"
+		"       fgdecode help [report|map|diff]\n"
 		"\n"
 		"Print the events of trace.dat in time order, like trace-cmd report, with the\n"
 		"stack each stackmap stack_cookie or stack_fallback event, or ftrace kernel_stack\n"
@@ -287,6 +289,16 @@ static void command_usage(const struct options *opt, FILE *out)
 	(opt->map ? map_usage : opt->diff ? diff_usage : report_usage)(out);
 }
 
+/*
+ * After a usage error (getopt_long() or the caller printed what it was):
+ * one line pointing to the command's help, not the whole help.
+ */
+static void usage_hint(const struct options *opt)
+{
+	fprintf(stderr, "Try 'fgdecode %s--help' for more information.\n",
+		opt->map ? "map " : opt->diff ? "diff " : "");
+}
+
 /* One option; -1 on a usage error. */
 static int parse_one(struct options *opt, int c, const char *arg)
 {
@@ -375,7 +387,7 @@ static int parse_one(struct options *opt, int c, const char *arg)
 		printf("fgdecode %s\n", STACKMAP_VERSION);
 		exit(0);
 	}
-	command_usage(opt, stderr);
+	usage_hint(opt);
 	return -1;
 }
 
@@ -431,7 +443,7 @@ int parse_report_options(struct options *opt, int argc, char **argv)
 		return -1;
 	if (optind != argc - 1) {
 		fg_error("expected one trace.dat file");
-		report_usage(stderr);
+		usage_hint(opt);
 		return -1;
 	}
 	opt->path = argv[optind];
@@ -445,7 +457,7 @@ int parse_diff_options(struct options *opt, int argc, char **argv)
 		return -1;
 	if (optind != argc - 2) {
 		fprintf(stderr, "fgdecode diff: expected two trace.dat files, BASE and NEW\n");
-		diff_usage(stderr);
+		usage_hint(opt);
 		return -1;
 	}
 	opt->path = argv[optind];
@@ -476,12 +488,15 @@ int parse_map_options(struct options *opt, int argc, char **argv)
 	return 0;
 }
 
-void fgdecode_usage(const char *command, FILE *out)
+int fgdecode_usage(const char *command, FILE *out)
 {
 	if (command && !strcmp(command, "map"))
 		map_usage(out);
 	else if (command && !strcmp(command, "diff"))
 		diff_usage(out);
-	else
+	else if (!command || !strcmp(command, "report") || !strcmp(command, "help"))
 		report_usage(out);
+	else
+		return -1;
+	return 0;
 }

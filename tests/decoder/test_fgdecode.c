@@ -1906,13 +1906,36 @@ START_TEST(options_help_version_and_usage_errors)
 	run("--version");
 	ck_assert_int_eq(res.status, 0);
 	ck_assert(!strncmp(res.out, "fgdecode ", 9));
+	/* Every command is named, help included. */
+	run("--help");
+	ck_assert(strstr(res.out, "fgdecode diff [options] BASE.dat NEW.dat"));
+	ck_assert(strstr(res.out, "fgdecode map [options] [LISTING]"));
+	ck_assert(strstr(res.out, "fgdecode help [report|map|diff]"));
+	/* A usage error: what it was and a pointer to the help, not the help. */
 	run("--bogus x.dat");
 	ck_assert_int_eq(res.status, 2);
-	ck_assert(strstr(res.err, "usage:"));
+	ck_assert_str_eq(res.err,
+		"fgdecode: unrecognized option '--bogus'\n"
+		"Try 'fgdecode --help' for more information.\n");
 	run("%s", "");
 	ck_assert_int_eq(res.status, 2);
 	run("a.dat b.dat");
 	ck_assert_int_eq(res.status, 2);
+	ck_assert_str_eq(res.err,
+		"fgdecode: expected one trace.dat file\n"
+		"Try 'fgdecode --help' for more information.\n");
+	run("diff --bogus a b");
+	ck_assert_int_eq(res.status, 2);
+	ck_assert(strstr(res.err, "Try 'fgdecode diff --help' for more information.\n"));
+	/* help: of each command; an unknown one is an error. */
+	run("help map");
+	ck_assert_int_eq(res.status, 0);
+	ck_assert(strstr(res.out, "fgdecode map"));
+	run("help nope");
+	ck_assert_int_eq(res.status, 2);
+	ck_assert_str_eq(res.out, "");
+	ck_assert_str_eq(res.err,
+		"fgdecode help: no command 'nope' (commands: report, map, diff, help)\n");
 }
 END_TEST
 
