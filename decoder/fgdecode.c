@@ -265,6 +265,11 @@ static int run_guarded(struct fgdecode *fg)
 		fg_file_error(fg->opt.path, "%s", err.msg);
 		return EXIT_ERROR;
 	}
+	if (filter_check(&fg->opt.filter, fg->reader.tep, fg->reader.nr_cpus,
+			 &err)) {
+		fg_file_error(fg->opt.path, "%s", err.msg);
+		goto out;
+	}
 	if (fg->diff && debuginfo_release(reader_uname(&fg->reader),
 					  fg->release, sizeof(fg->release)))
 		snprintf(fg->release, sizeof(fg->release), "(not recorded)");

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "filter.h"
+#include "sm_err.h"
 
 /* Parse a decimal int 0..INT_MAX ending at a ',' or the end. */
 static int parse_int(const char *s, int *val, const char **end)
@@ -173,4 +174,59 @@ bool filter_match(const struct filter *f, struct tep_handle *tep,
 	    !has_int(f->pids, f->nr_pids, tep_data_pid(tep, record)))
 		return false;
 	return match_event(f, tep, record);
+}
+
+/* Does the trace define an event @want (@len bytes) names? */
+static bool trace_has_event(struct tep_handle *tep, const char *want,
+			    size_t len)
+{
+	struct tep_event **events = tep_list_events(tep, TEP_EVENT_SORT_SYSTEM);
+	size_t i;
+
+	for (i = 0; events && events[i]; i++)
+		if (names_event(want, len, events[i]))
+			return true;
+	return false;
+}
+
+/* "system:name, ..." of the trace's events into @buf, at most @len bytes. */
+static void list_events(struct tep_handle *tep, char *buf, size_t len)
+{
+	struct tep_event **events = tep_list_events(tep, TEP_EVENT_SORT_SYSTEM);
+	size_t n = 0, i;
+
+	buf[0] = '\0';
+	for (i = 0; events && events[i] && n < len; i++) {
+		/* ftrace's own formats (function, kernel_stack, ...) are always there */
+		if (!strcmp(events[i]->system, "ftrace"))
+			continue;
+		n += snprintf(buf + n, len - n, "%s%s:%s", n ? ", " : "",
+			      events[i]->system, events[i]->name);
+	}
+	if (n >= len && len > 4)
+		strcpy(buf + len - 4, "...");
+}
+
+int filter_check(const struct filter *f, struct tep_handle *tep, int nr_cpus,
+		 struct sm_err *err)
+{
+	char have[400];
+	size_t i;
+
+	if (f->has_from && f->has_to && f->from_us > f->to_us)
+		return sm_err_set(err, "--from %llu.%06llu is after --to %llu.%06llu: no time is in that range",
+				  f->from_us / 1000000, f->from_us % 1000000,
+				  f->to_us / 1000000, f->to_us % 1000000);
+	for (i = 0; i < f->nr_cpus; i++)
+		if (f->cpus[i] >= nr_cpus)
+			return sm_err_set(err, "--cpu %d: the trace has CPUs 0-%d",
+					  f->cpus[i], nr_cpus - 1);
+	for (i = 0; i < f->nr_events; i++) {
+		if (trace_has_event(tep, f->events[i], f->event_len[i]))
+			continue;
+		list_events(tep, have, sizeof(have));
+		return sm_err_set(err, "--event %.*s: the trace has no such event (it has %s)",
+				  (int)f->event_len[i], f->events[i], have);
+	}
+	return 0;
 }

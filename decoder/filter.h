@@ -54,4 +54,20 @@ bool filter_active(const struct filter *f);
 bool filter_match(const struct filter *f, struct tep_handle *tep,
 		  struct tep_record *record);
 
+struct sm_err;
+
+/**
+ * filter_check() - can the filters select anything in this trace?
+ * @f: the filters
+ * @tep: the trace's handle (its event formats)
+ * @nr_cpus: the trace's CPUs
+ * @err: set when not: "--from A is after --to B ...", "--cpu N: the trace
+ *	has CPUs 0-M", or "--event NAME: the trace has no such event (it has
+ *	system:name, ...)"
+ *
+ * Return: 0, or -1 after setting @err.
+ */
+int filter_check(const struct filter *f, struct tep_handle *tep, int nr_cpus,
+		 struct sm_err *err);
+
 #endif /* FGDECODE_FILTER_H */

@@ -1398,6 +1398,31 @@ START_TEST(output_options_reject_bad_combinations)
 }
 END_TEST
 
+/* Filters that select nothing in this trace say what it has, exit 1. */
+START_TEST(filters_the_trace_cannot_match_are_errors)
+{
+	write_mixed_trace();
+	run("--event tik trace.dat");
+	ck_assert_int_eq(res.status, 1);
+	ck_assert_str_eq(res.out, "");
+	ck_assert(!strncmp(res.err,
+		"fgdecode: trace.dat: --event tik: the trace has no such event (it has ", 70));
+	ck_assert(strstr(res.err, "test:tick"));
+	run("--cpu 5 trace.dat");
+	ck_assert_int_eq(res.status, 1);
+	ck_assert_str_eq(res.err, "fgdecode: trace.dat: --cpu 5: the trace has CPUs 0-1\n");
+	run("--from 3 --to 1.5 trace.dat");
+	ck_assert_int_eq(res.status, 1);
+	ck_assert_str_eq(res.err,
+		"fgdecode: trace.dat: --from 3.000000 is after --to 1.500000: no time is in that range\n");
+	/* What the trace has still works, by either name. */
+	run("--event test:tick --cpu 0 --from 1 --to 1 --no-summary trace.dat");
+	ck_assert_int_eq(res.status, 0);
+	run("--event tick --no-summary trace.dat");
+	ck_assert_int_eq(res.status, 0);
+}
+END_TEST
+
 /* ---- --weight ---- */
 
 /* An event with a string field, to be refused as a weight. */
@@ -1880,15 +1905,21 @@ START_TEST(filters_select_events_by_cpu_time_name_and_pid)
 		"tick;[stale cookie] 1\n"
 		"tick;kthread;schedule;__schedule 2\n"
 		"tick;p9_client_rpc;__schedule 1\n");
+	/* An event the trace does not define, alone or in a list: an error. */
 	run("--no-summary --event sched_switch trace.dat");
-	ck_assert_str_eq(res.out, "cpus=2\n");
-	run("--no-summary --event sched_switch,test:tick --cpu 1 --to 2 trace.dat");
+	ck_assert_int_eq(res.status, 1);
+	ck_assert_str_eq(res.out, "");
+	run("--no-summary --event test:tick,sched_switch --cpu 1 --to 2 trace.dat");
+	ck_assert_int_eq(res.status, 1);
+	ck_assert(strstr(res.err, "--event sched_switch: the trace has no such event"));
+	run("--no-summary --event tick,test:tick --cpu 1 --to 2 trace.dat");
 	ck_assert_str_eq(res.out,
 		"cpus=2\n"
 		TICK_LINE(1, "2.000000", 2)
 		STACK3);
 	run("--no-summary --event other:tick,tic trace.dat");
-	ck_assert_str_eq(res.out, "cpus=2\n");
+	ck_assert_int_eq(res.status, 1);
+	ck_assert(strstr(res.err, "--event other:tick: the trace has no such event"));
 	run("--no-summary --pid 43 --json trace.dat");
 	ck_assert_str_eq(res.out, "");
 }
@@ -2547,6 +2578,7 @@ static Suite *fgdecode_suite(void)
 	tcase_add_checked_fixture(opts, setup, teardown);
 	tcase_set_timeout(opts, 60);
 	tcase_add_test(opts, options_help_version_and_usage_errors);
+	tcase_add_test(opts, filters_the_trace_cannot_match_are_errors);
 	suite_add_tcase(s, opts);
 	return s;
 }
