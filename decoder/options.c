@@ -39,13 +39,14 @@ static void report_usage(FILE *out)
 		"                  FILE - is standard output\n"
 		"  --flamegraph FILE  an interactive SVG flame graph of the stacks (zoom on\n"
 		"                  click, search); FILE - is standard output\n"
-		"  --cookies       head each cookie's stack with <cookie 0xC gen G slot S>\n"
-		"                  and each fallback stack with <fallback REASON>\n"
-		"  --show-defines  also print the stack_define events\n"
+		"  --cookies       text output: head each cookie's stack with\n"
+		"                  <cookie 0xC gen G slot S>, each fallback stack with\n"
+		"                  <fallback REASON>\n"
+		"  --show-defines  text output: also print the stack_define events\n"
 		"  --weight FIELD  weigh each stack by the sum of the numeric FIELD of its\n"
 		"                  events (e.g. bytes_alloc) instead of their number, in\n"
-		"                  --top, --folded and --json; every selected event must\n"
-		"                  have FIELD\n"
+		"                  --top, --folded, --json, --pprof and --flamegraph; every\n"
+		"                  selected event must have FIELD\n"
 		"  --off-cpu       with --top N, --folded, --pprof or --flamegraph: weigh\n"
 		"                  each sched_switch stack by the ns its task then spent\n"
 		"                  off the CPU, under the state it left in ([S], [D],\n"
@@ -437,9 +438,42 @@ static int parse_options(struct options *opt, int argc, char **argv,
 	return 0;
 }
 
+/* The option that chose @mode, for messages. */
+static const char *mode_option(enum output_mode mode)
+{
+	static const char *const names[] = {
+		[OUT_TEXT] = "the text output", [OUT_JSON] = "--json",
+		[OUT_FOLDED] = "--folded", [OUT_TOP] = "--top",
+		[OUT_PPROF] = "--pprof", [OUT_FLAMEGRAPH] = "--flamegraph",
+	};
+
+	return names[mode];
+}
+
+/*
+ * Options that shape one kind of output do nothing in another: a usage
+ * error rather than silence.  --cookies and --show-defines mark the text
+ * output; --weight weighs the stacks of the others.
+ */
+static int check_output_options(const struct options *opt)
+{
+	if (opt->mode != OUT_TEXT && (opt->cookies || opt->show_defines)) {
+		fg_error("%s marks the text output: not with %s",
+			 opt->cookies ? "--cookies" : "--show-defines",
+			 mode_option(opt->mode));
+		return -1;
+	}
+	if (opt->mode == OUT_TEXT && opt->weight) {
+		fg_error("--weight weighs the stacks of --top, --folded, --json, --pprof or --flamegraph: not the text output");
+		return -1;
+	}
+	return 0;
+}
+
 int parse_report_options(struct options *opt, int argc, char **argv)
 {
-	if (parse_options(opt, argc, argv, report_longopts))
+	if (parse_options(opt, argc, argv, report_longopts) ||
+	    check_output_options(opt))
 		return -1;
 	if (optind != argc - 1) {
 		fg_error("expected one trace.dat file");

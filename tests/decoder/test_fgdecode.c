@@ -1395,6 +1395,19 @@ START_TEST(output_options_reject_bad_combinations)
 	ck_assert_int_eq(res.status, 2);
 	run("--event tick, trace.dat");
 	ck_assert_int_eq(res.status, 2);
+	/* Options that would do nothing in the output chosen. */
+	run("--cookies --folded trace.dat");
+	ck_assert_int_eq(res.status, 2);
+	ck_assert_str_eq(res.err, "fgdecode: --cookies marks the text output: not with --folded\n");
+	run("--json --cookies trace.dat");
+	ck_assert_int_eq(res.status, 2);
+	run("--show-defines --top 3 trace.dat");
+	ck_assert_int_eq(res.status, 2);
+	ck_assert_str_eq(res.err, "fgdecode: --show-defines marks the text output: not with --top\n");
+	run("--weight n trace.dat");
+	ck_assert_int_eq(res.status, 2);
+	ck_assert_str_eq(res.err,
+		"fgdecode: --weight weighs the stacks of --top, --folded, --json, --pprof or --flamegraph: not the text output\n");
 }
 END_TEST
 
@@ -1487,11 +1500,11 @@ START_TEST(weight_of_an_event_without_the_field_is_an_error_naming_it)
 	ck_assert_str_eq(res.out, "");
 	ck_assert_str_eq(res.err,
 		"fgdecode: trace.dat: --weight bytes_alloc: event test:tick has no field 'bytes_alloc' (select events that have it with --event)\n");
-	run("--weight label trace.dat");
+	run("--folded --weight label trace.dat");
 	ck_assert_int_eq(res.status, 1);
 	ck_assert_str_eq(res.err,
 		"fgdecode: trace.dat: --weight label: event test:tick has no field 'label' (select events that have it with --event)\n");
-	run("--weight label --event tag --no-summary trace.dat");
+	run("--folded --weight label --event tag --no-summary trace.dat");
 	ck_assert_int_eq(res.status, 1);
 	ck_assert_str_eq(res.err,
 		"fgdecode: trace.dat: --weight label: field 'label' of event test:tag is not a number (char[8])\n");

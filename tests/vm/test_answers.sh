@@ -84,7 +84,7 @@ check_weight() {
 	expect "msg_msg bytes allocated (new.dat)" "$(sum_matching "$OUT/new.bytes_alloc" "$MSG_FOLDED")" 307200
 	"$FG" --folded --merge --weight bytes_req --event kmalloc "$OUT/base.dat" >"$OUT/base.bytes_req" 2>/dev/null
 	expect "msg_msg bytes requested (base.dat)" "$(sum_matching "$OUT/base.bytes_req" "$MSG_FOLDED")" 102400
-	"$FG" --weight bytes_alloc "$OUT/new.dat" >/dev/null 2>"$OUT/err" && fail "--weight on sched_switch" "exit 0"
+	"$FG" --folded --weight bytes_alloc "$OUT/new.dat" >/dev/null 2>"$OUT/err" && fail "--weight on sched_switch" "exit 0"
 	grep -q "event sched:sched_switch has no field 'bytes_alloc'" "$OUT/err" ||
 		fail "--weight on sched_switch" "$(cat "$OUT/err")"
 }
