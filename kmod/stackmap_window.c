@@ -161,7 +161,7 @@ void stackmap_consumer_add(struct trace_event_file *file)
 		for_each_possible_cpu(cpu) {
 			WRITE_ONCE(per_cpu(stackmap_state, cpu)[c - stackmap_consumers],
 				   SM_NEW);
-			memset(per_cpu_ptr(&stackmap_seen, cpu) + (c - stackmap_consumers),
+			memset(&per_cpu(stackmap_seen, cpu)[c - stackmap_consumers],
 			       0, sizeof(struct stackmap_seen));
 		}
 		c->tr = file->tr;
