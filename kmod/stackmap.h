@@ -27,9 +27,9 @@ struct stackmap_stats {
 	u64 epochs;			/* epochs started (consumers came) */
 	u64 windows;			/* horizon moves (overwriting buffers) */
 	u64 truncated;			/* stacks cut at max_depth */
-	u64 nested;			/* dropped: asked for by its own capture */
+	u64 nested;			/* dropped: nesting deeper than 4 */
 	u64 empty;			/* dropped: no frame left after trimming */
-	u64 recursion;			/* dropped: function hook recursed */
+	u64 recursion;			/* dropped: a hook recursed, or the capture asked */
 	u64 unpinned;			/* hits left migratable: pin table full */
 };
 

@@ -13,10 +13,12 @@
 #include "stackmap_trace.h"
 
 /*
- * Per-CPU stack buffers, one per context level (task, softirq, irq, NMI:
- * interrupt_context_level()), as the kernel's own __ftrace_trace_stack()
- * does, so a 64-frame stack never sits on the (possibly small) interrupt
- * stack.  Capture takes a few extra frames that trimming removes.
+ * Per-CPU stack buffers, one per nesting level (task, softirq, irq, NMI), as
+ * the kernel's own __ftrace_trace_stack() does, so a 64-frame stack never
+ * sits on the (possibly small) interrupt stack.  Capture takes a few extra
+ * frames that trimming removes.  Levels count nesting, not context bits: on
+ * PREEMPT_RT an interrupt's wakeups on its way out carry the interrupted
+ * context's bits and still nest.
  */
 #define SM_NESTING	4
 #define SM_CAPTURE	(STACKMAP_MAX_DEPTH + 8)
@@ -26,17 +28,19 @@ struct stackmap_buffers {
 };
 
 static DEFINE_PER_CPU(struct stackmap_buffers, stackmap_buffers);
+static DEFINE_PER_CPU(int, stackmap_nesting);
 /*
- * Per CPU: bit L set while stackmap_record() runs at context level L.  A
- * second stack asked for at the same level is one asked for by the capture
- * itself (a function glob or tracepoint on stack_trace_save() or the
- * unwinder): dropped and counted (nested), as perf's
- * get_recursion_context() does, so one hit costs one capture whatever is
+ * Per CPU: bit L set while nesting level L runs stack_trace_save(), with
+ * interrupts disabled, and in stackmap_capture_nmi if that level is an NMI.
+ * Then only an NMI can nest there, or the capture itself (a function glob
+ * or tracepoint on stack_trace_save() or the unwinder): such a stack is
+ * dropped and counted (recursion), so one hit costs one capture whatever is
  * hooked.
  */
-static DEFINE_PER_CPU(unsigned int, stackmap_busy);
+static DEFINE_PER_CPU(unsigned int, stackmap_capturing);
+static DEFINE_PER_CPU(unsigned int, stackmap_capture_nmi);
 /*
- * Per context level: the consumers (bits, SM_CONSUMER_*) whose buffers took
+ * Per nesting level: the consumers (bits, SM_CONSUMER_*) whose buffers took
  * the stack_define, and those that took the stack_cookie, last emitted at
  * that level.
  */
@@ -64,7 +68,15 @@ static u32 stackmap_epoch_now(void)
  */
 DEFINE_PER_CPU(u64, stackmap_horizon);
 
-/* Per context level: the cookie being emitted is defined right after it. */
+/* Per nesting level: the cookie being emitted is defined right after it. */
+
+/* The nesting level of the stackmap_record() running on this CPU, or -1. */
+static int stackmap_level(void)
+{
+	int level = this_cpu_read(stackmap_nesting) - 1;
+
+	return level < SM_NESTING ? level : -1;
+}
 static DEFINE_PER_CPU(bool[SM_NESTING], stackmap_define_after);
 
 #ifdef STACKMAP_TEST_SLEEP_IN_PROBE
@@ -110,9 +122,12 @@ void stackmap_new_epoch(bool define_now)
 	if (!atomic_inc_return(&stackmap_epoch))
 		atomic_inc(&stackmap_epoch);
 	this_cpu_inc(stackmap_stats.epochs);
-	if (define_now)
-		this_cpu_write(stackmap_define_after[interrupt_context_level()],
-			       true);
+	if (define_now) {
+		int level = stackmap_level();
+
+		if (level >= 0)
+			this_cpu_write(stackmap_define_after[level], true);
+	}
 }
 
 /* How far SM_SKIP_UNTIL looks for its range before keeping everything. */
@@ -160,12 +175,13 @@ static unsigned int stackmap_trim(const unsigned long *ips, unsigned int nr,
 void stackmap_define_written(const void *data)
 {
 	const struct trace_event_file *file = data;
+	int level = stackmap_level();
 
-	if (stackmap_define_event_is(data) ||
+	if (level < 0 || stackmap_define_event_is(data) ||
 	    (READ_ONCE(file->flags) &
 	     (EVENT_FILE_FL_FILTERED | EVENT_FILE_FL_TRIGGER_COND)))
 		return;
-	this_cpu_or(stackmap_define_takers[interrupt_context_level()],
+	this_cpu_or(stackmap_define_takers[level],
 		    BIT(stackmap_consumer_of(file)));
 }
 
@@ -177,8 +193,10 @@ void stackmap_define_written(const void *data)
  */
 void stackmap_cookie_taken(int consumer)
 {
-	this_cpu_or(stackmap_cookie_takers[interrupt_context_level()],
-		    BIT(consumer));
+	int level = stackmap_level();
+
+	if (level >= 0)
+		this_cpu_or(stackmap_cookie_takers[level], BIT(consumer));
 }
 
 /** stackmap_perf_users() - perf started (1) or stopped (-1) using stack_cookie */
@@ -313,6 +331,37 @@ static void stackmap_emit(const unsigned long *ips, u32 depth, u32 info,
 		stackmap_define(cookie, ips, depth, info, level);
 }
 
+/*
+ * Is this call made from inside a capture (see stackmap_capturing)?  Yes
+ * when a level is capturing, unless this is an NMI that interrupted a
+ * capture outside NMI.
+ */
+static bool stackmap_capture_recursion(void)
+{
+	unsigned int capturing = this_cpu_read(stackmap_capturing);
+
+	if (!capturing)
+		return false;
+	return !in_nmi() || (this_cpu_read(stackmap_capture_nmi) & capturing);
+}
+
+/* stack_trace_save() into @ips with interrupts off, marked as level @level's. */
+static unsigned int stackmap_capture(unsigned long *ips, int level)
+{
+	unsigned long irqflags;
+	unsigned int nr;
+
+	local_irq_save(irqflags);
+	this_cpu_or(stackmap_capturing, BIT(level));
+	if (in_nmi())
+		this_cpu_or(stackmap_capture_nmi, BIT(level));
+	nr = stack_trace_save(ips, SM_CAPTURE, 0);
+	this_cpu_and(stackmap_capture_nmi, ~BIT(level));
+	this_cpu_and(stackmap_capturing, ~BIT(level));
+	local_irq_restore(irqflags);
+	return nr;
+}
+
 /**
  * stackmap_record() - record the stack of the current traced hit
  * @skip: a code range to trim after this module's frames (the tracepoint's
@@ -328,25 +377,26 @@ static void stackmap_emit(const unsigned long *ips, u32 depth, u32 info,
  */
 void stackmap_record(const struct stackmap_skip *skip, u16 owner)
 {
-	unsigned int nr, first, depth, level, bit;
+	unsigned int nr, first, depth;
 	unsigned long *ips;
 	u16 flags = 0;
+	int level;
 
 	preempt_disable_notrace();
 	stackmap_test_sleep_in_probe();
-	level = interrupt_context_level();
-	bit = 1U << level;
-	if (this_cpu_read(stackmap_busy) & bit) {
-		this_cpu_inc(stackmap_stats.nested);
-		preempt_enable_notrace();
-		return;
-	}
-	/* A higher level interrupting here sets and clears its own bit. */
-	this_cpu_or(stackmap_busy, bit);
-	/* Pairs with the barrier() before the bit is cleared below. */
+	level = this_cpu_inc_return(stackmap_nesting) - 1;
+	/* Pairs with the barrier() before the decrement below. */
 	barrier();
+	if (level >= SM_NESTING) {
+		this_cpu_inc(stackmap_stats.nested);
+		goto out;
+	}
+	if (stackmap_capture_recursion()) {
+		this_cpu_inc(stackmap_stats.recursion);
+		goto out;
+	}
 	ips = this_cpu_ptr(&stackmap_buffers)->ips[level];
-	nr = stack_trace_save(ips, SM_CAPTURE, 0);
+	nr = stackmap_capture(ips, level);
 	first = stackmap_trim(ips, nr, skip);
 	depth = min_t(unsigned int, nr - first, stackmap_max_depth);
 	if (!depth) {
@@ -361,7 +411,7 @@ void stackmap_record(const struct stackmap_skip *skip, u16 owner)
 	stackmap_emit(ips + first, depth, sm_info(owner, flags), level);
 out:
 	barrier();
-	this_cpu_and(stackmap_busy, ~bit);
+	this_cpu_dec(stackmap_nesting);
 	preempt_enable_notrace();
 }
 

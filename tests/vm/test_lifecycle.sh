@@ -116,6 +116,19 @@ check_modglob() {
 	echo "test_lifecycle: modglob: dummy_dev_* dropped (functions file, stats, kernel log); the other globs recorded"
 }
 
+# Hooks on the capture path: the stacks they ask for from inside a capture are dropped and counted,
+# and the sched_switch stacks still resolve.
+check_capture() {
+	local dir=$OUT/capture rec lookups
+	[[ -s $dir/functions.txt ]] || fail capture "neither stack_trace_save nor unwind_next_frame could be hooked"
+	rec=$(gawk '$1 == "dropped_recursion" { print $2 }' "$dir/stats.txt")
+	lookups=$(gawk '$1 == "lookups" { print $2 }' "$dir/stats.txt")
+	((rec > 0)) || fail capture "no capture recursion was counted (hooked: $(paste -sd' ' "$dir/functions.txt"))"
+	decode capture
+	echo "test_lifecycle: capture: $(paste -sd' ' "$dir/functions.txt") hooked: $rec stacks asked for by captures" \
+		"dropped, $lookups lookups; $(grep -o '[0-9]* cookies, [0-9]* resolved' "$dir/summary.txt")"
+}
+
 rm -rf "$OUT"
 mkdir -p "$OUT/modules"
 DUMMY=()
@@ -129,5 +142,6 @@ check_badinput
 check_reload
 check_functions
 check_instance
+check_capture
 check_modglob
 echo "test_lifecycle: ok on kernel $KERNEL_LABEL ($OUT)"

@@ -12,6 +12,9 @@
 #   params     the same control through /sys/module/stackmap/parameters
 #   instance   a recording into a trace-cmd instance (-B) while the top-level
 #              buffer is on: every cookie in it is defined in it
+#   capture    stack_trace_save and unwind_next_frame hooked beside
+#              sched:sched_switch: the captures they would ask for from
+#              inside a capture are dropped and counted (recursion)
 #   modglob    a function glob of a module (dummy_dev_*, dummy.ko given to the
 #              guest) and two of the kernel's; the module unloaded, the next
 #              change drops its glob and reports it, the others stay hooked
@@ -173,10 +176,25 @@ phase_modglob() {
 	rmmod stackmap
 }
 
+phase_capture() {
+	out=$SHARE/capture
+	mkdir -p "$out"
+	step "capture: function hooks on the capture path"
+	insmod "$MODDIR/stackmap.ko" tracepoints=sched:sched_switch
+	for f in stack_trace_save unwind_next_frame; do
+		echo $f >>$D/functions 2>/dev/null || true
+	done
+	cat $D/functions >"$out/functions.txt"
+	trace-cmd record -q -e stackmap -e sched:sched_switch -o "$out/trace.dat" sh -c '. /guest-common.sh; workload 2'
+	cat $D/stats >"$out/stats.txt"
+	rmmod stackmap
+}
+
 phase_badinput
 phase_reload
 phase_functions
 phase_params
 phase_instance
+phase_capture
 phase_modglob
 step "done"
