@@ -9,6 +9,7 @@
 
 #include "listing.h"
 #include "maplist.h"
+#include "tracedat_options.h"
 
 /* Largest listing or kallsyms file read (a full default map is ~90 MiB). */
 #define MAPLIST_MAX_FILE	(512u << 20)
@@ -79,7 +80,8 @@ int maplist_read(const char *path, struct stackmap_snapshot *snap,
 		sm_err_set(err, "%s: %s", path, strerror(-ret));
 		return ret;
 	}
-	if (len >= 10 && !memcmp(text, "\027\010Dtracing", 10)) {
+	if (len >= STACKMAP_TRACEDAT_MAGIC_LEN &&
+	    !memcmp(text, STACKMAP_TRACEDAT_MAGIC, STACKMAP_TRACEDAT_MAGIC_LEN)) {
 		free(text);
 		sm_err_set(err, "%s: a trace.dat, not a stack_map listing: decode it with fgdecode %s",
 			   path, path);

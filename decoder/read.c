@@ -13,71 +13,23 @@
 #include "fault.h"
 #include "read.h"
 #include "tracecmd_private.h"
-
-/* The trace.dat magic: 0x17 0x08 'D' then "tracing". */
-#define TRACEDAT_MAGIC		"\027\010Dtracing"
-#define TRACEDAT_MAGIC_LEN	10
-/* A NUL-terminated header string is at most this long (NUL included). */
-#define TRACEDAT_STR_MAX	64
+#include "tracedat_options.h"
 
 /*
- * The NUL-terminated string of @buf (@n bytes read) at *@off, at most
- * TRACEDAT_STR_MAX bytes: *@off moves past it.  Sets @err naming @field.
- */
-static int header_string(const unsigned char *buf, size_t n, size_t *off,
-			 const char *field, struct sm_err *err)
-{
-	const unsigned char *nul = memchr(buf + *off, '\0',
-					  n - *off < TRACEDAT_STR_MAX ?
-					  n - *off : TRACEDAT_STR_MAX);
-
-	if (!nul)
-		return sm_err_set(err, "%s at offset %zu: %s", n - *off < TRACEDAT_STR_MAX ?
-				  "truncated" : "not a trace.dat header",
-				  *off, field);
-	*off = nul - buf + 1;
-	return 0;
-}
-
-/*
- * Check the fields a trace.dat starts with before libtracecmd reads them:
- * trace-cmd 3.1.6 frees a buffer twice (an abort nothing can catch) when a
- * version 7 file ends inside the offset of its first section.  Mirrors the
- * start of trace-cmd's tracecmd_alloc_fd() and read_header_files() path
- * (lib/trace-cmd/trace-input.c): the magic, the version string, endianness,
- * long size and page size, and from version 7 the compression name and
- * version and the 8-byte offset of the first option section.  No public
- * API reads these without the rest of the file.  A stack_map listing gets a
- * pointer to fgdecode map.
+ * Check the header before libtracecmd reads it (see
+ * stackmap_tracedat_check_header(): 3.1.6 frees twice on a version 7 file
+ * cut inside its first section offset); a stack_map listing gets a pointer
+ * to fgdecode map.
  */
 static int check_header(int fd, struct sm_err *err)
 {
-	unsigned char buf[TRACEDAT_MAGIC_LEN + 3 * TRACEDAT_STR_MAX + 32];
-	ssize_t got = pread(fd, buf, sizeof(buf), 0);
-	size_t n = got > 0 ? got : 0, off = TRACEDAT_MAGIC_LEN;
-	unsigned long version;
+	static const char listing[] = "# generation ";
+	char buf[sizeof(listing) - 1];
 
-	if (got < 0)
-		return sm_err_set(err, "%s", strerror(errno));
-	if (n >= 13 && !memcmp(buf, "# generation ", 13))
+	if (pread(fd, buf, sizeof(buf), 0) == (ssize_t)sizeof(buf) &&
+	    !memcmp(buf, listing, sizeof(buf)))
 		return sm_err_set(err, "a stack_map listing, not a trace.dat: read it with fgdecode map");
-	if (n < TRACEDAT_MAGIC_LEN || memcmp(buf, TRACEDAT_MAGIC, TRACEDAT_MAGIC_LEN))
-		return sm_err_set(err, "not a trace-cmd trace.dat file (no trace.dat magic at offset 0)");
-	if (header_string(buf, n, &off, "version", err))
-		return -1;
-	version = strtoul((const char *)buf + TRACEDAT_MAGIC_LEN, NULL, 10);
-	/* endianness, long size, page size */
-	if (n - off < 6)
-		return sm_err_set(err, "truncated at offset %zu: endianness, long size and page size", off);
-	off += 6;
-	if (version < 7)
-		return 0;
-	if (header_string(buf, n, &off, "compression name", err) ||
-	    header_string(buf, n, &off, "compression version", err))
-		return -1;
-	if (n - off < 8)
-		return sm_err_set(err, "truncated at offset %zu: offset of the first section", off);
-	return 0;
+	return stackmap_tracedat_check_header(fd, err) ? -1 : 0;
 }
 
 /*

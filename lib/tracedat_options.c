@@ -11,6 +11,8 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <stdarg.h>
+#include <stdio.h>
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
@@ -20,13 +22,14 @@
 #include "payload.h"
 #include "tracedat_options.h"
 
-#define TRACEDAT_MAGIC		"\027\010\104tracing"
-#define TRACEDAT_MAGIC_LEN	10
+#define TRACEDAT_MAGIC		STACKMAP_TRACEDAT_MAGIC
+#define TRACEDAT_MAGIC_LEN	STACKMAP_TRACEDAT_MAGIC_LEN
 #define TRACEDAT_OPTION_DONE	0	/* TRACECMD_OPTION_DONE */
 #define TRACEDAT_SEC_COMPRESS	1	/* TRACECMD_SEC_FL_COMPRESS */
 #define TRACEDAT_SECTION_HDR	16	/* u16 id, u16 flags, u32 desc, u64 size */
 #define TRACEDAT_MAX_SECTIONS	4096
 
+/* @path: the file's name, prefixed to every message; NULL for none. */
 struct tracedat {
 	int fd;
 	const char *path;
@@ -34,20 +37,38 @@ struct tracedat {
 	sm_u64 size;
 };
 
+/* Set @err to the message, after "PATH: " when @td has a path.  Return: -1. */
+static int td_fail(const struct tracedat *td, struct sm_err *err,
+		   const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+static int td_fail(const struct tracedat *td, struct sm_err *err,
+		   const char *fmt, ...)
+{
+	char msg[SM_ERR_LEN];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	return sm_err_set(err, "%s%s%s", td->path ? td->path : "",
+			  td->path ? ": " : "", msg);
+}
+
 static int td_read(struct tracedat *td, sm_u64 off, void *buf, size_t len,
 		   const char *field, struct sm_err *err)
 {
 	ssize_t n;
 
 	if (off > td->size || len > td->size - off) {
-		sm_err_set(err, "%s: offset %" PRIu64 ": %s: beyond end of file (%" PRIu64 " bytes)",
-			td->path, off, field, td->size);
+		td_fail(td, err, "offset %" PRIu64 ": %s: beyond end of file (%" PRIu64 " bytes)",
+			off, field, td->size);
 		return -EBADMSG;
 	}
 	n = pread(td->fd, buf, len, (off_t)off);
 	if (n != (ssize_t)len) {
-		sm_err_set(err, "%s: offset %" PRIu64 ": %s: read failed", td->path,
-			off, field);
+		td_fail(td, err, "offset %" PRIu64 ": %s: read failed", off,
+			field);
 		return n < 0 ? -errno : -EBADMSG;
 	}
 	return 0;
@@ -86,39 +107,42 @@ static int td_string(struct tracedat *td, sm_u64 *off, char *out, size_t max,
 			return 0;
 		}
 	}
-	sm_err_set(err, "%s: offset %" PRIu64 ": %s: unterminated string",
-		td->path, *off, field);
+	td_fail(td, err, "offset %" PRIu64 ": %s: unterminated string", *off,
+		field);
 	return -EBADMSG;
 }
 
-/* File header up to the first options offset (tracecmd_alloc_fd()). */
-static int td_header(struct tracedat *td, sm_u64 *options,
+/*
+ * The file header, as tracecmd_alloc_fd() reads it: magic, version string,
+ * endianness, long size and page size, and from version 7 the compression
+ * name and version and the first options offset (*@options; 0 before 7).
+ * @version receives the version string.
+ */
+static int td_fields(struct tracedat *td, char version[64], sm_u64 *options,
 		     struct sm_err *err)
 {
 	char buf[64];
 	sm_u64 off = TRACEDAT_MAGIC_LEN;
 	int ret;
 
+	*options = 0;
 	ret = td_read(td, 0, buf, TRACEDAT_MAGIC_LEN, "magic", err);
 	if (ret)
 		return ret;
 	if (memcmp(buf, TRACEDAT_MAGIC, TRACEDAT_MAGIC_LEN)) {
-		sm_err_set(err, "%s: offset 0: magic: not a trace.dat file", td->path);
+		td_fail(td, err, "offset 0: magic: not a trace.dat file");
 		return -EBADMSG;
 	}
-	ret = td_string(td, &off, buf, sizeof(buf), "version", err);
-	if (ret)
-		return ret;
-	if (strtoul(buf, NULL, 10) < 7) {
-		sm_err_set(err, "%s: file version %s has no option sections after the data; record with --file-version 7 or run trace-cmd convert --file-version 7",
-			td->path, buf);
-		return -ENOTSUP;
-	}
-	ret = td_read(td, off, buf, 1, "endian", err);
+	ret = td_string(td, &off, version, 64, "version", err);
+	if (!ret)
+		ret = td_read(td, off, buf, 1 + 1 + 4,
+			      "endianness, long size and page size", err);
 	if (ret)
 		return ret;
 	td->big_endian = buf[0];
-	off += 1 + 1 + 4;	/* endian, long size, page size */
+	off += 1 + 1 + 4;
+	if (strtoul(version, NULL, 10) < 7)
+		return 0;
 	ret = td_string(td, &off, buf, sizeof(buf), "compression name", err);
 	if (!ret)
 		ret = td_string(td, &off, buf, sizeof(buf),
@@ -126,6 +150,38 @@ static int td_header(struct tracedat *td, sm_u64 *options,
 	if (!ret)
 		ret = td_num(td, off, 8, options, "first options offset", err);
 	return ret;
+}
+
+/* The header up to the first options offset; a version 6 file has none. */
+static int td_header(struct tracedat *td, sm_u64 *options,
+		     struct sm_err *err)
+{
+	char version[64];
+	int ret = td_fields(td, version, options, err);
+
+	if (!ret && strtoul(version, NULL, 10) < 7) {
+		td_fail(td, err, "file version %s has no option sections after the data; record with --file-version 7 or run trace-cmd convert --file-version 7",
+			version);
+		return -ENOTSUP;
+	}
+	return ret;
+}
+
+int stackmap_tracedat_check_header(int fd, struct sm_err *err)
+{
+	struct tracedat td = { .fd = fd };
+	char version[64];
+	struct stat st;
+	sm_u64 options;
+
+	if (fstat(fd, &st)) {
+		int e = errno;
+
+		sm_err_set(err, "%s", strerror(e));
+		return -e;
+	}
+	td.size = st.st_size;
+	return td_fields(&td, version, &options, err);
 }
 
 /* Copy the payload of a snapshot option into @snap (replacing it). */
@@ -138,13 +194,13 @@ static int td_snapshot(struct tracedat *td, sm_u64 off, sm_u64 size,
 	int ret;
 
 	if (size > STACKMAP_SNAPSHOT_MAX_SIZE) {
-		sm_err_set(err, "%s: offset %" PRIu64 ": snapshot option: size %" PRIu64 " too large",
-			td->path, off, size);
+		td_fail(td, err, "offset %" PRIu64 ": snapshot option: size %" PRIu64 " too large",
+			off, size);
 		return -EBADMSG;
 	}
 	buf = malloc(size ? size : 1);
 	if (!buf) {
-		sm_err_set(err, "%s: out of memory", td->path);
+		td_fail(td, err, "out of memory");
 		return -ENOMEM;
 	}
 	ret = td_read(td, off, buf, size, "snapshot option", err);
@@ -152,8 +208,8 @@ static int td_snapshot(struct tracedat *td, sm_u64 off, sm_u64 size,
 		stackmap_snapshot_free(snap);
 		ret = stackmap_snapshot_decode(buf, size, snap, &e2);
 		if (ret)
-			sm_err_set(err, "%s: option at offset %" PRIu64 ": %s",
-				td->path, off, e2.msg);
+			td_fail(td, err, "option at offset %" PRIu64 ": %s",
+				off, e2.msg);
 	}
 	free(buf);
 	return ret;
@@ -178,13 +234,13 @@ static int td_section(struct tracedat *td, sm_u64 off, sm_u64 *next,
 	if (ret)
 		return ret;
 	if (id != TRACEDAT_OPTION_DONE) {
-		sm_err_set(err, "%s: offset %" PRIu64 ": section id: %" PRIu64 ", expected an options section (0)",
-			td->path, off, id);
+		td_fail(td, err, "offset %" PRIu64 ": section id: %" PRIu64 ", expected an options section (0)",
+			off, id);
 		return -EBADMSG;
 	}
 	if (flags & TRACEDAT_SEC_COMPRESS) {
-		sm_err_set(err, "%s: offset %" PRIu64 ": compressed options section: not supported",
-			td->path, off);
+		td_fail(td, err, "offset %" PRIu64 ": compressed options section: not supported",
+			off);
 		return -ENOTSUP;
 	}
 	off += TRACEDAT_SECTION_HDR;
@@ -208,8 +264,8 @@ static int td_section(struct tracedat *td, sm_u64 off, sm_u64 *next,
 		}
 		off += osize;
 	}
-	sm_err_set(err, "%s: offset %" PRIu64 ": options section ends without a DONE option",
-		td->path, end);
+	td_fail(td, err, "offset %" PRIu64 ": options section ends without a DONE option",
+		end);
 	return -EBADMSG;
 }
 

@@ -9,6 +9,29 @@
 #include "snapshot.h"
 #include "sm_err.h"
 
+/* A trace.dat starts with these bytes: 0x17 0x08 'D' then "tracing". */
+#define STACKMAP_TRACEDAT_MAGIC		"\027\010\104tracing"
+#define STACKMAP_TRACEDAT_MAGIC_LEN	10
+
+/**
+ * stackmap_tracedat_check_header() - does a trace.dat's header hold every
+ * field that comes before its first section?
+ * @fd: the file, open for reading
+ * @err: set when not: "offset N: FIELD: beyond end of file (S bytes)",
+ *	"offset N: FIELD: unterminated string", "offset 0: magic: not a
+ *	trace.dat file" (no file name)
+ *
+ * The fields tracecmd_alloc_fd() reads first (lib/trace-cmd/trace-input.c,
+ * trace-cmd 3.1.6): magic, version, endianness, long size and page size,
+ * and from version 7 the compression name and version and the first
+ * options offset.  libtracecmd 3.1.6 frees twice when a version 7 file ends
+ * inside that offset, so readers check it first.
+ *
+ * Return: 0; -EBADMSG for a missing or malformed field; -errno when the
+ * file cannot be read.
+ */
+int stackmap_tracedat_check_header(int fd, struct sm_err *err);
+
 /**
  * stackmap_snapshot_read_tracedat() - find and decode the snapshot in a trace
  * @path: a trace.dat

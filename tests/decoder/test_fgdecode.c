@@ -992,7 +992,7 @@ START_TEST(file_that_is_not_a_trace_is_one_line_and_exit_1)
 	ck_assert_int_eq(res.status, 1);
 	ck_assert_str_eq(res.out, "");
 	ck_assert_str_eq(res.err,
-		"fgdecode: trace.dat: not a trace-cmd trace.dat file (no trace.dat magic at offset 0)\n");
+		"fgdecode: trace.dat: offset 0: magic: not a trace.dat file\n");
 }
 END_TEST
 
