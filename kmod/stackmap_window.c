@@ -51,9 +51,10 @@
  * pages, and with them the definitions written there.  Every SM_WINDOW_EVERY
  * cookies a CPU writes into a buffer that overwrote events since the last
  * such check (its overrun count moved: a reader that fell behind once and
- * caught up moves nothing any more), an irq_work measures that buffer's retained window on this CPU (its oldest
- * event to now) and sets the CPU's horizon to now - redefine_pct % of the
- * window: a stack whose last definition on that CPU is older than the
+ * caught up moves nothing any more), an irq_work measures that buffer's
+ * retained window on this CPU (its oldest event to now) and sets the CPU's
+ * horizon to now - redefine_pct % of the window: a stack whose last
+ * definition on that CPU is older than the
  * horizon is defined again on next use, so every cookie in the retained
  * window but those of its oldest redefine_pct % finds its definition there.
  * The window is read in the buffer's clock and assumed to be in ns (true of
@@ -191,13 +192,15 @@ void stackmap_consumer_remove(struct trace_event_file *file)
 }
 
 /*
- * Has @buffer held any record on @cpu since it was last cleared (taken,
- * overwritten or read)?  Lockless reads of the buffer's own counters.
+ * The records @buffer committed on @cpu since it was last cleared: those
+ * still in it, read and overwritten.  Only a clear makes it smaller.
+ * Lockless reads of the buffer's own counters.
  */
-static bool stackmap_buffer_written(struct trace_buffer *buffer, int cpu)
+static unsigned long stackmap_buffer_records(struct trace_buffer *buffer,
+					     int cpu)
 {
-	return ring_buffer_entries_cpu(buffer, cpu) ||
-	       ring_buffer_read_events_cpu(buffer, cpu) ||
+	return ring_buffer_entries_cpu(buffer, cpu) +
+	       ring_buffer_read_events_cpu(buffer, cpu) +
 	       ring_buffer_overrun_cpu(buffer, cpu);
 }
 
@@ -222,7 +225,7 @@ void stackmap_consumer_refused(struct trace_event_file *file,
 	/* Only raised here; an NMI's stackmap_consumer_accepted() may clear it. */
 	if (this_cpu_read(stackmap_state[i]) != SM_REFUSED &&
 	    (this_cpu_read(stackmap_state[i]) == SM_SETTLED || !buffer ||
-	     stackmap_buffer_written(buffer, cpu)))
+	     stackmap_buffer_records(buffer, cpu)))
 		this_cpu_write(stackmap_state[i], SM_REFUSED);
 }
 
@@ -239,16 +242,12 @@ static u8 stackmap_buffer_changed(int i, struct trace_buffer *buffer)
 {
 	struct stackmap_seen *seen = this_cpu_ptr(&stackmap_seen[i]);
 	int cpu = smp_processor_id();
-	unsigned long written, dropped;
-	bool first = !seen->buffer;
+	unsigned long written = stackmap_buffer_records(buffer, cpu);
+	unsigned long dropped = ring_buffer_dropped_events_cpu(buffer, cpu);
 	u8 ret = SM_SETTLED;
 
-	written = ring_buffer_entries_cpu(buffer, cpu) +
-		  ring_buffer_read_events_cpu(buffer, cpu) +
-		  ring_buffer_overrun_cpu(buffer, cpu);
-	dropped = ring_buffer_dropped_events_cpu(buffer, cpu);
-	if (first)
-		;
+	if (!seen->buffer)
+		;	/* the consumer's first record here: nothing to compare */
 	else if (buffer != seen->buffer)
 		ret = SM_REFUSED;
 	else if (written < seen->written)
