@@ -283,21 +283,25 @@ static int stackmap_detach_function(const char *glob)
 	return ret;
 }
 
-/** stackmap_detach_all_functions() - detach every glob; no callback runs after. */
-void stackmap_detach_all_functions(void)
+/* Free every glob of @list; the caller holds stackmap_function_lock. */
+static void stackmap_free_globs(struct list_head *list)
 {
 	struct stackmap_glob *g, *tmp;
 
+	list_for_each_entry_safe(g, tmp, list, list) {
+		list_del(&g->list);
+		kfree(g);
+	}
+}
+
+/** stackmap_detach_all_functions() - detach every glob; no callback runs after. */
+void stackmap_detach_all_functions(void)
+{
+
 	mutex_lock(&stackmap_function_lock);
 	stackmap_ops_stop();
-	list_for_each_entry_safe(g, tmp, &stackmap_globs, list) {
-		list_del(&g->list);
-		kfree(g);
-	}
-	list_for_each_entry_safe(g, tmp, &stackmap_dropped_globs, list) {
-		list_del(&g->list);
-		kfree(g);
-	}
+	stackmap_free_globs(&stackmap_globs);
+	stackmap_free_globs(&stackmap_dropped_globs);
 	mutex_unlock(&stackmap_function_lock);
 }
 
@@ -319,26 +323,28 @@ unsigned int stackmap_functions_dropped(void)
 	return READ_ONCE(stackmap_globs_dropped);
 }
 
-/* stackmap_points.visit: the attached globs. */
-static void stackmap_visit_functions(const struct stackmap_visitor *v)
+/* Call @v with each glob of @list, under stackmap_function_lock. */
+static void stackmap_visit_globs(struct list_head *list,
+				 const struct stackmap_visitor *v)
 {
 	struct stackmap_glob *g;
 
 	mutex_lock(&stackmap_function_lock);
-	list_for_each_entry(g, &stackmap_globs, list)
+	list_for_each_entry(g, list, list)
 		v->fn(g->glob, v->arg);
 	mutex_unlock(&stackmap_function_lock);
+}
+
+/* stackmap_points.visit: the attached globs. */
+static void stackmap_visit_functions(const struct stackmap_visitor *v)
+{
+	stackmap_visit_globs(&stackmap_globs, v);
 }
 
 /* stackmap_points.visit_dropped: globs dropped for matching nothing. */
 static void stackmap_visit_dropped_functions(const struct stackmap_visitor *v)
 {
-	struct stackmap_glob *g;
-
-	mutex_lock(&stackmap_function_lock);
-	list_for_each_entry(g, &stackmap_dropped_globs, list)
-		v->fn(g->glob, v->arg);
-	mutex_unlock(&stackmap_function_lock);
+	stackmap_visit_globs(&stackmap_dropped_globs, v);
 }
 
 const struct stackmap_points stackmap_function_points = {

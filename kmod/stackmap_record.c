@@ -69,6 +69,7 @@ static u32 stackmap_epoch_now(void)
 DEFINE_PER_CPU(u64, stackmap_horizon);
 
 /* Per nesting level: the cookie being emitted is defined right after it. */
+static DEFINE_PER_CPU(bool[SM_NESTING], stackmap_define_after);
 
 /* The nesting level of the stackmap_record() running on this CPU, or -1. */
 static int stackmap_level(void)
@@ -77,7 +78,6 @@ static int stackmap_level(void)
 
 	return level < SM_NESTING ? level : -1;
 }
-static DEFINE_PER_CPU(bool[SM_NESTING], stackmap_define_after);
 
 #ifdef STACKMAP_TEST_SLEEP_IN_PROBE
 /*
