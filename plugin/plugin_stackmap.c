@@ -36,7 +36,9 @@
  * wrapped when the plugin is loaded and, for formats parsed later (trace-cmd
  * loads plugins first), when the first stackmap record is printed; a CPU
  * on which no event was seen since then has nothing to check against and
- * prints its stacks unchecked.
+ * prints its stacks unchecked, and so does, in task context, a task with no
+ * event seen on that CPU since then (preempted between its event and its
+ * stack record, the event may have been printed before).
  *
  * A plugin sees the events in the order they are printed (time order), so it
  * resolves a cookie from the stack_define events printed before it first,
@@ -147,9 +149,21 @@ struct level {
 	struct seen recent[RECENT_TYPES];
 };
 
-/* What the plugin knows of one CPU. */
+/*
+ * What the plugin knows of one CPU.  Watching that began while printing
+ * (wrap_events()) is partial: a task's event printed before it may still
+ * get its stack record after it (task context, preempted between the two:
+ * 7.x), so in task context a stack record of a task with no event seen
+ * since then is not checked.  Lost events end that: nothing before them
+ * owns a stack.
+ */
 struct cpu_state {
 	bool watched;		/* an event was seen since watching began */
+	bool partial;		/* watching began while printing */
+	int *pids;		/* with @partial: the tasks of the events seen
+				 * in task context since, sorted */
+	int nr_pids;
+	int max_pids;
 	struct level level[NR_LEVELS];
 };
 
@@ -186,6 +200,8 @@ struct stackmap_ctx {
 	int nr_wraps;
 	int wrapped_count;	/* tep_get_events_count() when last wrapped */
 	bool printing;		/* a stackmap record was printed already */
+	bool partial;		/* events were wrapped while printing: every
+				 * CPU's watching is partial (cpu_state) */
 	struct cpu_state *cpus;
 	int nr_cpus;
 	struct stackmap_ctx *next;
@@ -478,7 +494,7 @@ static enum stacktab_result resolve(struct stackmap_ctx *ctx, sm_u64 cookie,
 static struct cpu_state *cpu_state(struct stackmap_ctx *ctx, int cpu)
 {
 	struct cpu_state *p;
-	int n;
+	int n, i;
 
 	if (cpu < 0)
 		return NULL;
@@ -488,19 +504,83 @@ static struct cpu_state *cpu_state(struct stackmap_ctx *ctx, int cpu)
 		if (!p)
 			return NULL;
 		memset(p + ctx->nr_cpus, 0, (n - ctx->nr_cpus) * sizeof(*p));
+		for (i = ctx->nr_cpus; i < n; i++)
+			p[i].partial = ctx->partial;
 		ctx->cpus = p;
 		ctx->nr_cpus = n;
 	}
 	return &ctx->cpus[cpu];
 }
 
+/* Nothing before the record being printed on @c can own a stack. */
+static void forget_before(struct cpu_state *c)
+{
+	memset(c->level, 0, sizeof(c->level));
+	c->watched = true;
+	c->partial = false;
+}
+
 /* Events were lost before @record: nothing before it can own a stack. */
 static void note_losses(struct cpu_state *c, const struct tep_record *record)
 {
-	if (record->missed_events) {
-		memset(c->level, 0, sizeof(c->level));
-		c->watched = true;
+	if (record->missed_events)
+		forget_before(c);
+}
+
+/*
+ * Where @pid is, or would go, in @c's sorted pids; *@found says whether it
+ * is there.
+ */
+static int pid_index(const struct cpu_state *c, int pid, bool *found)
+{
+	int lo = 0, hi = c->nr_pids, mid;
+
+	while (lo < hi) {
+		mid = lo + (hi - lo) / 2;
+		if (c->pids[mid] < pid)
+			lo = mid + 1;
+		else
+			hi = mid;
 	}
+	*found = lo < c->nr_pids && c->pids[lo] == pid;
+	return lo;
+}
+
+/*
+ * With partial watching, @pid had an event in task context on @c; out of
+ * memory, watching stays partial for it (its stacks go unchecked).
+ */
+static void note_pid(struct cpu_state *c, int pid)
+{
+	bool found;
+	int i = pid_index(c, pid, &found), n;
+	int *p;
+
+	if (found)
+		return;
+	if (c->nr_pids == c->max_pids) {
+		n = c->max_pids ? 2 * c->max_pids : 16;
+		p = realloc(c->pids, n * sizeof(*p));
+		if (!p)
+			return;
+		c->pids = p;
+		c->max_pids = n;
+	}
+	memmove(&c->pids[i + 1], &c->pids[i],
+		(c->nr_pids - i) * sizeof(c->pids[0]));
+	c->pids[i] = pid;
+	c->nr_pids++;
+}
+
+/* Can the task context of @c tell whether @pid's stack has its event? */
+static bool pid_watched(const struct cpu_state *c, int pid)
+{
+	bool found;
+
+	if (!c->partial)
+		return true;
+	pid_index(c, pid, &found);
+	return found;
 }
 
 /* Is @e the entry of @type (and, when @by_pid, of @pid)? */
@@ -560,6 +640,8 @@ static void note_event(struct stackmap_ctx *ctx, struct tep_record *record,
 	c->watched = true;
 	note_type(&c->level[level], type, tep_data_pid(ctx->tep, record),
 		  level == 0);
+	if (level == 0 && c->partial)
+		note_pid(c, tep_data_pid(ctx->tep, record));
 	/* Deeper contexts nested in the previous one have ended. */
 	for (l = level + 1; l < NR_LEVELS; l++)
 		c->level[l].nr = 0;
@@ -587,13 +669,16 @@ static bool is_orphan(struct stackmap_ctx *ctx, struct tep_record *record,
 	note_losses(c, record);
 	if (after_loss) {
 		/* As lost events: nothing before it owns a stack any more. */
-		memset(c->level, 0, sizeof(c->level));
+		forget_before(c);
 		return true;
 	}
 	if (owner == STACKMAP_OWNER_NONE || !c->watched)
 		return false;
 	level = stackmap_context_level(tepstack_context(ctx->tep, record));
 	pid = tep_data_pid(ctx->tep, record);
+	/* Its event may have been printed before watching began. */
+	if (level == 0 && !pid_watched(c, pid))
+		return false;
 	e = find_type(&c->level[level], (int)owner, pid, level == 0);
 	if (!e || e->taken || e->pid != pid)
 		return true;
@@ -676,9 +761,14 @@ static void wrap_events(struct stackmap_ctx *ctx, bool printing)
 		wrapped++;
 	}
 	free(events);
-	if (printing && wrapped)
-		for (i = 0; i < ctx->nr_cpus; i++)
-			ctx->cpus[i].watched = false;
+	if (!printing || !wrapped)
+		return;
+	ctx->partial = true;
+	for (i = 0; i < ctx->nr_cpus; i++) {
+		ctx->cpus[i].watched = false;
+		ctx->cpus[i].partial = true;
+		ctx->cpus[i].nr_pids = 0;
+	}
 }
 
 /* Give every wrapped event its own handler back. */
@@ -986,6 +1076,8 @@ PLUGIN_EXPORT int TEP_PLUGIN_UNLOADER(struct tep_handle *tep)
 	stacktab_free(ctx->tab);
 	stacktab_free(ctx->snap);
 	stacktab_free(ctx->listing);
+	for (i = 0; i < (size_t)ctx->nr_cpus; i++)
+		free(ctx->cpus[i].pids);
 	free(ctx->cpus);
 	free(ctx);
 	return 0;

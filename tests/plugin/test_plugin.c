@@ -595,6 +595,45 @@ START_TEST(events_parsed_after_loading_are_watched_too)
 }
 END_TEST
 
+/*
+ * Watching that began while printing is partial: task 42's tick was
+ * printed before the first stackmap record wrapped the events, then task
+ * 43's tick came between it and its stack (a preemptible probe, 7.x): the
+ * stack is not called an orphan.  Once 42 was seen, its stacks are checked.
+ */
+START_TEST(task_seen_before_watching_began_keeps_its_stack)
+{
+	struct tep_handle *t = tep_alloc();
+	sm_u64 ck = stackmap_cookie_make(3, 4);
+
+	tep_set_long_size(t, 8);
+	ck_assert_int_eq(load(t), 0);
+	tep_list_events(t, TEP_EVENT_SORT_ID);
+	ck_assert_ptr_nonnull(fx_parse(t, fx_fmt_tick, "test"));
+	ck_assert_ptr_nonnull(fx_parse(t, fx_fmt_stack_define, STACKMAP_SYSTEM));
+	ck_assert_ptr_nonnull(fx_parse(t, fx_fmt_stack_cookie, STACKMAP_SYSTEM));
+	fx_tick(&buf, 1);
+	ck_assert_str_eq(info_on(t, &buf), "n=1");
+	fx_define_owned(&buf, ck, 1, frames3, 1, FX_ID_TICK, 0);
+	info_on(t, &buf);
+	fx_tick(&buf, 2);
+	buf.data[4] = 43;	/* common_pid: 42 in every fixture record */
+	info_on(t, &buf);
+	fx_cookie(&buf, ck);
+	ck_assert_str_eq(info_on(t, &buf),
+		"cookie gen 3 slot 4 owner test:tick\n=> 0xffffffff832528c8");
+	fx_tick(&buf, 3);
+	info_on(t, &buf);
+	fx_cookie(&buf, ck);
+	ck_assert_ptr_null(strstr(info_on(t, &buf), "orphan"));
+	fx_cookie(&buf, ck);
+	ck_assert_ptr_nonnull(strstr(info_on(t, &buf),
+				     "<orphan stack of test:tick>"));
+	unload(t);
+	tep_free(t);
+}
+END_TEST
+
 static Suite *plugin_suite(void)
 {
 	Suite *s = suite_create("plugin_stackmap");
@@ -620,6 +659,7 @@ static Suite *plugin_suite(void)
 	tcase_add_test(tc, cookie_after_a_refused_one_is_an_orphan);
 	tcase_add_test(tc, cookie_of_another_task_is_an_orphan);
 	tcase_add_test(tc, task_preempted_before_its_stack_keeps_its_stack);
+	tcase_add_test(tc, task_seen_before_watching_began_keeps_its_stack);
 	tcase_add_test(tc, truncated_stack_ends_with_a_marker);
 	tcase_add_test(tc, stack_map_option_resolves_its_own_generation_only);
 	tcase_add_test(tc, stack_map_option_of_another_load_is_refused);
