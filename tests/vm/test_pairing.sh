@@ -57,7 +57,7 @@ check_decoded() {
 	(($(gawk '{ print $2 }' <<<"$line") >= MIN_CHECKED)) ||
 		fail "$1" "$file: only $(gawk '{ print $2 }' <<<"$line") stacks checked (at least $MIN_CHECKED): $line"
 	"$ROOT/tests/plugin/check_report.sh" "$dir/$file" >"$dir/$name.report.txt" 2>&1 ||
-		fail "$1" "$file: trace-cmd report with the plugin differs from fgdecode: $(tail -n1 "$dir/$name.report.txt")"
+		fail "$1" "$file: trace-cmd report with the plugin differs from fgdecode: $(grep -m1 -E '^(no plugin stack|stack of)' "$dir/$name.report.txt"; tail -n1 "$dir/$name.report.txt")"
 	echo "test_pairing: $1${2:+ ($file)}: $line; $(grep -o '[0-9]* unknown' "$dir/$name.summary.txt")," \
 		"$(grep -o '[0-9]* orphan' "$dir/$name.summary.txt" || echo 0 orphan)," \
 		"$(grep -o '[0-9]* after a ring buffer loss' "$dir/$name.summary.txt" || echo 0 after a loss);" \
