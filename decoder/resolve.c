@@ -229,9 +229,13 @@ int resolve_collect(struct resolver *res)
 	return ret;
 }
 
-static void resolve_cookie(struct resolver *res,
-			   const struct tep_record *record,
-			   struct resolved *out)
+/*
+ * The three readers of a stack record: each returns -1 when the record is
+ * corrupt (@out->err set), 0 otherwise.
+ */
+static int resolve_cookie(struct resolver *res,
+			  const struct tep_record *record,
+			  struct resolved *out)
 {
 	const struct tepstack_fields *f;
 	const struct stacktab *from;
@@ -239,10 +243,8 @@ static void resolve_cookie(struct resolver *res,
 
 	res->stats.cookies++;
 	f = reader_fields(res->reader, READER_COOKIE);
-	if (tepstack_read_cookie(f, record, &out->cookie, &out->err)) {
-		corrupt(res, record, out);
-		return;
-	}
+	if (tepstack_read_cookie(f, record, &out->cookie, &out->err))
+		return -1;
 	res->stats.after_loss += tepstack_after_loss(f, record);
 	out->result = lookup(res, out->cookie, &stack, &from);
 	switch (out->result) {
@@ -258,7 +260,7 @@ static void resolve_cookie(struct resolver *res,
 			res->stats.from_listing++;
 		else if (from == res->snap)
 			res->stats.from_snapshot++;
-		return;
+		return 0;
 	case STACKTAB_STALE:
 		res->stats.stale++;
 		break;
@@ -270,11 +272,12 @@ static void resolve_cookie(struct resolver *res,
 		break;
 	}
 	out->what = RESOLVED_MARKER;
+	return 0;
 }
 
-static void resolve_fallback(struct resolver *res,
-			     const struct tep_record *record,
-			     struct resolved *out)
+static int resolve_fallback(struct resolver *res,
+			    const struct tep_record *record,
+			    struct resolved *out)
 {
 	const struct tepstack_fields *f;
 
@@ -283,27 +286,25 @@ static void resolve_fallback(struct resolver *res,
 	if (tepstack_read_reason(f, record, &out->reason, &out->err) ||
 	    tepstack_read_owner(f, record, &out->owner, &out->flags,
 				&out->err) ||
-	    tepstack_read_stack(f, record, &out->buf, &out->err)) {
-		corrupt(res, record, out);
-		return;
-	}
+	    tepstack_read_stack(f, record, &out->buf, &out->err))
+		return -1;
 	out->what = RESOLVED_STACK;
 	out->depth = out->buf.depth;
 	out->frames = out->buf.frames;
+	return 0;
 }
 
-static void resolve_kstack(struct resolver *res,
-			   const struct tep_record *record,
-			   struct resolved *out)
+static int resolve_kstack(struct resolver *res,
+			  const struct tep_record *record,
+			  struct resolved *out)
 {
 	res->stats.kstacks++;
 	if (reader_read_kstack(res->reader, record, out->kbuf, &out->depth,
-			       &out->err)) {
-		corrupt(res, record, out);
-		return;
-	}
+			       &out->err))
+		return -1;
 	out->what = RESOLVED_STACK;
 	out->frames = out->kbuf;
+	return 0;
 }
 
 bool resolve_owner(struct resolver *res, enum reader_kind kind,
@@ -339,25 +340,22 @@ bool resolve_owner(struct resolver *res, enum reader_kind kind,
 void resolve_record(struct resolver *res, enum reader_kind kind,
 		    const struct tep_record *record, struct resolved *out)
 {
+	/* By kind; none for a record that is not a stack record. */
+	static int (*const readers[READER_NR_KINDS])(struct resolver *,
+						      const struct tep_record *,
+						      struct resolved *) = {
+		[READER_COOKIE] = resolve_cookie,
+		[READER_FALLBACK] = resolve_fallback,
+		[READER_KSTACK] = resolve_kstack,
+		[READER_DEFINE] = read_define,
+	};
+
 	memset(out, 0, offsetof(struct resolved, err));
 	out->kind = kind;
 	out->err.msg[0] = '\0';
-	switch (kind) {
-	case READER_COOKIE:
-		resolve_cookie(res, record, out);
-		break;
-	case READER_FALLBACK:
-		resolve_fallback(res, record, out);
-		break;
-	case READER_KSTACK:
-		resolve_kstack(res, record, out);
-		break;
-	case READER_DEFINE:
-		/* Counted and reported by pass 1. */
-		read_define(res, record, out);
-		break;
-	case READER_NONE:
-	case READER_NR_KINDS:
-		break;		/* not a stack record: nothing to resolve */
-	}
+	if (kind < 0 || kind >= READER_NR_KINDS || !readers[kind])
+		return;
+	/* A corrupt definition was counted and reported by pass 1. */
+	if (readers[kind](res, record, out) && kind != READER_DEFINE)
+		corrupt(res, record, out);
 }
