@@ -8,17 +8,65 @@
 #include <string.h>
 
 #include "commands.h"
+#include "debuginfo.h"
 #include "diff.h"
 #include "fgdecode.h"
 #include "flamegraph.h"
+#include "folded.h"
 #include "weight.h"
 #include "message.h"
+
+/*
+ * The output of each trace of fgdecode diff: one side of the diff, its
+ * stacks matched by their folded lines (names only, as --folded prints
+ * them), and the kernel release the trace recorded.
+ */
+struct diff_side {
+	struct fgdiff *d;
+	int side;			/* DIFF_BASE or DIFF_NEW */
+	char release[128];
+};
+
+static int side_begin(void *state, struct output_env *env)
+{
+	struct diff_side *ds = state;
+
+	if (debuginfo_release(env->uname, ds->release, sizeof(ds->release)))
+		snprintf(ds->release, sizeof(ds->release), "(not recorded)");
+	return 0;
+}
+
+/* folded_fn: a stack of this side. */
+static int add_to_diff(void *ctx, const char *stack, sm_u64 weight)
+{
+	struct diff_side *ds = ctx;
+
+	return fgdiff_add(ds->d, ds->side, stack, weight);
+}
+
+static int side_end(void *state, const struct output_env *env,
+		    sm_u64 span_ns)
+{
+	(void)span_ns;
+	return folded_foreach(env->sz, env->set, env->args->merge,
+			      add_to_diff, state);
+}
+
+static const struct output_ops diff_side_output = {
+	.flags = OUTPUT_WEIGHS | OUTPUT_OFF_CPU | OUTPUT_MERGES |
+		 OUTPUT_NAMES_ONLY,
+	.begin = side_begin,
+	.end = side_end,
+};
 
 /* What the weights of @opt sum, and their unit. */
 static void weight_of(const struct options *opt, struct fgdiff_print *p)
 {
-	p->name = opt->off_cpu ? "off-cpu" : opt->weight ? opt->weight : "events";
-	p->unit = opt->off_cpu ? "ns" : opt->weight ? weight_unit(opt->weight) :
+	const struct output_args *out = &opt->out;
+
+	p->name = out->off_cpu ? "off-cpu" : out->weight ? out->weight :
+		  "events";
+	p->unit = out->off_cpu ? "ns" : out->weight ? weight_unit(out->weight) :
 		  "events";
 }
 
@@ -49,12 +97,13 @@ static int run_diff(struct fgdecode *fg)
 	const struct options opt = fg->opt;
 	const char *path[2] = { opt.path, opt.new_path };
 	struct fgdiff_print p = {
-		.folded = opt.diff_mode == OUT_FOLDED,
+		.folded = opt.mode == OUT_FOLDED,
 		.normalize = opt.normalize,
-		.top = opt.diff_mode == OUT_TOP ? opt.top : 0,
+		.top = opt.mode == OUT_TOP ? opt.top : 0,
 	};
 	struct fgdiff *d = fgdiff_new();
-	char release[2][sizeof(fg->release)];
+	struct diff_side sides[2] = { { .d = d, .side = DIFF_BASE },
+				      { .d = d, .side = DIFF_NEW } };
 	int side, ret = EXIT_ERROR;
 
 	if (!d) {
@@ -65,22 +114,21 @@ static int run_diff(struct fgdecode *fg)
 		memset(fg, 0, sizeof(*fg));
 		fg->opt = opt;
 		fg->opt.path = path[side];
-		fg->diff = d;
-		fg->diff_side = side;
+		fg->out = (struct output){ &diff_side_output, &sides[side] };
 		ret = fg_run_trace(fg);
 		if (ret == EXIT_ERROR)
 			goto out;
-		memcpy(release[side], fg->release, sizeof(release[side]));
 	}
-	if (!opt.any_kernel && strcmp(release[DIFF_BASE], release[DIFF_NEW])) {
+	if (!opt.any_kernel &&
+	    strcmp(sides[DIFF_BASE].release, sides[DIFF_NEW].release)) {
 		fg_error("diff: %s was recorded on kernel %s, %s on %s: their stacks differ for that alone (--any-kernel to compare them anyway)",
-			 path[DIFF_BASE], release[DIFF_BASE], path[DIFF_NEW],
-			 release[DIFF_NEW]);
+			 path[DIFF_BASE], sides[DIFF_BASE].release,
+			 path[DIFF_NEW], sides[DIFF_NEW].release);
 		ret = EXIT_ERROR;
 		goto out;
 	}
 	weight_of(&opt, &p);
-	if (opt.diff_mode == OUT_FLAMEGRAPH) {
+	if (opt.mode == OUT_FLAMEGRAPH) {
 		if (write_diff_flamegraph(&opt, d, &p)) {
 			ret = EXIT_ERROR;
 			goto out;

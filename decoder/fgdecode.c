@@ -7,22 +7,19 @@
  * same context (events.h, "Which event a stack belongs to"); any other is an
  * orphan, shown on its own.
  *
- * The pipeline, one file per stage: read.c (libtracecmd, all buffers) ->
- * resolve.c (cookie -> stack) -> symbolize.c (address -> symbol) -> one
- * formatter per output: format.c (text), json.c, folded.c, top.c; filter.c
- * selects events and stackset.c interns stacks so that each distinct stack
- * is formatted once.
+ * The pipeline (report.c, the pass): read.c (libtracecmd, all buffers) ->
+ * pair.c (which stack record is an event's own) -> resolve.c (cookie ->
+ * stack) -> analyses.c (what a stack weighs into the stack set: one per
+ * event, --weight, --off-cpu) -> one output (output.h; the table in
+ * outputs.c: text.c, json.c, folded.c, top.c, pprof.c, flamegraph.c).
+ * filter.c selects events, symbolize.c names addresses, stackset.c interns
+ * stacks so that each distinct stack is formatted once.
  *
  * The commands (commands.h), one file each, sharing fgdecode.h: this file
- * opens one trace, sets those stages up and runs them (fgdecode report);
- * report.c is its pass 2, the loop that decides which record a stack
- * belongs to and emits it; options.c parses every command's options and
- * prints their help; map_cmd.c is fgdecode map, diff_cmd.c fgdecode diff.
- *
- * What a stack weighs is decided on the way into the stack set: one per
- * event by default, a field of the event with --weight (weight.c), the
- * time its task then spent off the CPU with --off-cpu (offcpu.c, which also
- * joins wakers).
+ * opens one trace, sets those stages up and runs the pass (fgdecode
+ * report); options.c parses every command's options and prints their help;
+ * map_cmd.c is fgdecode map, diff_cmd.c fgdecode diff (whose output, one
+ * side of the diff, is its own).
  *
  * Exit status: 0 success; 1 the trace (with --map: the listing or the
  * kallsyms) cannot be read, out of memory, or the output cannot be written;
@@ -41,9 +38,7 @@
 #include "dwsym.h"
 #include "fault.h"
 #include "fgdecode.h"
-#include "flamegraph.h"
 #include "format.h"
-#include "json.h"
 #include "maplist.h"
 #include "tracedat_options.h"
 #include "message.h"
@@ -101,8 +96,8 @@ static int find_debuginfo(struct fgdecode *fg, struct debuginfo *d)
 			      d->release);
 		return -1;
 	}
-	if (!fg->opt.vmlinux && d->vmlinux[0])
-		fg->opt.vmlinux = d->vmlinux;
+	if (!fg->opt.out.vmlinux && d->vmlinux[0])
+		fg->opt.out.vmlinux = d->vmlinux;
 	if (!fg->opt.modules && d->modules[0])
 		fg->opt.modules = d->modules;
 	return 0;
@@ -118,25 +113,26 @@ int open_symbols(struct fgdecode *fg, struct tep_handle *tep,
 	fg->sz.tep = tep;
 	if (fg->opt.debuginfo && !fg->opt.map && find_debuginfo(fg, &found))
 		return -1;
-	/* Folded stacks print names only: no module, no listing needed. */
-	if (fg->opt.mode == OUT_FOLDED && !fg->opt.vmlinux && !fg->opt.modules)
+	/* Names only: no module, no listing needed. */
+	if (fg->out.ops && (fg->out.ops->flags & OUTPUT_NAMES_ONLY) &&
+	    !fg->opt.out.vmlinux && !fg->opt.modules)
 		return 0;
 	if (kallsyms_load(&fg->kallsyms, tep)) {
 		fg_file_error(name, "cannot list its kallsyms");
 		return -1;
 	}
 	fg->sz.ks = &fg->kallsyms;
-	if (!fg->opt.vmlinux && !fg->opt.modules)
+	if (!fg->opt.out.vmlinux && !fg->opt.modules)
 		return 0;
 	/* The file's own word on its release first, then its symbols. */
-	if (fg->opt.vmlinux &&
+	if (fg->opt.out.vmlinux &&
 	    !debuginfo_release(reader_uname(&fg->reader), release,
 			       sizeof(release)) &&
-	    dwsym_check_banner(fg->opt.vmlinux, release, &err)) {
+	    dwsym_check_banner(fg->opt.out.vmlinux, release, &err)) {
 		fg_error("%s", err.msg);
 		return -1;
 	}
-	if (dwsym_open(&fg->sz.dw, &fg->kallsyms, fg->opt.vmlinux,
+	if (dwsym_open(&fg->sz.dw, &fg->kallsyms, fg->opt.out.vmlinux,
 		       fg->opt.modules, &err)) {
 		fg_error("%s", err.msg);
 		return -1;
@@ -217,47 +213,85 @@ static int load_listing(struct fgdecode *fg)
 }
 
 /*
- * The view written to a file after decoding, if one was asked for: --pprof
- * (its vmlinux mapping named after --vmlinux when given) or --flamegraph
- * (titled with the trace's name).
- *
- * Return: 0, or -1 after printing why not.
+ * The output opt.output asks for (text by default), unless the command set
+ * one up; @made says which.  Return: 0, or -ENOMEM.
  */
-static int write_view(struct fgdecode *fg)
+static int make_output(struct fgdecode *fg, bool *made)
 {
-	struct sm_err err;
-	int ret = 0;
-
-	/* --off-cpu counts at switch-in, not per event: its pairs. */
-	if (fg->opt.mode == OUT_PPROF && fg->opt.off_cpu &&
-	    pprof_add_pairs(fg->pprof, fg->set))
-		ret = -ENOMEM;
-	if (!ret && fg->opt.mode == OUT_PPROF) {
-		pprof_set_duration(fg->pprof, fg->last_ts - fg->first_ts);
-		ret = pprof_write(fg->pprof, &fg->sz, fg->set, fg->opt.view,
-				  fg->opt.vmlinux, &err);
-	} else if (fg->opt.mode == OUT_FLAMEGRAPH)
-		ret = flamegraph_write(fg->opt.view, &fg->sz, fg->set,
-				       fg->opt.path, &err);
-	if (!ret)
+	*made = !fg->out.ops;
+	if (!*made)
 		return 0;
-	if (ret == -ENOMEM)
-		sm_err_set(&err, "%s: out of memory", fg->opt.view);
-	fg_error("%s", err.msg);
-	return -1;
+	return output_new(&fg->out, fg->opt.output ? fg->opt.output :
+			  output_table()[0]);
 }
 
-/* --off-cpu --json: an interval ended (offcpu_on_interval()). */
-static int print_interval(void *arg, const struct offcpu_interval *iv)
+/* Begin the output, the trace and its stages set up; -1 after printing. */
+static int begin_output(struct fgdecode *fg)
 {
-	struct fgdecode *fg = arg;
+	int ret;
 
-	return json_off_cpu(stdout, &fg->sz, iv, fg->opt.wakers);
+	fg->env = (struct output_env){
+		.path = fg->opt.path,
+		.tep = fg->reader.tep,
+		.nr_cpus = fg->reader.nr_cpus,
+		.uname = reader_uname(&fg->reader),
+		.sz = &fg->sz,
+		.set = fg->an.set,
+		.args = &fg->opt.out,
+	};
+	ret = fg->out.ops->begin ? fg->out.ops->begin(fg->out.state,
+						      &fg->env) : 0;
+	if (ret == -ENOMEM)
+		fg_file_error(fg->opt.path, "out of memory");
+	if (!ret)
+		analyses_on_interval(&fg->an, &fg->out);
+	return ret ? -1 : 0;
+}
+
+/* The stages the pass needs, after the trace is open; -1 after printing. */
+static int set_up(struct fgdecode *fg)
+{
+	struct sm_err err;
+	int ret;
+
+	if (filter_check(&fg->opt.filter, fg->reader.tep, fg->reader.nr_cpus,
+			 &err)) {
+		fg_file_error(fg->opt.path, "%s", err.msg);
+		return -1;
+	}
+	if (open_symbols(fg, fg->reader.tep, fg->opt.path))
+		return -1;
+	ret = analyses_init(&fg->an, fg->reader.tep, &fg->sz, &fg->opt.out,
+			    fg->opt.task_root, &err);
+	if (ret && ret != -ENOMEM) {
+		fg_file_error(fg->opt.path, "%s", err.msg);
+		return -1;
+	}
+	if (ret || resolve_init(&fg->res, &fg->reader, warn_record, fg) ||
+	    resolve_collect(&fg->res) || load_snapshot(fg)) {
+		fg_file_error(fg->opt.path, "out of memory");
+		return -1;
+	}
+	return load_listing(fg);
+}
+
+/* After the pass: the summary lines on stderr, as asked. */
+static void print_summary(struct fgdecode *fg)
+{
+	if (!fg->opt.summary)
+		return;
+	format_summary(stderr, fg->events, &fg->res.stats,
+		       stacktab_count(fg->res.tab),
+		       filter_active(&fg->opt.filter) ? fg->matched :
+		       (size_t)-1);
+	format_losses(stderr, &fg->reader);
+	analyses_summary(&fg->an, stderr);
 }
 
 static int run_guarded(struct fgdecode *fg)
 {
 	struct sm_err err;
+	bool made, begun = false;
 	int ret = EXIT_ERROR;
 
 	if (reader_open(&fg->reader, fg->opt.path,
@@ -265,86 +299,39 @@ static int run_guarded(struct fgdecode *fg)
 		fg_file_error(fg->opt.path, "%s", err.msg);
 		return EXIT_ERROR;
 	}
-	if (filter_check(&fg->opt.filter, fg->reader.tep, fg->reader.nr_cpus,
-			 &err)) {
-		fg_file_error(fg->opt.path, "%s", err.msg);
-		goto out;
-	}
-	if (fg->diff && debuginfo_release(reader_uname(&fg->reader),
-					  fg->release, sizeof(fg->release)))
-		snprintf(fg->release, sizeof(fg->release), "(not recorded)");
-	if (open_symbols(fg, fg->reader.tep, fg->opt.path))
-		goto out;
-	fg->set = sset_new();
-	if (fg->set && fg->opt.weight) {
-		weight_init(&fg->weight, fg->opt.weight);
-		sset_set_weight(fg->set, fg->opt.weight, fg->weight.unit);
-	}
-	if (fg->set && fg->opt.off_cpu &&
-	    offcpu_init(&fg->offcpu, fg->reader.tep, fg->set,
-			fg->opt.task_root, &err)) {
-		fg_file_error(fg->opt.path, "%s", err.msg);
-		goto out;
-	}
-	if (fg->set && fg->opt.wakers &&
-	    offcpu_wakers(&fg->offcpu, fg->reader.tep, &fg->sz, &err)) {
-		fg_file_error(fg->opt.path, "%s", err.msg);
-		goto out;
-	}
-	if (fg->set && fg->opt.off_cpu && fg->opt.mode == OUT_JSON)
-		offcpu_on_interval(&fg->offcpu, print_interval, fg);
-	if (fg->set && fg->opt.mode == OUT_PPROF)
-		fg->pprof = pprof_new(sset_weighted(fg->set) ?
-				      sset_weight_name(fg->set) : NULL,
-				      sset_weighted(fg->set) ?
-				      sset_weight_unit(fg->set) : NULL);
-	if (!fg->set || (fg->opt.mode == OUT_PPROF && !fg->pprof) ||
-	    resolve_init(&fg->res, &fg->reader, warn_record, fg) ||
-	    resolve_collect(&fg->res) || load_snapshot(fg)) {
+	if (make_output(fg, &made)) {
 		fg_file_error(fg->opt.path, "out of memory");
 		goto out;
 	}
-	if (load_listing(fg))
+	if (set_up(fg) || begin_output(fg))
 		goto out;
-	trace_seq_init(&fg->line);
-	trace_seq_init(&fg->after);
-	memset(&fg->comms, 0, sizeof(fg->comms));
+	begun = true;
 	ret = fg_decode(fg);
+	if (!ret && fg->out.ops->end)
+		ret = fg->out.ops->end(fg->out.state, &fg->env,
+				       fg->last_ts - fg->first_ts);
 	if (ret) {
 		if (ret == -ENOMEM)
 			fg_file_error(fg->opt.path, "out of memory");
 		ret = EXIT_ERROR;
-		goto out_seq;
+		goto out;
 	}
 	ret = EXIT_ERROR;
-	if (write_view(fg))
-		goto out_seq;
 	if (fflush(stdout) || ferror(stdout)) {
 		fg_file_error(fg->opt.path, "cannot write the output");
-		goto out_seq;
+		goto out;
 	}
-	if (fg->opt.summary)
-		format_summary(stderr, fg->events, &fg->res.stats,
-			       stacktab_count(fg->res.tab),
-			       filter_active(&fg->opt.filter) ? fg->matched :
-			       (size_t)-1);
-	if (fg->opt.summary)
-		format_losses(stderr, &fg->reader);
-	if (fg->opt.summary && fg->opt.weight)
-		format_weight_summary(stderr, fg->set, fg->weight.negative);
-	if (fg->opt.summary && fg->opt.off_cpu)
-		offcpu_summary(stderr, &fg->offcpu);
+	print_summary(fg);
 	ret = check_strict(fg);
-out_seq:
-	trace_seq_destroy(&fg->line);
-	trace_seq_destroy(&fg->after);
 out:
+	if (begun && fg->out.ops->fini)
+		fg->out.ops->fini(fg->out.state);
+	if (made)
+		output_free(&fg->out);
 	dwsym_free(fg->sz.dw);
 	kallsyms_free(&fg->kallsyms);
-	offcpu_fini(&fg->offcpu);
+	analyses_fini(&fg->an);
 	resolve_fini(&fg->res);
-	pprof_free(fg->pprof);
-	sset_free(fg->set);
 	reader_close(&fg->reader);
 	return ret;
 }

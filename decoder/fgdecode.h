@@ -11,90 +11,75 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "diff.h"
+#include "analyses.h"
 #include "filter.h"
-#include "format.h"
 #include "kallsyms.h"
-#include "offcpu.h"
-#include "pprof.h"
+#include "output.h"
 #include "read.h"
 #include "resolve.h"
-#include "stackset.h"
 #include "symbolize.h"
-#include "weight.h"
 #include "message.h"
 
 #define EXIT_ERROR		1
 #define EXIT_USAGE		2
 #define EXIT_STRICT		3
 
+/* What fgdecode map and diff print (report's outputs: output.h). */
 enum output_mode {
 	OUT_TEXT = 0,
 	OUT_JSON,
 	OUT_FOLDED,
 	OUT_TOP,
-	OUT_PPROF,
 	OUT_FLAMEGRAPH,
 };
 
 struct options {
-	bool show_defines;
-	bool cookies;
 	bool summary;
 	bool strict;
-	bool merge;
-	enum output_mode mode;
-	size_t top;
-	const char *view;	/* --pprof or --flamegraph FILE */
+	const struct output_ops *output;	/* report: --json, ... (NULL: text) */
+	struct output_args out;	/* what report's output is asked */
+	enum output_mode mode;	/* map and diff */
+	size_t top;		/* map and diff: --top N */
+	const char *view;	/* diff: --flamegraph FILE */
 	bool no_plugins;	/* -N */
 	struct filter filter;
-	const char *vmlinux;
 	const char *modules;
 	bool debuginfo;
 	const char *path;	/* NULL with --map: the live listing */
 	bool map;
 	const char *kallsyms;	/* --kallsyms, with --map */
 	const char *stack_map;	/* --stack-map FILE or "live" */
-	const char *weight;	/* --weight FIELD, NULL: count events */
-	bool off_cpu;		/* --off-cpu */
 	bool task_root;		/* --task-root, with --off-cpu */
-	bool wakers;		/* --wakers, with --off-cpu */
 	bool diff;		/* fgdecode diff */
 	const char *new_path;	/* diff: the second trace (path: the base) */
 	bool normalize;		/* diff --normalize */
 	bool any_kernel;	/* diff --any-kernel */
-	enum output_mode diff_mode;	/* diff: OUT_TEXT (table), OUT_FOLDED
-					 * or OUT_TOP */
 	double interval;	/* --interval seconds, 0: read once */
 	unsigned long count;	/* --count, 0: until interrupted */
 };
 
+/*
+ * One run of the pass over one trace: its stages (output.h, analyses.h,
+ * pair.h, resolve.h, read.h) and what the pass counts.
+ */
 struct fgdecode {
 	struct options opt;
 	struct reader reader;
 	struct resolver res;
-	struct stackset *set;
-	struct pprof *pprof;		/* with --pprof */
-	struct kallsyms kallsyms;	/* with --vmlinux */
+	struct kallsyms kallsyms;	/* the trace's kallsyms */
 	struct symbolizer sz;
-	struct resolved resolved;	/* the stack being printed */
-	struct trace_seq line;		/* the event and its stack */
-	struct trace_seq after;		/* definitions met while attaching */
-	struct format_comms comms;	/* for the event lines */
-	struct weight weight;		/* with --weight */
-	struct offcpu offcpu;		/* with --off-cpu */
-	struct fgdiff *diff;		/* fgdecode diff: where stacks go */
-	int diff_side;			/* DIFF_BASE or DIFF_NEW */
-	char release[128];		/* kernel release, for diff */
+	struct analyses an;		/* the stack set, --weight, --off-cpu */
+	struct output out;		/* set by the command (diff), else
+					 * opt.output's, made by the run */
+	struct output_env env;		/* what the output is given */
+	struct resolved resolved;	/* the stack being resolved */
 	size_t events;
 	size_t matched;
 	unsigned long long first_ts;	/* of the records read, in the trace */
 	unsigned long long last_ts;	/* clock's units (ns) */
 	size_t warnings;
-	bool cut;			/* the event printed lost its stack
-					 * to the end of its stream */
-	bool nomem;
-	bool failed;			/* an error was printed: stop */
+	int err;			/* stops the pass: -ENOMEM, or -EINVAL
+					 * after printing why */
 };
 
 /* fgdecode.c */
@@ -181,14 +166,12 @@ int parse_map_options(struct options *opt, int argc, char **argv);
 /* report.c */
 
 /**
- * fg_decode() - pass 2: every record in time order, then the aggregates
- * @fg: the run, its reader, resolver, symbols and stack set set up
+ * fg_decode() - the pass: every record in time order through the pipeline
+ * @fg: the run, its reader, resolver, symbols, analyses and output set up
+ * and begun
  *
- * Prints the per-event output as it goes (text, --json; --pprof is filled
- * in), then --folded or --top N; with fg->diff, the folded stacks go into
- * the diff instead.
- *
- * Return: 0; -EINVAL when an error was printed; -ENOMEM.
+ * Return: 0; -EINVAL when an error was printed; -ENOMEM; an output's error
+ * (-EIO, printed).
  */
 int fg_decode(struct fgdecode *fg);
 

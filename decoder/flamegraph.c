@@ -17,6 +17,7 @@
 #include "array.h"
 #include "diff.h"
 #include "flamegraph.h"
+#include "output.h"
 #include "flamegraph.js.h"
 #include "folded.h"
 #include "kallsyms.h"
@@ -549,3 +550,25 @@ int flamegraph_write_diff(const char *path, const struct fgdiff *d,
 
 	return write_svg(&t, build_diff(&t, d, normalize), path, title, err);
 }
+
+/* fgdecode report --flamegraph FILE: the counted stacks, titled by the trace. */
+static int flamegraph_end(void *state, const struct output_env *env,
+			  sm_u64 span_ns)
+{
+	struct sm_err err;
+
+	(void)state;
+	(void)span_ns;
+	return output_failed(flamegraph_write(env->args->arg, env->sz,
+					      env->set, env->path, &err),
+			     env->args->arg, &err);
+}
+
+const struct output_ops flamegraph_output = {
+	.option = "flamegraph",
+	.arg = "FILE",
+	.help = "  --flamegraph FILE  an interactive SVG flame graph of the stacks (zoom on\n"
+		"                  click, search); FILE - is standard output\n",
+	.flags = OUTPUT_WEIGHS | OUTPUT_OFF_CPU,
+	.end = flamegraph_end,
+};

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "folded.h"
+#include "output.h"
 #include "tep_stack.h"
 
 static const char *const marker_frame[SSET_NR_STATUS] = {
@@ -176,3 +177,20 @@ int folded_print(FILE *out, const struct symbolizer *sz,
 	free(l.line);
 	return ret;
 }
+
+/* fgdecode report --folded: the counted stacks, after the last event. */
+static int folded_end(void *state, const struct output_env *env,
+		      sm_u64 span_ns)
+{
+	(void)state;
+	(void)span_ns;
+	return folded_print(stdout, env->sz, env->set, env->args->merge);
+}
+
+const struct output_ops folded_output = {
+	.option = "folded",
+	.help = "  --folded        folded stacks (flame graphs), one line per event and stack\n",
+	.flags = OUTPUT_WEIGHS | OUTPUT_OFF_CPU | OUTPUT_MERGES |
+		 OUTPUT_NAMES_ONLY,
+	.end = folded_end,
+};

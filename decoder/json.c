@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "json.h"
+#include "output.h"
 #include "stackmap/cookie.h"
 #include "stackmap/events.h"
 #include "symbolize.h"
@@ -268,3 +269,44 @@ int json_off_cpu(FILE *out, const struct symbolizer *sz,
 	trace_seq_destroy(&s);
 	return ret;
 }
+
+/* fgdecode report --json: one line per event, or per off-CPU interval. */
+struct json {
+	const struct output_env *env;
+};
+
+static int json_begin(void *state, struct output_env *env)
+{
+	struct json *j = state;
+
+	j->env = env;
+	return 0;
+}
+
+static int json_output_event(void *state, const struct fg_event *ev)
+{
+	const struct output_env *env = ((struct json *)state)->env;
+
+	/* --off-cpu: intervals, as they end (json_output_interval()). */
+	if (env->args->off_cpu)
+		return 0;
+	return json_event(stdout, env->sz, ev->record, ev->buffer, ev->stack,
+			  ev->entry, ev->orphan, ev->weight);
+}
+
+static int json_output_interval(void *state, const struct offcpu_interval *iv)
+{
+	const struct output_env *env = ((struct json *)state)->env;
+
+	return json_off_cpu(stdout, env->sz, iv, env->args->wakers);
+}
+
+const struct output_ops json_output = {
+	.option = "json",
+	.help = "  --json          one JSON object per event per line\n",
+	.flags = OUTPUT_WEIGHS | OUTPUT_OFF_CPU,
+	.size = sizeof(struct json),
+	.begin = json_begin,
+	.event = json_output_event,
+	.interval = json_output_interval,
+};

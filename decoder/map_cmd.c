@@ -61,8 +61,7 @@ static enum mapout_mode map_mode(enum output_mode mode)
 	case OUT_TOP:
 		return MAPOUT_TOP;
 	case OUT_TEXT:
-	case OUT_PPROF:		/* not map options */
-	case OUT_FLAMEGRAPH:
+	case OUT_FLAMEGRAPH:	/* not a map option */
 		break;
 	}
 	return MAPOUT_TEXT;

@@ -13,8 +13,19 @@
 #include "commands.h"
 #include "fgdecode.h"
 #include "filter.h"
+#include "output.h"
 #include "stackmap/version.h"
 #include "message.h"
+
+/* The help lines of the outputs of the table that have an option. */
+static void outputs_usage(FILE *out)
+{
+	const struct output_ops *const *o;
+
+	for (o = output_table(); *o; o++)
+		if ((*o)->help)
+			fputs((*o)->help, out);
+}
 
 static void report_usage(FILE *out)
 {
@@ -29,16 +40,10 @@ static void report_usage(FILE *out)
 		"stack each stackmap stack_cookie or stack_fallback event, or ftrace kernel_stack\n"
 		"event, carries printed as '=> ' lines under the event it follows on the same CPU.\n"
 		"\n"
-		"Output (default: text):\n"
-		"  --json          one JSON object per event per line\n"
-		"  --folded        folded stacks (flame graphs), one line per event and stack\n"
+		"Output (default: text):\n");
+	outputs_usage(out);
+	fprintf(out,
 		"  --merge         with --folded: merge all events, no event root frame\n"
-		"  --top N         the N stacks carried by the most events\n"
-		"  --pprof FILE    a gzip-compressed pprof profile (go tool pprof, Pyroscope,\n"
-		"                  Parca) of the stacks, labelled by event, comm, pid, cpu;\n"
-		"                  FILE - is standard output\n"
-		"  --flamegraph FILE  an interactive SVG flame graph of the stacks (zoom on\n"
-		"                  click, search); FILE - is standard output\n"
 		"  --cookies       text output: head each cookie's stack with\n"
 		"                  <cookie 0xC gen G slot S>, each fallback stack with\n"
 		"                  <fallback REASON>\n"
@@ -115,21 +120,21 @@ enum {
 	OPT_OFF_CPU, OPT_TASK_ROOT, OPT_NORMALIZE, OPT_ANY_KERNEL,
 	OPT_WAKERS,
 	OPT_KALLSYMS, OPT_INTERVAL, OPT_COUNT, OPT_STACK_MAP,
-	OPT_WEIGHT, OPT_PPROF, OPT_FLAMEGRAPH,
+	OPT_WEIGHT, OPT_FLAMEGRAPH,
+	/* report: the outputs of the table, OPT_OUTPUT + their index */
+	OPT_OUTPUT,
 };
 
-/* fgdecode report: the trace decoder's options. */
-static const struct option report_longopts[] = {
+/*
+ * fgdecode report: the trace decoder's options; those that choose an output
+ * come from the output table (report_options()).
+ */
+static const struct option report_fixed_longopts[] = {
 	{ "cookies", no_argument, NULL, OPT_COOKIES },
 	{ "show-defines", no_argument, NULL, OPT_SHOW_DEFINES },
 	{ "no-summary", no_argument, NULL, OPT_NO_SUMMARY },
 	{ "strict", no_argument, NULL, OPT_STRICT },
-	{ "json", no_argument, NULL, OPT_JSON },
-	{ "folded", no_argument, NULL, OPT_FOLDED },
 	{ "merge", no_argument, NULL, OPT_MERGE },
-	{ "top", required_argument, NULL, OPT_TOP },
-	{ "pprof", required_argument, NULL, OPT_PPROF },
-	{ "flamegraph", required_argument, NULL, OPT_FLAMEGRAPH },
 	{ "event", required_argument, NULL, OPT_EVENT },
 	{ "pid", required_argument, NULL, OPT_PID },
 	{ "cpu", required_argument, NULL, OPT_CPU },
@@ -193,11 +198,57 @@ static const struct option diff_longopts[] = {
 	{ NULL, 0, NULL, 0 },
 };
 
-/* Select output @mode; only one of --json, --folded, --top. */
+/* Outputs in the table, at most (the default has no option). */
+#define MAX_OUTPUTS	16
+#define NR_FIXED	(sizeof(report_fixed_longopts) / \
+			 sizeof(report_fixed_longopts[0]))
+
+/*
+ * report_fixed_longopts, then one option per output of the table (its
+ * value OPT_OUTPUT + its index), then the end.
+ */
+static const struct option *report_options(void)
+{
+	static struct option opts[NR_FIXED + MAX_OUTPUTS];
+	const struct output_ops *const *o = output_table();
+	size_t n = NR_FIXED - 1;
+	int i;
+
+	memcpy(opts, report_fixed_longopts, n * sizeof(opts[0]));
+	for (i = 0; o[i] && i < MAX_OUTPUTS - 1; i++)
+		if (o[i]->option)
+			opts[n++] = (struct option){
+				o[i]->option,
+				o[i]->arg ? required_argument : no_argument,
+				NULL, OPT_OUTPUT + i };
+	opts[n] = (struct option){ NULL, 0, NULL, 0 };
+	return opts;
+}
+
+/* report: choose the output of the table at @index, with @arg. */
+static int set_output(struct options *opt, int index, const char *arg)
+{
+	const struct output_ops *ops = output_table()[index];
+	char list[256];
+
+	if (opt->output && opt->output != ops) {
+		fg_error("%s exclude each other",
+			 output_list(0, " and ", list, sizeof(list)));
+		return -1;
+	}
+	if (ops->check && ops->check(arg))
+		return -1;
+	opt->output = ops;
+	opt->out.arg = arg;
+	return 0;
+}
+
+/* map and diff: select what they print; only one of them. */
 static int set_mode(struct options *opt, enum output_mode mode)
 {
 	if (opt->mode != OUT_TEXT && opt->mode != mode) {
-		fg_error("--json, --folded, --top, --pprof and --flamegraph exclude each other");
+		fg_error(opt->map ? "--json, --folded and --top exclude each other" :
+			 "--folded, --top and --flamegraph exclude each other");
 		return -1;
 	}
 	opt->mode = mode;
@@ -206,15 +257,8 @@ static int set_mode(struct options *opt, enum output_mode mode)
 
 static int parse_top(struct options *opt, const char *arg)
 {
-	char *end;
-
-	errno = 0;
-	opt->top = strtoul(arg, &end, 10);
-	if (errno || *end || !*arg || arg[0] == '-' || !opt->top) {
-		fg_error("--top: '%s' is not a positive number",
-			 arg);
+	if (output_parse_count("top", arg, &opt->top))
 		return -1;
-	}
 	return set_mode(opt, OUT_TOP);
 }
 
@@ -305,10 +349,10 @@ static int parse_one(struct options *opt, int c, const char *arg)
 {
 	switch (c) {
 	case OPT_COOKIES:
-		opt->cookies = true;
+		opt->out.cookies = true;
 		return 0;
 	case OPT_SHOW_DEFINES:
-		opt->show_defines = true;
+		opt->out.show_defines = true;
 		return 0;
 	case OPT_NO_SUMMARY:
 		opt->summary = false;
@@ -321,13 +365,10 @@ static int parse_one(struct options *opt, int c, const char *arg)
 	case OPT_FOLDED:
 		return set_mode(opt, OUT_FOLDED);
 	case OPT_MERGE:
-		opt->merge = true;
+		opt->out.merge = true;
 		return 0;
 	case OPT_TOP:
 		return parse_top(opt, arg);
-	case OPT_PPROF:
-		opt->view = arg;
-		return set_mode(opt, OUT_PPROF);
 	case OPT_FLAMEGRAPH:
 		opt->view = arg;
 		return set_mode(opt, OUT_FLAMEGRAPH);
@@ -342,7 +383,7 @@ static int parse_one(struct options *opt, int c, const char *arg)
 	case OPT_TO:
 		return parse_filter(opt, "to", arg);
 	case OPT_VMLINUX:
-		opt->vmlinux = arg;
+		opt->out.vmlinux = arg;
 		return 0;
 	case OPT_MODULES:
 		opt->modules = arg;
@@ -361,16 +402,16 @@ static int parse_one(struct options *opt, int c, const char *arg)
 		opt->stack_map = arg;
 		return 0;
 	case OPT_WEIGHT:
-		opt->weight = arg;
+		opt->out.weight = arg;
 		return 0;
 	case OPT_OFF_CPU:
-		opt->off_cpu = true;
+		opt->out.off_cpu = true;
 		return 0;
 	case OPT_TASK_ROOT:
 		opt->task_root = true;
 		return 0;
 	case OPT_WAKERS:
-		opt->wakers = true;
+		opt->out.wakers = true;
 		return 0;
 	case OPT_NORMALIZE:
 		opt->normalize = true;
@@ -388,33 +429,32 @@ static int parse_one(struct options *opt, int c, const char *arg)
 		printf("fgdecode %s\n", STACKMAP_VERSION);
 		exit(0);
 	}
+	if (c >= OPT_OUTPUT && c < OPT_OUTPUT + MAX_OUTPUTS)
+		return set_output(opt, c - OPT_OUTPUT, arg);
 	usage_hint(opt);
 	return -1;
 }
 
 /*
- * --off-cpu sums intervals, not events: an aggregate output, or --json's
- * one object per interval; not with --weight; its folded stacks have no
- * event root (sched_switch, always).
+ * --off-cpu sums intervals, not events: not with --weight; its folded
+ * stacks have no event root (sched_switch, always).
  */
 static int parse_off_cpu(struct options *opt)
 {
-	if ((opt->task_root || opt->wakers) && !opt->off_cpu) {
+	struct output_args *out = &opt->out;
+
+	if ((opt->task_root || out->wakers) && !out->off_cpu) {
 		fg_error("--%s needs --off-cpu",
-			 opt->wakers ? "wakers" : "task-root");
+			 out->wakers ? "wakers" : "task-root");
 		return -1;
 	}
-	if (!opt->off_cpu)
+	if (!out->off_cpu)
 		return 0;
-	if (!opt->diff && opt->mode == OUT_TEXT) {
-		fg_error("--off-cpu sums time per stack or lists intervals: not with the text output (--json for intervals)");
-		return -1;
-	}
-	if (opt->weight) {
+	if (out->weight) {
 		fg_error("--off-cpu weighs by time: not with --weight");
 		return -1;
 	}
-	opt->merge = true;
+	out->merge = true;
 	return 0;
 }
 
@@ -429,42 +469,44 @@ static int parse_options(struct options *opt, int argc, char **argv,
 				NULL)) != -1)
 		if (parse_one(opt, c, optarg))
 			return -1;
-	if (opt->merge && opt->mode != OUT_FOLDED && !opt->diff) {
-		fg_error("--merge needs --folded");
-		return -1;
-	}
-	if (parse_off_cpu(opt))
-		return -1;
 	return 0;
-}
-
-/* The option that chose @mode, for messages. */
-static const char *mode_option(enum output_mode mode)
-{
-	static const char *const names[] = {
-		[OUT_TEXT] = "the text output", [OUT_JSON] = "--json",
-		[OUT_FOLDED] = "--folded", [OUT_TOP] = "--top",
-		[OUT_PPROF] = "--pprof", [OUT_FLAMEGRAPH] = "--flamegraph",
-	};
-
-	return names[mode];
 }
 
 /*
  * Options that shape one kind of output do nothing in another: a usage
- * error rather than silence.  --cookies and --show-defines mark the text
- * output; --weight weighs the stacks of the others.
+ * error rather than silence.  Which output takes which is in its flags
+ * (output.h): --cookies and --show-defines mark the text output; --weight
+ * and --off-cpu weigh the stacks of the others (--off-cpu: --json lists
+ * its intervals); --merge merges the event roots of --folded.
  */
 static int check_output_options(const struct options *opt)
 {
-	if (opt->mode != OUT_TEXT && (opt->cookies || opt->show_defines)) {
-		fg_error("%s marks the text output: not with %s",
-			 opt->cookies ? "--cookies" : "--show-defines",
-			 mode_option(opt->mode));
+	const struct output_ops *ops = opt->output ? opt->output :
+				       output_table()[0];
+	const struct output_args *out = &opt->out;
+	char list[256];
+
+	if (out->merge && !(ops->flags & OUTPUT_MERGES)) {
+		fg_error("--merge needs %s",
+			 output_list(OUTPUT_MERGES, " or ", list, sizeof(list)));
 		return -1;
 	}
-	if (opt->mode == OUT_TEXT && opt->weight) {
-		fg_error("--weight weighs the stacks of --top, --folded, --json, --pprof or --flamegraph: not the text output");
+	if (out->off_cpu && !(ops->flags & OUTPUT_OFF_CPU)) {
+		fg_error("--off-cpu sums time per stack or lists intervals: not with %s (--json for intervals)",
+			 output_name(ops));
+		return -1;
+	}
+	if (!(ops->flags & OUTPUT_TEXT_MARKS) &&
+	    (out->cookies || out->show_defines)) {
+		fg_error("%s marks the text output: not with %s",
+			 out->cookies ? "--cookies" : "--show-defines",
+			 output_name(ops));
+		return -1;
+	}
+	if (out->weight && !(ops->flags & OUTPUT_WEIGHS)) {
+		fg_error("--weight weighs the stacks of %s: not %s",
+			 output_list(OUTPUT_WEIGHS, " or ", list, sizeof(list)),
+			 output_name(ops));
 		return -1;
 	}
 	return 0;
@@ -472,8 +514,8 @@ static int check_output_options(const struct options *opt)
 
 int parse_report_options(struct options *opt, int argc, char **argv)
 {
-	if (parse_options(opt, argc, argv, report_longopts) ||
-	    check_output_options(opt))
+	if (parse_options(opt, argc, argv, report_options()) ||
+	    check_output_options(opt) || parse_off_cpu(opt))
 		return -1;
 	if (optind != argc - 1) {
 		fg_error("expected one trace.dat file");
@@ -487,7 +529,8 @@ int parse_report_options(struct options *opt, int argc, char **argv)
 int parse_diff_options(struct options *opt, int argc, char **argv)
 {
 	opt->diff = true;
-	if (parse_options(opt, argc, argv, diff_longopts))
+	if (parse_options(opt, argc, argv, diff_longopts) ||
+	    parse_off_cpu(opt))
 		return -1;
 	if (optind != argc - 2) {
 		fprintf(stderr, "fgdecode diff: expected two trace.dat files, BASE and NEW\n");
@@ -496,8 +539,6 @@ int parse_diff_options(struct options *opt, int argc, char **argv)
 	}
 	opt->path = argv[optind];
 	opt->new_path = argv[optind + 1];
-	opt->diff_mode = opt->mode;
-	opt->mode = OUT_FOLDED;
 	return 0;
 }
 

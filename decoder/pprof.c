@@ -21,6 +21,7 @@
 #include "array.h"
 #include "folded.h"
 #include "pprof.h"
+#include "output.h"
 #include "profile.pb-c.h"
 #include "tep_stack.h"
 
@@ -693,3 +694,67 @@ out:
 	build_free(&b, nr_stacks);
 	return ret;
 }
+
+/* fgdecode report --pprof FILE: a sample per event, written at the end. */
+struct pprof_output {
+	const struct output_env *env;
+	struct pprof *pp;
+};
+
+static int pprof_begin(void *state, struct output_env *env)
+{
+	struct pprof_output *p = state;
+	bool weighted = sset_weighted(env->set);
+
+	p->env = env;
+	p->pp = pprof_new(weighted ? sset_weight_name(env->set) : NULL,
+			  weighted ? sset_weight_unit(env->set) : NULL);
+	return p->pp ? 0 : -ENOMEM;
+}
+
+static int pprof_event(void *state, const struct fg_event *ev)
+{
+	struct pprof_output *p = state;
+
+	if (!ev->entry || ev->orphan)
+		return 0;
+	return pprof_add(p->pp, p->env->tep, ev->record, ev->entry,
+			 ev->weight ? *ev->weight : 0);
+}
+
+/* --off-cpu counts at switch-in, not per event: its pairs, then write. */
+static int pprof_end(void *state, const struct output_env *env,
+		     sm_u64 span_ns)
+{
+	struct pprof_output *p = state;
+	struct sm_err err;
+	int ret = 0;
+
+	if (env->args->off_cpu && pprof_add_pairs(p->pp, env->set))
+		ret = -ENOMEM;
+	if (!ret) {
+		pprof_set_duration(p->pp, span_ns);
+		ret = pprof_write(p->pp, env->sz, env->set, env->args->arg,
+				  env->args->vmlinux, &err);
+	}
+	return output_failed(ret, env->args->arg, &err);
+}
+
+static void pprof_fini(void *state)
+{
+	pprof_free(((struct pprof_output *)state)->pp);
+}
+
+const struct output_ops pprof_output = {
+	.option = "pprof",
+	.arg = "FILE",
+	.help = "  --pprof FILE    a gzip-compressed pprof profile (go tool pprof, Pyroscope,\n"
+		"                  Parca) of the stacks, labelled by event, comm, pid, cpu;\n"
+		"                  FILE - is standard output\n",
+	.flags = OUTPUT_WEIGHS | OUTPUT_OFF_CPU,
+	.size = sizeof(struct pprof_output),
+	.begin = pprof_begin,
+	.event = pprof_event,
+	.end = pprof_end,
+	.fini = pprof_fini,
+};

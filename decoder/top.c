@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "format.h"
+#include "output.h"
 #include "top.h"
 
 static const char *const marker_line[SSET_NR_STATUS] = {
@@ -127,3 +128,32 @@ int top_print(FILE *out, const struct symbolizer *sz, struct stackset *set,
 	free(hot);
 	return 0;
 }
+
+/* --top N: N, a positive number; -1 after printing why not. */
+static int top_check(const char *arg)
+{
+	size_t n;
+
+	return output_parse_count("top", arg, &n);
+}
+
+/* fgdecode report --top N: the N heaviest stacks, after the last event. */
+static int top_end(void *state, const struct output_env *env,
+		   sm_u64 span_ns)
+{
+	size_t n;
+
+	(void)state;
+	(void)span_ns;
+	output_parse_count("top", env->args->arg, &n);
+	return top_print(stdout, env->sz, env->set, n);
+}
+
+const struct output_ops top_output = {
+	.option = "top",
+	.arg = "N",
+	.help = "  --top N         the N stacks carried by the most events\n",
+	.flags = OUTPUT_WEIGHS | OUTPUT_OFF_CPU,
+	.check = top_check,
+	.end = top_end,
+};

@@ -1407,7 +1407,7 @@ START_TEST(output_options_reject_bad_combinations)
 	run("--weight n trace.dat");
 	ck_assert_int_eq(res.status, 2);
 	ck_assert_str_eq(res.err,
-		"fgdecode: --weight weighs the stacks of --top, --folded, --json, --pprof or --flamegraph: not the text output\n");
+		"fgdecode: --weight weighs the stacks of --json, --folded, --top, --pprof or --flamegraph: not the text output\n");
 }
 END_TEST
 
