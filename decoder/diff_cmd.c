@@ -5,6 +5,7 @@
  * --folded, --top N or a differential --flamegraph).
  */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "commands.h"
@@ -60,7 +61,7 @@ static const struct output_ops diff_side_output = {
 };
 
 /* What the weights of @opt sum, and their unit. */
-static void weight_of(const struct options *opt, struct fgdiff_print *p)
+static void weight_of(const struct trace_options *opt, struct fgdiff_print *p)
 {
 	const struct output_args *out = &opt->out;
 
@@ -71,16 +72,16 @@ static void weight_of(const struct options *opt, struct fgdiff_print *p)
 }
 
 /* diff --flamegraph FILE: titled "BASE -> NEW".  Return: 0, or -1 (printed). */
-static int write_diff_flamegraph(const struct options *opt,
+static int write_diff_flamegraph(const struct diff_options *opt,
 				 const struct fgdiff *d,
 				 const struct fgdiff_print *p)
 {
 	char title[512];
 	struct sm_err err;
 
-	snprintf(title, sizeof(title), "%s -> %s%s", opt->path, opt->new_path,
-		 opt->normalize ? " (base normalized)" : "");
-	if (!flamegraph_write_diff(opt->view, d, opt->normalize,
+	snprintf(title, sizeof(title), "%s -> %s%s", opt->trace.path,
+		 opt->new_path, opt->normalize ? " (base normalized)" : "");
+	if (!flamegraph_write_diff(opt->flamegraph, d, opt->normalize,
 				   *p->unit ? p->unit : p->name, title, &err))
 		return 0;
 	fg_error("%s", err.msg);
@@ -88,59 +89,64 @@ static int write_diff_flamegraph(const struct options *opt,
 }
 
 /*
- * fgdecode diff: read BASE, then NEW, each into the diff, on a fresh
- * struct fgdecode; refuse traces of two kernel releases unless
- * --any-kernel (their stacks would differ for that alone); print.
+ * Read BASE, then NEW, each into the diff, on a fresh struct fgdecode;
+ * refuse traces of two kernel releases unless --any-kernel (their stacks
+ * would differ for that alone).  Return: 0, or EXIT_ERROR (printed).
  */
-static int run_diff(struct fgdecode *fg)
+static int read_sides(const struct diff_options *opt, struct fgdecode *fg,
+		      struct fgdiff *d)
 {
-	const struct options opt = fg->opt;
-	const char *path[2] = { opt.path, opt.new_path };
-	struct fgdiff_print p = {
-		.folded = opt.mode == OUT_FOLDED,
-		.normalize = opt.normalize,
-		.top = opt.mode == OUT_TOP ? opt.top : 0,
-	};
-	struct fgdiff *d = fgdiff_new();
+	const char *path[2] = { opt->trace.path, opt->new_path };
 	struct diff_side sides[2] = { { .d = d, .side = DIFF_BASE },
 				      { .d = d, .side = DIFF_NEW } };
-	int side, ret = EXIT_ERROR;
+	int side;
+
+	for (side = DIFF_BASE; side <= DIFF_NEW; side++) {
+		memset(fg, 0, sizeof(*fg));
+		fg->opt = opt->trace;
+		fg->opt.path = path[side];
+		fg->out = (struct output){ &diff_side_output, &sides[side] };
+		if (fg_run_trace(fg) == EXIT_ERROR)
+			return EXIT_ERROR;
+	}
+	if (opt->any_kernel ||
+	    !strcmp(sides[DIFF_BASE].release, sides[DIFF_NEW].release))
+		return 0;
+	fg_error("diff: %s was recorded on kernel %s, %s on %s: their stacks differ for that alone (--any-kernel to compare them anyway)",
+		 path[DIFF_BASE], sides[DIFF_BASE].release, path[DIFF_NEW],
+		 sides[DIFF_NEW].release);
+	return EXIT_ERROR;
+}
+
+/* fgdecode diff: both traces into one diff, then what changed printed. */
+static int run_diff(const struct diff_options *opt, struct fgdecode *fg)
+{
+	struct fgdiff_print p = {
+		.folded = opt->output == DIFF_FOLDED,
+		.normalize = opt->normalize,
+		.top = opt->output == DIFF_TOP ? opt->top : 0,
+	};
+	struct fgdiff *d = fgdiff_new();
+	int ret = EXIT_ERROR;
 
 	if (!d) {
 		fg_error("out of memory");
 		return EXIT_ERROR;
 	}
-	for (side = DIFF_BASE; side <= DIFF_NEW; side++) {
-		memset(fg, 0, sizeof(*fg));
-		fg->opt = opt;
-		fg->opt.path = path[side];
-		fg->out = (struct output){ &diff_side_output, &sides[side] };
-		ret = fg_run_trace(fg);
-		if (ret == EXIT_ERROR)
-			goto out;
-	}
-	if (!opt.any_kernel &&
-	    strcmp(sides[DIFF_BASE].release, sides[DIFF_NEW].release)) {
-		fg_error("diff: %s was recorded on kernel %s, %s on %s: their stacks differ for that alone (--any-kernel to compare them anyway)",
-			 path[DIFF_BASE], sides[DIFF_BASE].release,
-			 path[DIFF_NEW], sides[DIFF_NEW].release);
-		ret = EXIT_ERROR;
+	if (read_sides(opt, fg, d))
 		goto out;
-	}
-	weight_of(&opt, &p);
-	if (opt.mode == OUT_FLAMEGRAPH) {
-		if (write_diff_flamegraph(&opt, d, &p)) {
-			ret = EXIT_ERROR;
+	weight_of(&opt->trace, &p);
+	if (opt->output == DIFF_FLAMEGRAPH) {
+		if (write_diff_flamegraph(opt, d, &p))
 			goto out;
-		}
 	} else if (fgdiff_print(stdout, d, &p) || fflush(stdout) ||
 		   ferror(stdout)) {
 		fg_error("diff: out of memory or cannot write the output");
-		ret = EXIT_ERROR;
 		goto out;
 	}
-	if (opt.summary)
+	if (opt->trace.summary)
 		fgdiff_summary(stderr, d);
+	ret = 0;
 out:
 	fgdiff_free(d);
 	return ret;
@@ -148,5 +154,18 @@ out:
 
 int fgdecode_diff(int argc, char **argv)
 {
-	return run_command(argc, argv, parse_diff_options, run_diff);
+	struct diff_options opt = { 0 };
+	struct fgdecode *fg;
+	int ret;
+
+	if (parse_diff_options(&opt, argc, argv))
+		return EXIT_USAGE;
+	fg = calloc(1, sizeof(*fg));
+	if (!fg) {
+		fg_error("out of memory");
+		return EXIT_ERROR;
+	}
+	ret = run_diff(&opt, fg);
+	free(fg);
+	return ret;
 }

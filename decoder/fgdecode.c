@@ -34,8 +34,6 @@
 #include <unistd.h>
 
 #include "commands.h"
-#include "debuginfo.h"
-#include "dwsym.h"
 #include "fault.h"
 #include "fgdecode.h"
 #include "format.h"
@@ -77,67 +75,6 @@ static int check_strict(struct fgdecode *fg)
 		fg_file_error(fg->opt.path, "--strict: %zu stale, %zu unknown, %zu conflicting cookies, %zu corrupt records",
 			      st->stale, st->unknown, st->conflicting, st->corrupt);
 	return EXIT_STRICT;
-}
-
-/*
- * --debuginfo: the vmlinux and modules of the release the trace recorded,
- * where --vmlinux and --modules do not name them.  Finding neither is an
- * error naming the release.
- */
-static int find_debuginfo(struct fgdecode *fg, struct debuginfo *d)
-{
-	if (debuginfo_release(reader_uname(&fg->reader), d->release,
-			      sizeof(d->release))) {
-		fg_file_error(fg->opt.path, "--debuginfo: the trace records no kernel release");
-		return -1;
-	}
-	if (!debuginfo_find(d, "")) {
-		fg_file_error(fg->opt.path, "--debuginfo: no vmlinux or modules of %s under /usr/lib/debug, /boot or /lib/modules",
-			      d->release);
-		return -1;
-	}
-	if (!fg->opt.out.vmlinux && d->vmlinux[0])
-		fg->opt.out.vmlinux = d->vmlinux;
-	if (!fg->opt.modules && d->modules[0])
-		fg->opt.modules = d->modules;
-	return 0;
-}
-
-int open_symbols(struct fgdecode *fg, struct tep_handle *tep,
-		 const char *name)
-{
-	static struct debuginfo found;
-	char release[128];
-	struct sm_err err;
-
-	fg->sz.tep = tep;
-	if (fg->opt.debuginfo && !fg->opt.map && find_debuginfo(fg, &found))
-		return -1;
-	/* Names only: no module, no listing needed. */
-	if (fg->out.ops && (fg->out.ops->flags & OUTPUT_NAMES_ONLY) &&
-	    !fg->opt.out.vmlinux && !fg->opt.modules)
-		return 0;
-	if (kallsyms_load(&fg->kallsyms, tep)) {
-		fg_file_error(name, "cannot list its kallsyms");
-		return -1;
-	}
-	fg->sz.ks = &fg->kallsyms;
-	if (!fg->opt.out.vmlinux && !fg->opt.modules)
-		return 0;
-	/* The file's own word on its release first, then its symbols. */
-	if (fg->opt.out.vmlinux &&
-	    !debuginfo_release(reader_uname(&fg->reader), release,
-			       sizeof(release)) &&
-	    dwsym_check_banner(fg->opt.out.vmlinux, release, &err)) {
-		fg_error("%s", err.msg);
-		return -1;
-	}
-	if (dwsym_open(&fg->sz.dw, &fg->kallsyms, fg->opt.out.vmlinux,
-		       fg->opt.modules, &err)) {
-		fg_error("%s", err.msg);
-		return -1;
-	}
-	return 0;
 }
 
 /*
@@ -235,7 +172,8 @@ static int begin_output(struct fgdecode *fg)
 		.tep = fg->reader.tep,
 		.nr_cpus = fg->reader.nr_cpus,
 		.uname = reader_uname(&fg->reader),
-		.sz = &fg->sz,
+		.sz = &fg->syms.sz,
+		.vmlinux = fg->syms.vmlinux,
 		.set = fg->an.set,
 		.args = &fg->opt.out,
 	};
@@ -259,9 +197,11 @@ static int set_up(struct fgdecode *fg)
 		fg_file_error(fg->opt.path, "%s", err.msg);
 		return -1;
 	}
-	if (open_symbols(fg, fg->reader.tep, fg->opt.path))
+	if (symbols_open(&fg->syms, fg->reader.tep, &fg->opt.sym,
+			 reader_uname(&fg->reader),
+			 fg->out.ops->flags & OUTPUT_NAMES_ONLY, fg->opt.path))
 		return -1;
-	ret = analyses_init(&fg->an, fg->reader.tep, &fg->sz, &fg->opt.out,
+	ret = analyses_init(&fg->an, fg->reader.tep, &fg->syms.sz, &fg->opt.out,
 			    fg->opt.task_root, &err);
 	if (ret && ret != -ENOMEM) {
 		fg_file_error(fg->opt.path, "%s", err.msg);
@@ -328,8 +268,7 @@ out:
 		fg->out.ops->fini(fg->out.state);
 	if (made)
 		output_free(&fg->out);
-	dwsym_free(fg->sz.dw);
-	kallsyms_free(&fg->kallsyms);
+	symbols_close(&fg->syms);
 	analyses_fini(&fg->an);
 	resolve_fini(&fg->res);
 	reader_close(&fg->reader);
@@ -364,22 +303,6 @@ int fg_run_trace(struct fgdecode *fg)
 	return ret;
 }
 
-int run_command(int argc, char **argv,
-		int (*parse)(struct options *, int, char **),
-		int (*cmd)(struct fgdecode *))
-{
-	struct fgdecode *fg = calloc(1, sizeof(*fg));
-	int ret;
-
-	if (!fg) {
-		fg_error("out of memory");
-		return EXIT_ERROR;
-	}
-	ret = parse(&fg->opt, argc, argv) ? EXIT_USAGE : cmd(fg);
-	free(fg);
-	return ret;
-}
-
 /*
  * A text report writes hundreds of bytes per event: into a file or a pipe,
  * in 1 MiB writes instead of stdio's st_blksize ones (4 KiB).  A terminal
@@ -395,6 +318,16 @@ static void buffer_stdout(void)
 
 int fgdecode_report(int argc, char **argv)
 {
+	struct fgdecode *fg = calloc(1, sizeof(*fg));
+	int ret;
+
+	if (!fg) {
+		fg_error("out of memory");
+		return EXIT_ERROR;
+	}
 	buffer_stdout();
-	return run_command(argc, argv, parse_report_options, fg_run_trace);
+	ret = parse_report_options(&fg->opt, argc, argv) ? EXIT_USAGE :
+	      fg_run_trace(fg);
+	free(fg);
+	return ret;
 }

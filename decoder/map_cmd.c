@@ -6,15 +6,22 @@
  */
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <time.h>
 
 #include "commands.h"
-#include "dwsym.h"
 #include "fgdecode.h"
-#include "kallsyms.h"
 #include "maplist.h"
 #include "mapout.h"
 #include "message.h"
+#include "options.h"
+#include "symbols.h"
+
+/* One run of fgdecode map: its options and symbols. */
+struct map_run {
+	struct map_options opt;
+	struct symbols syms;
+};
 
 /* Reads of a live listing retried when a reset made one inconsistent. */
 #define MAP_READ_TRIES		3
@@ -22,7 +29,7 @@
 /* ---- --map ---- */
 
 /* The listing --map reads. */
-static const char *map_path(const struct options *opt)
+static const char *map_path(const struct map_options *opt)
 {
 	return opt->path ? opt->path : MAPLIST_LIVE_PATH;
 }
@@ -31,40 +38,24 @@ static const char *map_path(const struct options *opt)
  * Read the listing into @snap; a read that a reset made inconsistent (an
  * entry of another generation) is tried again, up to MAP_READ_TRIES times.
  */
-static int read_map(struct fgdecode *fg, struct stackmap_snapshot *snap)
+static int read_map(struct map_run *run, struct stackmap_snapshot *snap)
 {
 	struct sm_err err;
 	int ret, tries = 0;
 	sm_u32 announced;
 
 	do
-		ret = maplist_read(map_path(&fg->opt), snap, &announced, &err);
+		ret = maplist_read(map_path(&run->opt), snap, &announced, &err);
 	while (ret == -EINVAL && ++tries < MAP_READ_TRIES);
 	if (ret) {
 		fg_error("%s", err.msg);
 		return ret;
 	}
 	/* Live, inserts in flight are not listed yet: only a saved file. */
-	if (fg->opt.path && announced > snap->nr)
+	if (run->opt.path && announced > snap->nr)
 		fg_warn("%s: header says %u entries, %u listed (truncated?)",
-			fg->opt.path, announced, snap->nr);
+			run->opt.path, announced, snap->nr);
 	return 0;
-}
-
-static enum mapout_mode map_mode(enum output_mode mode)
-{
-	switch (mode) {
-	case OUT_JSON:
-		return MAPOUT_JSON;
-	case OUT_FOLDED:
-		return MAPOUT_FOLDED;
-	case OUT_TOP:
-		return MAPOUT_TOP;
-	case OUT_TEXT:
-	case OUT_FLAMEGRAPH:	/* not a map option */
-		break;
-	}
-	return MAPOUT_TEXT;
 }
 
 static double now(void)
@@ -86,28 +77,28 @@ static void sleep_for(double seconds)
 }
 
 /* --interval: print what changed, interval after interval. */
-static int map_intervals(struct fgdecode *fg)
+static int map_intervals(struct map_run *run)
 {
 	struct stackmap_snapshot prev, cur;
 	unsigned long n;
 	double t0, t1;
 	int ret;
 
-	if (read_map(fg, &prev))
+	if (read_map(run, &prev))
 		return EXIT_ERROR;
 	t0 = now();
 	ret = 0;
-	for (n = 1; !ret && (!fg->opt.count || n <= fg->opt.count); n++) {
-		sleep_for(fg->opt.interval);
-		if (read_map(fg, &cur)) {
+	for (n = 1; !ret && (!run->opt.count || n <= run->opt.count); n++) {
+		sleep_for(run->opt.interval);
+		if (read_map(run, &cur)) {
 			ret = EXIT_ERROR;
 			break;
 		}
 		t1 = now();
-		if (mapout_interval(stdout, &fg->sz, n, &prev, &cur, t1 - t0,
-				    fg->opt.mode == OUT_TOP ? fg->opt.top : 0) ||
+		if (mapout_interval(stdout, &run->syms.sz, n, &prev, &cur, t1 - t0,
+				    run->opt.mode == MAPOUT_TOP ? run->opt.top : 0) ||
 		    fflush(stdout) || ferror(stdout)) {
-			fg_file_error(map_path(&fg->opt), "out of memory or cannot write the output");
+			fg_file_error(map_path(&run->opt), "out of memory or cannot write the output");
 			ret = EXIT_ERROR;
 		}
 		stackmap_snapshot_free(&prev);
@@ -119,19 +110,19 @@ static int map_intervals(struct fgdecode *fg)
 }
 
 /* --map without --interval: print the listing once. */
-static int map_once(struct fgdecode *fg)
+static int map_once(struct map_run *run)
 {
 	struct stackmap_snapshot snap;
 	int ret = 0;
 
-	if (read_map(fg, &snap))
+	if (read_map(run, &snap))
 		return EXIT_ERROR;
-	if (mapout_print(stdout, &fg->sz, &snap, map_mode(fg->opt.mode),
-			 fg->opt.top)) {
-		fg_file_error(map_path(&fg->opt), "out of memory");
+	if (mapout_print(stdout, &run->syms.sz, &snap, run->opt.mode,
+			 run->opt.top)) {
+		fg_file_error(map_path(&run->opt), "out of memory");
 		ret = EXIT_ERROR;
 	} else if (fflush(stdout) || ferror(stdout)) {
-		fg_file_error(map_path(&fg->opt), "cannot write the output");
+		fg_file_error(map_path(&run->opt), "cannot write the output");
 		ret = EXIT_ERROR;
 	}
 	stackmap_snapshot_free(&snap);
@@ -142,29 +133,39 @@ static int map_once(struct fgdecode *fg)
  * --map: symbols from --kallsyms, /proc/kallsyms for the live map, or none
  * for a saved listing; then the listing once or every --interval.
  */
-static int run_map(struct fgdecode *fg)
+static int run_map(struct map_run *run)
 {
-	const char *ksyms = fg->opt.kallsyms;
+	const char *ksyms = run->opt.kallsyms;
 	struct sm_err err;
 	struct tep_handle *tep;
 	int ret = EXIT_ERROR;
 
-	if (!ksyms && !fg->opt.path)
+	if (!ksyms && !run->opt.path)
 		ksyms = MAPLIST_LIVE_KALLSYMS;
 	tep = maplist_symbols(ksyms, &err);
 	if (!tep) {
 		fg_error("%s", err.msg);
 		return EXIT_ERROR;
 	}
-	if (!open_symbols(fg, tep, ksyms ? ksyms : map_path(&fg->opt)))
-		ret = fg->opt.interval ? map_intervals(fg) : map_once(fg);
-	dwsym_free(fg->sz.dw);
-	kallsyms_free(&fg->kallsyms);
+	if (!symbols_open(&run->syms, tep, &run->opt.sym, NULL, false,
+			  ksyms ? ksyms : map_path(&run->opt)))
+		ret = run->opt.interval ? map_intervals(run) : map_once(run);
+	symbols_close(&run->syms);
 	tep_free(tep);
 	return ret;
 }
 
 int fgdecode_map(int argc, char **argv)
 {
-	return run_command(argc, argv, parse_map_options, run_map);
+	struct map_run *run = calloc(1, sizeof(*run));
+	int ret;
+
+	if (!run) {
+		fg_error("out of memory");
+		return EXIT_ERROR;
+	}
+	ret = parse_map_options(&run->opt, argc, argv) ? EXIT_USAGE :
+	      run_map(run);
+	free(run);
+	return ret;
 }

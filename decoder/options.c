@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * fgdecode's command lines: one table of long options per command (report,
- * map, diff), one parse_one() for all of them, the checks between options,
- * and each command's help.
+ * fgdecode's command lines (options.h): one table of long options per
+ * command (report's output options from the output table), one parser per
+ * command sharing the parsers of the options they have in common (the
+ * trace's, the symbols', the weights'), the checks between options, and
+ * each command's help.
  */
 #include <errno.h>
 #include <getopt.h>
@@ -11,7 +13,7 @@
 #include <string.h>
 
 #include "commands.h"
-#include "fgdecode.h"
+#include "options.h"
 #include "filter.h"
 #include "output.h"
 #include "stackmap/version.h"
@@ -127,7 +129,7 @@ enum {
 
 /*
  * fgdecode report: the trace decoder's options; those that choose an output
- * come from the output table (report_options()).
+ * come from the output table (report_longopts()).
  */
 static const struct option report_fixed_longopts[] = {
 	{ "cookies", no_argument, NULL, OPT_COOKIES },
@@ -207,7 +209,7 @@ static const struct option diff_longopts[] = {
  * report_fixed_longopts, then one option per output of the table (its
  * value OPT_OUTPUT + its index), then the end.
  */
-static const struct option *report_options(void)
+static const struct option *report_longopts(void)
 {
 	static struct option opts[NR_FIXED + MAX_OUTPUTS];
 	const struct output_ops *const *o = output_table();
@@ -223,83 +225,6 @@ static const struct option *report_options(void)
 				NULL, OPT_OUTPUT + i };
 	opts[n] = (struct option){ NULL, 0, NULL, 0 };
 	return opts;
-}
-
-/* report: choose the output of the table at @index, with @arg. */
-static int set_output(struct options *opt, int index, const char *arg)
-{
-	const struct output_ops *ops = output_table()[index];
-	char list[256];
-
-	if (opt->output && opt->output != ops) {
-		fg_error("%s exclude each other",
-			 output_list(0, " and ", list, sizeof(list)));
-		return -1;
-	}
-	if (ops->check && ops->check(arg))
-		return -1;
-	opt->output = ops;
-	opt->out.arg = arg;
-	return 0;
-}
-
-/* map and diff: select what they print; only one of them. */
-static int set_mode(struct options *opt, enum output_mode mode)
-{
-	if (opt->mode != OUT_TEXT && opt->mode != mode) {
-		fg_error(opt->map ? "--json, --folded and --top exclude each other" :
-			 "--folded, --top and --flamegraph exclude each other");
-		return -1;
-	}
-	opt->mode = mode;
-	return 0;
-}
-
-static int parse_top(struct options *opt, const char *arg)
-{
-	if (output_parse_count("top", arg, &opt->top))
-		return -1;
-	return set_mode(opt, OUT_TOP);
-}
-
-/* --interval SECONDS: a positive number of seconds, at most a day. */
-static int parse_interval(struct options *opt, const char *arg)
-{
-	char *end;
-
-	errno = 0;
-	opt->interval = strtod(arg, &end);
-	if (errno || *end || !*arg || !(opt->interval >= 0.001) ||
-	    opt->interval > 86400) {
-		fg_error("--interval: '%s' is not a number of seconds from 0.001 to 86400",
-			 arg);
-		return -1;
-	}
-	return 0;
-}
-
-static int parse_count(struct options *opt, const char *arg)
-{
-	char *end;
-
-	errno = 0;
-	opt->count = strtoul(arg, &end, 10);
-	if (errno || *end || !*arg || arg[0] == '-' || !opt->count) {
-		fg_error("--count: '%s' is not a positive number",
-			 arg);
-		return -1;
-	}
-	return 0;
-}
-
-/* A filter option: --event, --pid, --cpu, --from, --to. */
-static int parse_filter(struct options *opt, const char *name,
-			const char *arg)
-{
-	if (!filter_add(&opt->filter, name, arg))
-		return 0;
-	fg_error("--%s: invalid value '%s'", name, arg);
-	return -1;
 }
 
 static void diff_usage(FILE *out)
@@ -328,79 +253,124 @@ static void diff_usage(FILE *out)
 		"  --version       print the version and exit\n");
 }
 
-/* The help of the command @opt was parsed for. */
-static void command_usage(const struct options *opt, FILE *out)
-{
-	(opt->map ? map_usage : opt->diff ? diff_usage : report_usage)(out);
-}
+
+/* A command: its name in messages, its help. */
+struct command {
+	const char *name;	/* "map ", "diff ", "" (report) */
+	void (*usage)(FILE *out);
+};
+
+static const struct command report_cmd = { "", report_usage };
+static const struct command diff_cmd = { "diff ", diff_usage };
+static const struct command map_cmd = { "map ", map_usage };
 
 /*
  * After a usage error (getopt_long() or the caller printed what it was):
  * one line pointing to the command's help, not the whole help.
  */
-static void usage_hint(const struct options *opt)
+static int usage_hint(const struct command *cmd)
 {
 	fprintf(stderr, "Try 'fgdecode %s--help' for more information.\n",
-		opt->map ? "map " : opt->diff ? "diff " : "");
+		cmd->name);
+	return -1;
 }
 
-/* One option; -1 on a usage error. */
-static int parse_one(struct options *opt, int c, const char *arg)
+/*
+ * The options every command has: --help and --version (exit 0), and what
+ * getopt_long() refused.  Return: -1 (a usage error, printed).
+ */
+static int parse_common(const struct command *cmd, int c)
 {
 	switch (c) {
-	case OPT_COOKIES:
-		opt->out.cookies = true;
+	case 'h':
+		cmd->usage(stdout);
+		exit(0);
+	case OPT_VERSION:
+		printf("fgdecode %s\n", STACKMAP_VERSION);
+		exit(0);
+	}
+	return usage_hint(cmd);
+}
+
+/* A positive count (--top N, --count N); -1 after printing why not. */
+static int parse_ulong(const char *option, const char *arg,
+		       unsigned long *n)
+{
+	size_t count;
+
+	if (output_parse_count(option, arg, &count))
+		return -1;
+	*n = count;
+	return 0;
+}
+
+/* --interval SECONDS: a positive number of seconds, at most a day. */
+static int parse_interval(struct map_options *opt, const char *arg)
+{
+	char *end;
+
+	errno = 0;
+	opt->interval = strtod(arg, &end);
+	if (errno || *end || !*arg || !(opt->interval >= 0.001) ||
+	    opt->interval > 86400) {
+		fg_error("--interval: '%s' is not a number of seconds from 0.001 to 86400",
+			 arg);
+		return -1;
+	}
+	return 0;
+}
+
+/* A filter option: --event, --pid, --cpu, --from, --to. */
+static int parse_filter(struct filter *filter, const char *name,
+			const char *arg)
+{
+	if (!filter_add(filter, name, arg))
 		return 0;
-	case OPT_SHOW_DEFINES:
-		opt->out.show_defines = true;
-		return 0;
-	case OPT_NO_SUMMARY:
-		opt->summary = false;
-		return 0;
-	case OPT_STRICT:
-		opt->strict = true;
-		return 0;
-	case OPT_JSON:
-		return set_mode(opt, OUT_JSON);
-	case OPT_FOLDED:
-		return set_mode(opt, OUT_FOLDED);
-	case OPT_MERGE:
-		opt->out.merge = true;
-		return 0;
-	case OPT_TOP:
-		return parse_top(opt, arg);
-	case OPT_FLAMEGRAPH:
-		opt->view = arg;
-		return set_mode(opt, OUT_FLAMEGRAPH);
-	case OPT_EVENT:
-		return parse_filter(opt, "event", arg);
-	case OPT_PID:
-		return parse_filter(opt, "pid", arg);
-	case OPT_CPU:
-		return parse_filter(opt, "cpu", arg);
-	case OPT_FROM:
-		return parse_filter(opt, "from", arg);
-	case OPT_TO:
-		return parse_filter(opt, "to", arg);
+	fg_error("--%s: invalid value '%s'", name, arg);
+	return -1;
+}
+
+/* --vmlinux, --modules, --debuginfo; 1 for another option. */
+static int parse_symbol_option(struct symbol_options *sym, int c,
+			       const char *arg)
+{
+	switch (c) {
 	case OPT_VMLINUX:
-		opt->out.vmlinux = arg;
+		sym->vmlinux = arg;
 		return 0;
 	case OPT_MODULES:
-		opt->modules = arg;
+		sym->modules = arg;
 		return 0;
 	case OPT_DEBUGINFO:
-		opt->debuginfo = true;
+		sym->debuginfo = true;
 		return 0;
-	case OPT_KALLSYMS:
-		opt->kallsyms = arg;
-		return 0;
-	case OPT_INTERVAL:
-		return parse_interval(opt, arg);
-	case OPT_COUNT:
-		return parse_count(opt, arg);
-	case OPT_STACK_MAP:
-		opt->stack_map = arg;
-		return 0;
+	}
+	return 1;
+}
+
+/* report: choose the output of the table at @index, with @arg. */
+static int set_output(struct trace_options *opt, int index, const char *arg)
+{
+	const struct output_ops *ops = output_table()[index];
+	char list[256];
+
+	if (opt->output && opt->output != ops) {
+		fg_error("%s exclude each other",
+			 output_list(0, " and ", list, sizeof(list)));
+		return -1;
+	}
+	if (ops->check && ops->check(arg))
+		return -1;
+	opt->output = ops;
+	opt->out.arg = arg;
+	return 0;
+}
+
+/* What weighs the stacks: --weight, --off-cpu, --task-root, --wakers, --merge. */
+static int parse_weigh_option(struct trace_options *opt, int c,
+			      const char *arg)
+{
+	switch (c) {
 	case OPT_WEIGHT:
 		opt->out.weight = arg;
 		return 0;
@@ -413,33 +383,73 @@ static int parse_one(struct options *opt, int c, const char *arg)
 	case OPT_WAKERS:
 		opt->out.wakers = true;
 		return 0;
-	case OPT_NORMALIZE:
-		opt->normalize = true;
+	case OPT_MERGE:
+		opt->out.merge = true;
 		return 0;
-	case OPT_ANY_KERNEL:
-		opt->any_kernel = true;
-		return 0;
+	}
+	return 1;
+}
+
+/*
+ * An option of how a trace is read and its stacks weighed: the filters,
+ * -N, the symbols, the weights, --no-summary; 1 for another option, -1 on
+ * a usage error (printed).
+ */
+static int parse_trace_option(struct trace_options *opt, int c,
+			      const char *arg)
+{
+	int ret;
+
+	switch (c) {
+	case OPT_EVENT:
+		return parse_filter(&opt->filter, "event", arg);
+	case OPT_PID:
+		return parse_filter(&opt->filter, "pid", arg);
+	case OPT_CPU:
+		return parse_filter(&opt->filter, "cpu", arg);
+	case OPT_FROM:
+		return parse_filter(&opt->filter, "from", arg);
+	case OPT_TO:
+		return parse_filter(&opt->filter, "to", arg);
 	case 'N':
 		opt->no_plugins = true;
 		return 0;
-	case 'h':
-		command_usage(opt, stdout);
-		exit(0);
-	case OPT_VERSION:
-		printf("fgdecode %s\n", STACKMAP_VERSION);
-		exit(0);
+	case OPT_NO_SUMMARY:
+		opt->summary = false;
+		return 0;
 	}
-	if (c >= OPT_OUTPUT && c < OPT_OUTPUT + MAX_OUTPUTS)
+	ret = parse_symbol_option(&opt->sym, c, arg);
+	return ret > 0 ? parse_weigh_option(opt, c, arg) : ret;
+}
+
+/* An option of fgdecode report only; 1 for another option. */
+static int parse_report_option(struct trace_options *opt, int c,
+			       const char *arg)
+{
+	switch (c) {
+	case OPT_COOKIES:
+		opt->out.cookies = true;
+		return 0;
+	case OPT_SHOW_DEFINES:
+		opt->out.show_defines = true;
+		return 0;
+	case OPT_STRICT:
+		opt->strict = true;
+		return 0;
+	case OPT_STACK_MAP:
+		opt->stack_map = arg;
+		return 0;
+	}
+	if (c >= OPT_OUTPUT && c < OPT_OUTPUT + (int)MAX_OUTPUTS)
 		return set_output(opt, c - OPT_OUTPUT, arg);
-	usage_hint(opt);
-	return -1;
+	return 1;
 }
 
 /*
  * --off-cpu sums intervals, not events: not with --weight; its folded
  * stacks have no event root (sched_switch, always).
  */
-static int parse_off_cpu(struct options *opt)
+static int parse_off_cpu(struct trace_options *opt)
 {
 	struct output_args *out = &opt->out;
 
@@ -458,20 +468,6 @@ static int parse_off_cpu(struct options *opt)
 	return 0;
 }
 
-/* Parse @longopts; -1 on a usage error (printed). */
-static int parse_options(struct options *opt, int argc, char **argv,
-			 const struct option *longopts)
-{
-	int c;
-
-	opt->summary = true;
-	while ((c = getopt_long(argc, argv, opt->map ? "h" : "hN", longopts,
-				NULL)) != -1)
-		if (parse_one(opt, c, optarg))
-			return -1;
-	return 0;
-}
-
 /*
  * Options that shape one kind of output do nothing in another: a usage
  * error rather than silence.  Which output takes which is in its flags
@@ -479,7 +475,7 @@ static int parse_options(struct options *opt, int argc, char **argv,
  * and --off-cpu weigh the stacks of the others (--off-cpu: --json lists
  * its intervals); --merge merges the event roots of --folded.
  */
-static int check_output_options(const struct options *opt)
+static int check_output_options(const struct trace_options *opt)
 {
 	const struct output_ops *ops = opt->output ? opt->output :
 				       output_table()[0];
@@ -512,41 +508,146 @@ static int check_output_options(const struct options *opt)
 	return 0;
 }
 
-int parse_report_options(struct options *opt, int argc, char **argv)
+int parse_report_options(struct trace_options *opt, int argc, char **argv)
 {
-	if (parse_options(opt, argc, argv, report_options()) ||
-	    check_output_options(opt) || parse_off_cpu(opt))
+	int c, ret;
+
+	opt->summary = true;
+	while ((c = getopt_long(argc, argv, "hN", report_longopts(),
+				NULL)) != -1) {
+		ret = parse_report_option(opt, c, optarg);
+		if (ret > 0)
+			ret = parse_trace_option(opt, c, optarg);
+		if (ret > 0)
+			ret = parse_common(&report_cmd, c);
+		if (ret)
+			return -1;
+	}
+	if (check_output_options(opt) || parse_off_cpu(opt))
 		return -1;
 	if (optind != argc - 1) {
 		fg_error("expected one trace.dat file");
-		usage_hint(opt);
-		return -1;
+		return usage_hint(&report_cmd);
 	}
 	opt->path = argv[optind];
 	return 0;
 }
 
-int parse_diff_options(struct options *opt, int argc, char **argv)
+/* diff: what it prints; only one of them. */
+static int set_diff_output(struct diff_options *opt, enum diff_output output)
 {
-	opt->diff = true;
-	if (parse_options(opt, argc, argv, diff_longopts) ||
-	    parse_off_cpu(opt))
+	if (opt->output != DIFF_TABLE && opt->output != output) {
+		fg_error("--folded, --top and --flamegraph exclude each other");
+		return -1;
+	}
+	opt->output = output;
+	return 0;
+}
+
+/* An option of fgdecode diff only; 1 for another option. */
+static int parse_diff_option(struct diff_options *opt, int c, const char *arg)
+{
+	unsigned long n;
+
+	switch (c) {
+	case OPT_FOLDED:
+		return set_diff_output(opt, DIFF_FOLDED);
+	case OPT_TOP:
+		if (parse_ulong("top", arg, &n))
+			return -1;
+		opt->top = n;
+		return set_diff_output(opt, DIFF_TOP);
+	case OPT_FLAMEGRAPH:
+		opt->flamegraph = arg;
+		return set_diff_output(opt, DIFF_FLAMEGRAPH);
+	case OPT_NORMALIZE:
+		opt->normalize = true;
+		return 0;
+	case OPT_ANY_KERNEL:
+		opt->any_kernel = true;
+		return 0;
+	}
+	return 1;
+}
+
+int parse_diff_options(struct diff_options *opt, int argc, char **argv)
+{
+	int c, ret;
+
+	opt->trace.summary = true;
+	while ((c = getopt_long(argc, argv, "hN", diff_longopts, NULL)) != -1) {
+		ret = parse_diff_option(opt, c, optarg);
+		if (ret > 0)
+			ret = parse_trace_option(&opt->trace, c, optarg);
+		if (ret > 0)
+			ret = parse_common(&diff_cmd, c);
+		if (ret)
+			return -1;
+	}
+	if (parse_off_cpu(&opt->trace))
 		return -1;
 	if (optind != argc - 2) {
 		fprintf(stderr, "fgdecode diff: expected two trace.dat files, BASE and NEW\n");
-		usage_hint(opt);
-		return -1;
+		return usage_hint(&diff_cmd);
 	}
-	opt->path = argv[optind];
+	opt->trace.path = argv[optind];
 	opt->new_path = argv[optind + 1];
 	return 0;
 }
 
-int parse_map_options(struct options *opt, int argc, char **argv)
+/* map: what it prints; only one of them. */
+static int set_map_mode(struct map_options *opt, enum mapout_mode mode)
 {
-	opt->map = true;
-	if (parse_options(opt, argc, argv, map_longopts))
+	if (opt->mode != MAPOUT_TEXT && opt->mode != mode) {
+		fg_error("--json, --folded and --top exclude each other");
 		return -1;
+	}
+	opt->mode = mode;
+	return 0;
+}
+
+/*
+ * An option of fgdecode map (--no-summary is accepted, as it always was,
+ * and changes nothing: map prints no summary); 1 for another option.
+ */
+static int parse_map_option(struct map_options *opt, int c, const char *arg)
+{
+	unsigned long n;
+
+	switch (c) {
+	case OPT_JSON:
+		return set_map_mode(opt, MAPOUT_JSON);
+	case OPT_FOLDED:
+		return set_map_mode(opt, MAPOUT_FOLDED);
+	case OPT_TOP:
+		if (parse_ulong("top", arg, &n))
+			return -1;
+		opt->top = n;
+		return set_map_mode(opt, MAPOUT_TOP);
+	case OPT_KALLSYMS:
+		opt->kallsyms = arg;
+		return 0;
+	case OPT_INTERVAL:
+		return parse_interval(opt, arg);
+	case OPT_COUNT:
+		return parse_ulong("count", arg, &opt->count);
+	case OPT_NO_SUMMARY:
+		return 0;
+	}
+	return parse_symbol_option(&opt->sym, c, arg);
+}
+
+int parse_map_options(struct map_options *opt, int argc, char **argv)
+{
+	int c, ret;
+
+	while ((c = getopt_long(argc, argv, "h", map_longopts, NULL)) != -1) {
+		ret = parse_map_option(opt, c, optarg);
+		if (ret > 0)
+			ret = parse_common(&map_cmd, c);
+		if (ret)
+			return -1;
+	}
 	if (optind < argc - 1) {
 		fg_error("--map: expected at most one listing file");
 		return -1;
@@ -556,7 +657,8 @@ int parse_map_options(struct options *opt, int argc, char **argv)
 		fg_error("--count needs --interval");
 		return -1;
 	}
-	if (opt->interval && (opt->mode == OUT_JSON || opt->mode == OUT_FOLDED)) {
+	if (opt->interval && (opt->mode == MAPOUT_JSON ||
+			      opt->mode == MAPOUT_FOLDED)) {
 		fg_error("--interval prints text (or --top N), not --json or --folded");
 		return -1;
 	}

@@ -98,7 +98,6 @@ struct fg_define {
  * @weight: --weight FIELD, NULL: stacks count events
  * @off_cpu: --off-cpu: stacks weigh the ns their tasks spent off the CPU
  * @wakers: --wakers (with @off_cpu)
- * @vmlinux: --vmlinux FILE (pprof names its mapping after it), or NULL
  */
 struct output_args {
 	const char *arg;
@@ -108,7 +107,6 @@ struct output_args {
 	const char *weight;
 	bool off_cpu;
 	bool wakers;
-	const char *vmlinux;
 };
 
 /**
@@ -118,6 +116,8 @@ struct output_args {
  * @nr_cpus: its CPU count
  * @uname: the uname of its kernel as trace-cmd stored it, or ""
  * @sz: the symbolizer
+ * @vmlinux: the vmlinux it reads DWARF from (--vmlinux, or what
+ *	--debuginfo found), NULL: none (pprof names its mapping after it)
  * @set: the stack set every counted stack is in (weighed as sset_weighted()
  *	says); aggregate outputs read it in end()
  * @args: the command line's wishes
@@ -130,6 +130,7 @@ struct output_env {
 	int nr_cpus;
 	const char *uname;
 	const struct symbolizer *sz;
+	const char *vmlinux;
 	struct stackset *set;
 	const struct output_args *args;
 	bool define_stacks;

@@ -735,7 +735,7 @@ static int pprof_end(void *state, const struct output_env *env,
 	if (!ret) {
 		pprof_set_duration(p->pp, span_ns);
 		ret = pprof_write(p->pp, env->sz, env->set, env->args->arg,
-				  env->args->vmlinux, &err);
+				  env->vmlinux, &err);
 	}
 	return output_failed(ret, env->args->arg, &err);
 }

@@ -2264,6 +2264,19 @@ START_TEST(map_without_kallsyms_prints_raw_addresses)
 }
 END_TEST
 
+/* A listing records no release: --vmlinux is read, not checked against one. */
+START_TEST(map_with_a_vmlinux_that_is_no_elf_says_so)
+{
+	write_map_files();
+	write_file("notelf", "not an ELF file\n");
+	run("--map --kallsyms kallsyms --vmlinux notelf listing");
+	ck_assert_int_eq(res.status, 1);
+	ck_assert_str_eq(res.out, "");
+	ck_assert_ptr_nonnull(strstr(res.err, "notelf"));
+	ck_assert_int_eq(count_lines(res.err), 1);
+}
+END_TEST
+
 START_TEST(map_top_folded_and_json_count_hits)
 {
 	write_map_files();
@@ -2578,6 +2591,7 @@ static Suite *fgdecode_suite(void)
 	tcase_set_timeout(map, 60);
 	tcase_add_test(map, map_prints_each_stack_with_its_hits_cookie_and_frames);
 	tcase_add_test(map, map_without_kallsyms_prints_raw_addresses);
+	tcase_add_test(map, map_with_a_vmlinux_that_is_no_elf_says_so);
 	tcase_add_test(map, map_top_folded_and_json_count_hits);
 	tcase_add_test(map, map_folded_sums_slots_that_fold_alike);
 	tcase_add_test(map, map_names_owners_and_marks_truncated_stacks);
