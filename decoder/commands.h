@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * fgdecode's commands (decoder/fgdecode.c, map_cmd.c, diff_cmd.c; their
- * options and help in options.c), each a whole program with its own options
+ * fgdecode's commands (commands/fgdecode.c, map_cmd.c, diff_cmd.c; their
+ * options and help in commands/options.c), each a whole program with its own options
  * and help: main.c picks one from the command line, the tests and fuzzers
  * call them directly.
  *

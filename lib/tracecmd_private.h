@@ -7,7 +7,7 @@
  * trace-cmd-v3.1.6.
  *
  * The reader calls (lib/trace-cmd/trace-input.c) are fgdecode's
- * (decoder/read.c).  The writer calls (lib/trace-cmd/trace-output.c) are
+ * (decoder/pipeline/read.c).  The writer calls (lib/trace-cmd/trace-output.c) are
  * record/stackmap-snapshot's: trace-cmd record uses the same sequence to add
  * options after a recording (tracecmd/trace-record.c:
  * tracecmd_get_output_handle_fd, tracecmd_add_option,

@@ -7,19 +7,21 @@
  * same context (events.h, "Which event a stack belongs to"); any other is an
  * orphan, shown on its own.
  *
- * The pipeline (report.c, the pass): read.c (libtracecmd, all buffers) ->
- * pair.c (which stack record is an event's own) -> resolve.c (cookie ->
- * stack) -> analyses.c (what a stack weighs into the stack set: one per
- * event, --weight, --off-cpu) -> one output (output.h; the table in
- * outputs.c: text.c, json.c, folded.c, top.c, pprof.c, flamegraph.c).
- * filter.c selects events, symbolize.c names addresses, stackset.c interns
- * stacks so that each distinct stack is formatted once.
+ * The pipeline, a folder of decoder/ per stage (pipeline/pass.c runs it):
+ * pipeline/read.c (libtracecmd, all buffers) -> pipeline/pair.c (which
+ * stack record is an event's own) -> pipeline/resolve.c (cookie -> stack)
+ * -> analyses/ (what a stack weighs into the stack set: one per event,
+ * --weight, --off-cpu) -> one output (outputs/output.h; the table in
+ * outputs/outputs.c: text, json, folded, top, pprof, flamegraph).
+ * pipeline/filter.c selects events, symbols/ names addresses,
+ * analyses/stackset.c interns stacks so that each distinct stack is
+ * formatted once.
  *
- * The commands (commands.h), one file each, sharing fgdecode.h: this file
- * opens one trace, sets those stages up and runs the pass (fgdecode
- * report); options.c parses every command's options and prints their help;
- * map_cmd.c is fgdecode map, diff_cmd.c fgdecode diff (whose output, one
- * side of the diff, is its own).
+ * The commands (commands.h), one file each in commands/, sharing
+ * fgdecode.h: this file opens one trace, sets those stages up and runs the
+ * pass (fgdecode report); options.c parses every command's options and
+ * prints their help; map_cmd.c is fgdecode map, diff_cmd.c fgdecode diff
+ * (whose output, one side of the diff, is its own).
  *
  * Exit status: 0 success; 1 the trace (with --map: the listing or the
  * kallsyms) cannot be read, out of memory, or the output cannot be written;

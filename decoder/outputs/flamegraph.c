@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * fgdecode, stage 4: --flamegraph output (see flamegraph.h).
+ * fgdecode's outputs: --flamegraph output (see flamegraph.h).
  *
  * The counted (event, stack) pairs are merged into a tree of frames (node
  * 0 the root, children in linked lists, looked up by name and kind), then

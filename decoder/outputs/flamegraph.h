@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * fgdecode, stage 4: --flamegraph FILE.svg, an interactive flame graph of
+ * fgdecode's outputs: --flamegraph FILE.svg, an interactive flame graph of
  * the counted stacks, in one self-contained SVG file (no external script,
  * style or font), drawn the way flamegraph.pl and inferno draw them.
  *

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * fgdecode, stage 4: --folded output (see folded.h).
+ * fgdecode's outputs: --folded output (see folded.h).
  */
 #define _GNU_SOURCE
 #include <errno.h>

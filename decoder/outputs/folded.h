@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * fgdecode, stage 4: --folded output, Brendan Gregg's folded stacks for
+ * fgdecode's outputs: --folded output, Brendan Gregg's folded stacks for
  * flamegraph.pl and compatible tools.
  *
  * One line per distinct (event, stack) pair, or per distinct stack with

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * fgdecode, stage 3: text output (see format.h).
+ * fgdecode's outputs: text output (see format.h).
  */
 #include <errno.h>
 #include <stdbool.h>

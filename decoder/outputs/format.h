@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * fgdecode, stage 3: text output.
+ * fgdecode's outputs: text output.
  *
  * Event lines are those of `trace-cmd report` (3.1.6, default options, the
  * libtraceevent plugins reader_open() loads, or none with -N as with

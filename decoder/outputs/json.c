@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * fgdecode, stage 4: --json output (see json.h).
+ * fgdecode's outputs: --json output (see json.h).
  */
 #include <errno.h>
 #include <stdlib.h>

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * fgdecode, stage 4: --json output, one JSON object per event per line.
+ * fgdecode's outputs: --json output, one JSON object per event per line.
  *
  *   {"time":9.104211,"ts":9104211250,"cpu":0,"pid":113,"comm":"sh",
  *    "event":"sched_switch","system":"sched","buffer":"stk",

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * fgdecode, stage 4: --pprof output (see pprof.h).
+ * fgdecode's outputs: --pprof output (see pprof.h).
  *
  * Events are gathered as (stack, event, pid, CPU) keys with a count and a
  * weight, sorted and merged whenever the array fills, so memory grows with

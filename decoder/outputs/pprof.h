@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * fgdecode, stage 4: --pprof FILE, a gzip-compressed pprof profile
+ * fgdecode's outputs: --pprof FILE, a gzip-compressed pprof profile
  * (profile.proto: perftools.profiles.Profile, encoded by protobuf-c,
  * compressed by zlib) for go tool pprof, Pyroscope, Parca, Grafana and
  * Perfetto.

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * fgdecode, stage 4: --top N (see top.h).
+ * fgdecode's outputs: --top N (see top.h).
  */
 #include <errno.h>
 #include <stdlib.h>

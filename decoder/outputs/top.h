@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * fgdecode, stage 4: --top N, the N stacks of most weight: carried by the
+ * fgdecode's outputs: --top N, the N stacks of most weight: carried by the
  * most events, or with --weight of the largest sum of the field.
  *
  *   fgdecode: top 2 of 44 distinct stacks over 1804 events with a stack

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * fgdecode, stage 1: read a trace.dat with libtracecmd (see read.h).
+ * fgdecode's pipeline: read a trace.dat with libtracecmd (see read.h).
  */
 #include <errno.h>
 #include <fcntl.h>

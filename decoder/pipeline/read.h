@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * fgdecode, stage 1: read a trace.dat with libtracecmd.
+ * fgdecode's pipeline: read a trace.dat with libtracecmd.
  *
  * A trace holds the top buffer and any number of buffer instances
  * (trace-cmd record -B NAME), each with its own per-CPU ring buffers.  The

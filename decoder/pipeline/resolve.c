@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * fgdecode, stage 2: resolve stackmap records to stacks (see resolve.h).
+ * fgdecode's pipeline: resolve stackmap records to stacks (see resolve.h).
  */
 #include <errno.h>
 #include <stdbool.h>

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * fgdecode, stage 2: resolve stackmap records to stacks.
+ * fgdecode's pipeline: resolve stackmap records to stacks.
  *
  * resolve_collect() is pass 1: it reads every stack_define of the trace into
  * a stacktab, so a cookie used before its definition was written (another CPU

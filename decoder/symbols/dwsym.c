@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * fgdecode, stage 3 with --vmlinux: DWARF symbolization (see dwsym.h).
+ * fgdecode's symbols with --vmlinux: DWARF symbolization (see dwsym.h).
  *
  * The libdwfl recipe is the one in elfutils src/addr2line.c: a module per
  * file, dwfl_module_addrinfo() for the symbol, dwfl_module_getsrc() for the

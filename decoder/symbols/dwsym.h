@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * fgdecode, stage 3 with --vmlinux: kernel addresses to DWARF functions,
+ * fgdecode's symbols with --vmlinux: kernel addresses to DWARF functions,
  * file:line and inlined frames, through libdwfl.
  *
  * The vmlinux is placed at its KASLR-shifted address: the bias is the

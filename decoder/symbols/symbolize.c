@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * fgdecode, stage 3: addresses to symbols (see symbolize.h).
+ * fgdecode's symbols: addresses to symbols (see symbolize.h).
  */
 #include "symbolize.h"
 #include "tep_stack.h"

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * fgdecode, stage 3: addresses to symbols.
+ * fgdecode's symbols: addresses to symbols.
  *
  * By default symbols come from the kallsyms stored in the trace
  * (tep_find_function()): function name and offset into it, the same as the

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Unit tests of fgdecode --debuginfo's lookup (decoder/debuginfo.c): the
+ * Unit tests of fgdecode --debuginfo's lookup (decoder/symbols/debuginfo.c): the
  * release taken from a recorded uname, and the search order of vmlinux and
  * module trees, in a scratch directory standing in for /.
  */

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Tests of fgdecode's DWARF symbolizer (decoder/dwsym.c) and of
+ * Tests of fgdecode's DWARF symbolizer (decoder/symbols/dwsym.c) and of
  * fgdecode --vmlinux, on a small ELF the test builds itself: three C files
  * with always_inline and noinline functions, -O2 -g, linked at a kernel
  * address.  Every address of its text is checked against

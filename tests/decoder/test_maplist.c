@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Unit tests of fgdecode's --interval arithmetic (decoder/maplist.c):
+ * Unit tests of fgdecode's --interval arithmetic (decoder/pipeline/maplist.c):
  * which stacks changed between two reads of the map, by how much, in which
  * order, and what a reset does.
  */

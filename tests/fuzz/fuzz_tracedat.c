@@ -16,7 +16,7 @@
 /*
  * Leaks that are not fgdecode's: libtracecmd 3.1.6 loses memory on its own
  * error paths, and fgdecode deliberately leaves a half-opened handle unfreed
- * (decoder/read.c, open_trace()).
+ * (decoder/pipeline/read.c, open_trace()).
  */
 const char *__lsan_default_suppressions(void)
 {

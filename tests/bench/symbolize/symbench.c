@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * symbench: fgdecode's symbolizer (decoder/symbolize.c over dwsym.c) on a
+ * symbench: fgdecode's symbolizer (decoder/symbols/symbolize.c over dwsym.c) on a
  * list of addresses, timed.  Driven by run.sh.
  *
  *   symbench [--naive] ELF KALLSYMS ADDRS OUT
