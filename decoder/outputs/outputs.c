@@ -18,6 +18,7 @@ extern const struct output_ops folded_output;		/* folded.c */
 extern const struct output_ops top_output;		/* top.c */
 extern const struct output_ops pprof_output;		/* pprof.c */
 extern const struct output_ops flamegraph_output;	/* flamegraph.c */
+extern const struct output_ops perf_script_output;	/* perf_script.c */
 
 static const struct output_ops *const outputs[] = {
 	&text_output,
@@ -26,6 +27,7 @@ static const struct output_ops *const outputs[] = {
 	&top_output,
 	&pprof_output,
 	&flamegraph_output,
+	&perf_script_output,
 	NULL,
 };
 

@@ -1271,6 +1271,37 @@ START_TEST(folded_prints_root_first_per_event_sorted_with_counts)
 }
 END_TEST
 
+#define PERF_TICK(cpu, sec, n) \
+	"worker      42 [00" cpu "]     " sec ".000000: test:tick: n=" n "\n"
+#define PERF_STACK3 \
+	"\tffffffff832528c8 __schedule+0x4f8 ([kernel.kallsyms])\n" \
+	"\tffffffff83252e2a schedule+0x5a ([kernel.kallsyms])\n" \
+	"\tffffffff828cd41a kthread+0xda ([kernel.kallsyms])\n"
+
+/*
+ * --perf-script: perf script's header and callchain lines; an event whose
+ * stack is stale or missing gets its header and the empty line only.
+ */
+START_TEST(perf_script_prints_each_event_with_its_callchain)
+{
+	write_mixed_trace();
+	run("--perf-script --no-summary trace.dat");
+	ck_assert_int_eq(res.status, 0);
+	ck_assert_str_eq(res.out,
+		PERF_TICK("0", "1", "1") PERF_STACK3 "\n"
+		PERF_TICK("1", "2", "2") PERF_STACK3 "\n"
+		PERF_TICK("0", "3", "3")
+		"\tffffffff832528c8 __schedule+0x4f8 ([kernel.kallsyms])\n"
+		"\tffffffffc03e3cca p9_client_rpc+0x14a ([9pnet])\n\n"
+		PERF_TICK("1", "4", "4") "\n"
+		PERF_TICK("0", "5", "5") "\n");
+	run("--perf-script --weight n trace.dat");
+	ck_assert_int_eq(res.status, 2);
+	ck_assert_str_eq(res.err,
+		"fgdecode: --weight weighs the stacks of --json, --folded, --top, --pprof or --flamegraph: not --perf-script\n");
+}
+END_TEST
+
 /* Occurrences of @needle in @hay. */
 static int count_of(const char *hay, const char *needle)
 {
@@ -1382,7 +1413,7 @@ START_TEST(output_options_reject_bad_combinations)
 	ck_assert_int_eq(res.status, 2);
 	run("--json --folded trace.dat");
 	ck_assert_int_eq(res.status, 2);
-	ck_assert_str_eq(res.err, "fgdecode: --json, --folded, --top, --pprof and --flamegraph exclude each other\n");
+	ck_assert_str_eq(res.err, "fgdecode: --json, --folded, --top, --pprof, --flamegraph and --perf-script exclude each other\n");
 	run("--merge trace.dat");
 	ck_assert_int_eq(res.status, 2);
 	ck_assert_str_eq(res.err, "fgdecode: --merge needs --folded\n");
@@ -2560,6 +2591,7 @@ static Suite *fgdecode_suite(void)
 	tcase_set_timeout(outputs, 60);
 	tcase_add_test(outputs, strict_exits_3_on_stale_or_unknown_cookies_only);
 	tcase_add_test(outputs, folded_prints_root_first_per_event_sorted_with_counts);
+	tcase_add_test(outputs, perf_script_prints_each_event_with_its_callchain);
 	tcase_add_test(outputs, top_prints_the_hottest_stacks_with_counts_and_percentages);
 	tcase_add_test(outputs, flamegraph_merges_tens_of_thousands_of_narrow_stacks);
 	tcase_add_test(outputs, json_prints_one_object_per_event);
