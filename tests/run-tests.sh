@@ -47,6 +47,8 @@ declare -A SUITES=(
 	[decoder-badinput]="tests/decoder/test_badinput.sh $E2E_TRACE"
 	[decoder-pprof]="tests/decoder/test_pprof.sh $E2E_TRACE"
 	[decoder-flamegraph]="tests/decoder/test_flamegraph.sh $E2E_TRACE"
+	# --perf-script read by speedscope in headless Chromium
+	[decoder-perf-script]="tests/decoder/test_perf_script.sh $E2E_TRACE"
 	[decoder-identity]="tests/decoder/test_identity.sh $E2E_TRACE tests/fixtures/traces/views.dat tests/fixtures/traces/kstack.dat"
 	# every output byte for byte as before the decoder's pipeline (OUTPUTS_BASE)
 	[decoder-outputs]="tests/decoder/test_outputs.sh"
@@ -94,7 +96,7 @@ declare -A MATRIX=(
 # the default run (named explicitly, they run).  Each is an open problem.
 declare -A KNOWN_BAD=(
 )
-ORDER=(map-unit lib-unit decoder-unit plugin-unit install kmod-build vm-harness vm-e2e vm-pairing vm-answers decoder-badinput decoder-dbg decoder-pprof decoder-flamegraph decoder-identity decoder-outputs vm-frontend vm-modes
+ORDER=(map-unit lib-unit decoder-unit plugin-unit install kmod-build vm-harness vm-e2e vm-pairing vm-answers decoder-badinput decoder-dbg decoder-pprof decoder-flamegraph decoder-perf-script decoder-identity decoder-outputs vm-frontend vm-modes
 	vm-module vm-lifecycle bench-quick fuzz-smoke debug)
 
 # expand NAME: the suite names NAME stands for (NAME@KERNEL for each kernel of a per-kernel suite).
