@@ -5,7 +5,6 @@
  * --folded, --top N or a differential --flamegraph).
  */
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 
 #include "commands.h"
@@ -89,24 +88,23 @@ static int write_diff_flamegraph(const struct diff_options *opt,
 }
 
 /*
- * Read BASE, then NEW, each into the diff, on a fresh struct fgdecode;
- * refuse traces of two kernel releases unless --any-kernel (their stacks
- * would differ for that alone).  Return: 0, or EXIT_ERROR (printed).
+ * Read BASE, then NEW, each into the diff by a run of its own; refuse
+ * traces of two kernel releases unless --any-kernel (their stacks would
+ * differ for that alone).  Return: 0, or EXIT_ERROR (printed).
  */
-static int read_sides(const struct diff_options *opt, struct fgdecode *fg,
-		      struct fgdiff *d)
+static int read_sides(const struct diff_options *opt, struct fgdiff *d)
 {
 	const char *path[2] = { opt->trace.path, opt->new_path };
 	struct diff_side sides[2] = { { .d = d, .side = DIFF_BASE },
 				      { .d = d, .side = DIFF_NEW } };
+	struct trace_options trace = opt->trace;
 	int side;
 
 	for (side = DIFF_BASE; side <= DIFF_NEW; side++) {
-		memset(fg, 0, sizeof(*fg));
-		fg->opt = opt->trace;
-		fg->opt.path = path[side];
-		fg->out = (struct output){ &diff_side_output, &sides[side] };
-		if (fg_run_trace(fg) == EXIT_ERROR)
+		trace.path = path[side];
+		if (fg_run(&trace, &(struct output){ &diff_side_output,
+						    &sides[side] }) ==
+		    EXIT_ERROR)
 			return EXIT_ERROR;
 	}
 	if (opt->any_kernel ||
@@ -119,12 +117,12 @@ static int read_sides(const struct diff_options *opt, struct fgdecode *fg,
 }
 
 /* fgdecode diff: both traces into one diff, then what changed printed. */
-static int run_diff(const struct diff_options *opt, struct fgdecode *fg)
+static int run_diff(const struct diff_options *opt)
 {
 	struct fgdiff_print p = {
-		.folded = opt->output == DIFF_FOLDED,
+		.folded = opt->print == PRINT_FOLDED,
 		.normalize = opt->normalize,
-		.top = opt->output == DIFF_TOP ? opt->top : 0,
+		.top = opt->print == PRINT_TOP ? opt->top : 0,
 	};
 	struct fgdiff *d = fgdiff_new();
 	int ret = EXIT_ERROR;
@@ -133,10 +131,10 @@ static int run_diff(const struct diff_options *opt, struct fgdecode *fg)
 		fg_error("out of memory");
 		return EXIT_ERROR;
 	}
-	if (read_sides(opt, fg, d))
+	if (read_sides(opt, d))
 		goto out;
 	weight_of(&opt->trace, &p);
-	if (opt->output == DIFF_FLAMEGRAPH) {
+	if (opt->print == PRINT_FLAMEGRAPH) {
 		if (write_diff_flamegraph(opt, d, &p))
 			goto out;
 	} else if (fgdiff_print(stdout, d, &p) || fflush(stdout) ||
@@ -155,17 +153,8 @@ out:
 int fgdecode_diff(int argc, char **argv)
 {
 	struct diff_options opt = { 0 };
-	struct fgdecode *fg;
-	int ret;
 
 	if (parse_diff_options(&opt, argc, argv))
 		return EXIT_USAGE;
-	fg = calloc(1, sizeof(*fg));
-	if (!fg) {
-		fg_error("out of memory");
-		return EXIT_ERROR;
-	}
-	ret = run_diff(&opt, fg);
-	free(fg);
-	return ret;
+	return run_diff(&opt);
 }

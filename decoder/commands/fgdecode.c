@@ -318,7 +318,7 @@ static void buffer_stdout(void)
 		setvbuf(stdout, buf, _IOFBF, sizeof(buf));
 }
 
-int fgdecode_report(int argc, char **argv)
+int fg_run(const struct trace_options *opt, const struct output *out)
 {
 	struct fgdecode *fg = calloc(1, sizeof(*fg));
 	int ret;
@@ -327,9 +327,20 @@ int fgdecode_report(int argc, char **argv)
 		fg_error("out of memory");
 		return EXIT_ERROR;
 	}
-	buffer_stdout();
-	ret = parse_report_options(&fg->opt, argc, argv) ? EXIT_USAGE :
-	      fg_run_trace(fg);
+	fg->opt = *opt;
+	if (out)
+		fg->out = *out;
+	ret = fg_run_trace(fg);
 	free(fg);
 	return ret;
+}
+
+int fgdecode_report(int argc, char **argv)
+{
+	struct trace_options opt = { 0 };
+
+	buffer_stdout();
+	if (parse_report_options(&opt, argc, argv))
+		return EXIT_USAGE;
+	return fg_run(&opt, NULL);
 }

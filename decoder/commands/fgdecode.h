@@ -61,6 +61,16 @@ struct fgdecode {
  */
 int fg_run_trace(struct fgdecode *fg);
 
+/**
+ * fg_run() - fg_run_trace() on a fresh run
+ * @opt: its options
+ * @out: an output of the command's own (fg_run_trace()); NULL: the one
+ *	@opt chose
+ *
+ * Return: as fg_run_trace(); EXIT_ERROR when out of memory.
+ */
+int fg_run(const struct trace_options *opt, const struct output *out);
+
 /* pipeline/pass.c */
 
 /**

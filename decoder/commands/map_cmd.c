@@ -6,7 +6,6 @@
  */
 #include <errno.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <time.h>
 
 #include "commands.h"
@@ -58,6 +57,23 @@ static int read_map(struct map_run *run, struct stackmap_snapshot *snap)
 	return 0;
 }
 
+/* What map prints, in mapout's terms. */
+static enum mapout_mode map_mode(enum print print)
+{
+	switch (print) {
+	case PRINT_JSON:
+		return MAPOUT_JSON;
+	case PRINT_FOLDED:
+		return MAPOUT_FOLDED;
+	case PRINT_TOP:
+		return MAPOUT_TOP;
+	case PRINT_TEXT:
+	case PRINT_FLAMEGRAPH:	/* not a map option */
+		break;
+	}
+	return MAPOUT_TEXT;
+}
+
 static double now(void)
 {
 	struct timespec ts;
@@ -96,7 +112,7 @@ static int map_intervals(struct map_run *run)
 		}
 		t1 = now();
 		if (mapout_interval(stdout, &run->syms.sz, n, &prev, &cur, t1 - t0,
-				    run->opt.mode == MAPOUT_TOP ? run->opt.top : 0) ||
+				    run->opt.print == PRINT_TOP ? run->opt.top : 0) ||
 		    fflush(stdout) || ferror(stdout)) {
 			fg_file_error(map_path(&run->opt), "out of memory or cannot write the output");
 			ret = EXIT_ERROR;
@@ -117,7 +133,7 @@ static int map_once(struct map_run *run)
 
 	if (read_map(run, &snap))
 		return EXIT_ERROR;
-	if (mapout_print(stdout, &run->syms.sz, &snap, run->opt.mode,
+	if (mapout_print(stdout, &run->syms.sz, &snap, map_mode(run->opt.print),
 			 run->opt.top)) {
 		fg_file_error(map_path(&run->opt), "out of memory");
 		ret = EXIT_ERROR;
@@ -157,15 +173,9 @@ static int run_map(struct map_run *run)
 
 int fgdecode_map(int argc, char **argv)
 {
-	struct map_run *run = calloc(1, sizeof(*run));
-	int ret;
+	struct map_run run = { 0 };
 
-	if (!run) {
-		fg_error("out of memory");
-		return EXIT_ERROR;
-	}
-	ret = parse_map_options(&run->opt, argc, argv) ? EXIT_USAGE :
-	      run_map(run);
-	free(run);
-	return ret;
+	if (parse_map_options(&run.opt, argc, argv))
+		return EXIT_USAGE;
+	return run_map(&run);
 }

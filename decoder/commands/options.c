@@ -292,15 +292,28 @@ static int parse_common(const struct command *cmd, int c)
 	return usage_hint(cmd);
 }
 
-/* A positive count (--top N, --count N); -1 after printing why not. */
-static int parse_ulong(const char *option, const char *arg,
-		       unsigned long *n)
+/*
+ * map and diff: print @value, one of @which ("--folded, --top and
+ * --flamegraph"), only one of which may be given.
+ */
+static int set_print(enum print *print, enum print value, const char *which)
 {
-	size_t count;
-
-	if (output_parse_count(option, arg, &count))
+	if (*print != PRINT_TEXT && *print != value) {
+		fg_error("%s exclude each other", which);
 		return -1;
-	*n = count;
+	}
+	*print = value;
+	return 0;
+}
+
+/* --count N: a positive count; -1 after printing why not. */
+static int parse_count(unsigned long *count, const char *arg)
+{
+	size_t n;
+
+	if (output_parse_count("count", arg, &n))
+		return -1;
+	*count = n;
 	return 0;
 }
 
@@ -533,33 +546,21 @@ int parse_report_options(struct trace_options *opt, int argc, char **argv)
 	return 0;
 }
 
-/* diff: what it prints; only one of them. */
-static int set_diff_output(struct diff_options *opt, enum diff_output output)
-{
-	if (opt->output != DIFF_TABLE && opt->output != output) {
-		fg_error("--folded, --top and --flamegraph exclude each other");
-		return -1;
-	}
-	opt->output = output;
-	return 0;
-}
-
 /* An option of fgdecode diff only; 1 for another option. */
 static int parse_diff_option(struct diff_options *opt, int c, const char *arg)
 {
-	unsigned long n;
+	static const char which[] = "--folded, --top and --flamegraph";
 
 	switch (c) {
 	case OPT_FOLDED:
-		return set_diff_output(opt, DIFF_FOLDED);
+		return set_print(&opt->print, PRINT_FOLDED, which);
 	case OPT_TOP:
-		if (parse_ulong("top", arg, &n))
+		if (output_parse_count("top", arg, &opt->top))
 			return -1;
-		opt->top = n;
-		return set_diff_output(opt, DIFF_TOP);
+		return set_print(&opt->print, PRINT_TOP, which);
 	case OPT_FLAMEGRAPH:
 		opt->flamegraph = arg;
-		return set_diff_output(opt, DIFF_FLAMEGRAPH);
+		return set_print(&opt->print, PRINT_FLAMEGRAPH, which);
 	case OPT_NORMALIZE:
 		opt->normalize = true;
 		return 0;
@@ -595,42 +596,30 @@ int parse_diff_options(struct diff_options *opt, int argc, char **argv)
 	return 0;
 }
 
-/* map: what it prints; only one of them. */
-static int set_map_mode(struct map_options *opt, enum mapout_mode mode)
-{
-	if (opt->mode != MAPOUT_TEXT && opt->mode != mode) {
-		fg_error("--json, --folded and --top exclude each other");
-		return -1;
-	}
-	opt->mode = mode;
-	return 0;
-}
-
 /*
  * An option of fgdecode map (--no-summary is accepted, as it always was,
  * and changes nothing: map prints no summary); 1 for another option.
  */
 static int parse_map_option(struct map_options *opt, int c, const char *arg)
 {
-	unsigned long n;
+	static const char which[] = "--json, --folded and --top";
 
 	switch (c) {
 	case OPT_JSON:
-		return set_map_mode(opt, MAPOUT_JSON);
+		return set_print(&opt->print, PRINT_JSON, which);
 	case OPT_FOLDED:
-		return set_map_mode(opt, MAPOUT_FOLDED);
+		return set_print(&opt->print, PRINT_FOLDED, which);
 	case OPT_TOP:
-		if (parse_ulong("top", arg, &n))
+		if (output_parse_count("top", arg, &opt->top))
 			return -1;
-		opt->top = n;
-		return set_map_mode(opt, MAPOUT_TOP);
+		return set_print(&opt->print, PRINT_TOP, which);
 	case OPT_KALLSYMS:
 		opt->kallsyms = arg;
 		return 0;
 	case OPT_INTERVAL:
 		return parse_interval(opt, arg);
 	case OPT_COUNT:
-		return parse_ulong("count", arg, &opt->count);
+		return parse_count(&opt->count, arg);
 	case OPT_NO_SUMMARY:
 		return 0;
 	}
@@ -657,8 +646,8 @@ int parse_map_options(struct map_options *opt, int argc, char **argv)
 		fg_error("--count needs --interval");
 		return -1;
 	}
-	if (opt->interval && (opt->mode == MAPOUT_JSON ||
-			      opt->mode == MAPOUT_FOLDED)) {
+	if (opt->interval && (opt->print == PRINT_JSON ||
+			      opt->print == PRINT_FOLDED)) {
 		fg_error("--interval prints text (or --top N), not --json or --folded");
 		return -1;
 	}

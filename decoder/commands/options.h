@@ -15,7 +15,6 @@
 #include <stddef.h>
 
 #include "filter.h"
-#include "mapout.h"
 #include "output.h"
 #include "symbols.h"
 
@@ -47,28 +46,32 @@ struct trace_options {
 	bool strict;
 };
 
-/* What fgdecode diff prints: a table, --folded, --top N, --flamegraph. */
-enum diff_output {
-	DIFF_TABLE = 0,
-	DIFF_FOLDED,
-	DIFF_TOP,
-	DIFF_FLAMEGRAPH,
+/*
+ * What fgdecode map and diff print: by default text (map's listing, diff's
+ * table), or --json (map), --folded, --top N, --flamegraph FILE (diff).
+ */
+enum print {
+	PRINT_TEXT = 0,
+	PRINT_JSON,
+	PRINT_FOLDED,
+	PRINT_TOP,
+	PRINT_FLAMEGRAPH,
 };
 
 /**
  * struct diff_options - fgdecode diff BASE.dat NEW.dat
  * @trace: how each is decoded (@trace.path: BASE); its output is the diff's
  * @new_path: NEW.dat
- * @output: what is printed
- * @top: with DIFF_TOP, N
- * @flamegraph: with DIFF_FLAMEGRAPH, the file
+ * @print: what is printed (not PRINT_JSON)
+ * @top: with PRINT_TOP, N
+ * @flamegraph: with PRINT_FLAMEGRAPH, the file
  * @normalize: --normalize: scale BASE's weights to NEW's total
  * @any_kernel: --any-kernel: compare traces of two kernel releases
  */
 struct diff_options {
 	struct trace_options trace;
 	const char *new_path;
-	enum diff_output output;
+	enum print print;
 	size_t top;
 	const char *flamegraph;
 	bool normalize;
@@ -81,8 +84,8 @@ struct diff_options {
  * @sym: --vmlinux, --modules (--debuginfo is not an option of map)
  * @kallsyms: --kallsyms FILE, NULL: /proc/kallsyms for the live map, none
  *	for a saved listing
- * @mode: text, --json, --folded or --top N
- * @top: with MAPOUT_TOP, N
+ * @print: text, --json, --folded or --top N (not PRINT_FLAMEGRAPH)
+ * @top: with PRINT_TOP, N
  * @interval: --interval seconds, 0: read once
  * @count: --count, 0: until interrupted
  */
@@ -90,7 +93,7 @@ struct map_options {
 	const char *path;
 	struct symbol_options sym;
 	const char *kallsyms;
-	enum mapout_mode mode;
+	enum print print;
 	size_t top;
 	double interval;
 	unsigned long count;

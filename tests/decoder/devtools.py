@@ -38,6 +38,18 @@ class Browser:
         self.replies = {}
         self.session = None
 
+    def open(self, url, width, height):
+        """A new page of WIDTH x HEIGHT, the session's, navigating to URL
+        (Page and Runtime events enabled; wait for what the caller needs)."""
+        target = self.call("Target.createTarget", {"url": "about:blank"}, session=False)["targetId"]
+        self.session = self.call("Target.attachToTarget", {"targetId": target, "flatten": True},
+                                 session=False)["sessionId"]
+        self.call("Page.enable")
+        self.call("Runtime.enable")
+        self.call("Emulation.setDeviceMetricsOverride",
+                  {"width": width, "height": height, "deviceScaleFactor": 1, "mobile": False})
+        self.call("Page.navigate", {"url": url})
+
     def close(self):
         try:
             self.call("Browser.close", session=False)

@@ -140,14 +140,7 @@ def main():
 
 
 def run(b, svg_path, outdir, height, names, folded):
-    target = b.call("Target.createTarget", {"url": "about:blank"}, session=False)["targetId"]
-    b.session = b.call("Target.attachToTarget", {"targetId": target, "flatten": True},
-                       session=False)["sessionId"]
-    b.call("Page.enable")
-    b.call("Runtime.enable")
-    b.call("Emulation.setDeviceMetricsOverride",
-           {"width": 1200, "height": height, "deviceScaleFactor": 1, "mobile": False})
-    b.call("Page.navigate", {"url": "file://" + svg_path})
+    b.open("file://" + svg_path, 1200, height)
     b.wait_event("Page.loadEventFired")
     state = b.eval("JSON.stringify({n: frames.length, W: W, labels: frames.filter("
                    "function (g) { return g.querySelector('text').textContent; }).length})")

@@ -94,20 +94,18 @@ def load(b, release, perf_script, profile_dir):
     loader = os.path.join(profile_dir, "load.js")
     with open(loader, "w") as f:
         f.write(f"speedscope.loadFileFromBase64({json.dumps('recording.txt')}, {json.dumps(data)})\n")
-    target = b.call("Target.createTarget", {"url": "about:blank"}, session=False)["targetId"]
-    b.session = b.call("Target.attachToTarget", {"targetId": target, "flatten": True},
-                       session=False)["sessionId"]
-    b.call("Page.enable")
-    b.call("Runtime.enable")
-    b.call("Emulation.setDeviceMetricsOverride",
-           {"width": 1200, "height": 800, "deviceScaleFactor": 1, "mobile": False})
-    b.call("Page.navigate", {"url": "file://" + os.path.join(release, "index.html") +
-                             "#localProfilePath=" + loader})
+    b.open("file://" + os.path.join(release, "index.html") + "#localProfilePath=" + loader, 1200, 800)
     console = []
     while not any("Importing" in c or "rror" in c for c in console):
         ev = b.wait_event("Runtime.consoleAPICalled")
         console.append(" ".join(str(a.get("value", "")) for a in ev["params"]["args"]))
     return console
+
+
+def pause(b):
+    """Let the page run for 50 ms."""
+    b.call("Runtime.evaluate", {"expression": "new Promise(function (r) { setTimeout(r, 50); })",
+                                "awaitPromise": True})
 
 
 def export(b):
@@ -123,14 +121,12 @@ def export(b):
                 if (tab) tab.click();
                 return !!tab; })()"""):
             break
-        b.call("Runtime.evaluate", {"expression": "new Promise(function (r) { setTimeout(r, 50); })",
-                                    "awaitPromise": True})
+        pause(b)
     for _ in range(200):
         text = b.eval("window.__exported")
         if text:
             return json.loads(text)
-        b.call("Runtime.evaluate", {"expression": "new Promise(function (r) { setTimeout(r, 50); })",
-                                    "awaitPromise": True})
+        pause(b)
     return None
 
 
