@@ -98,8 +98,15 @@ static int read_sides(const struct diff_options *opt, struct fgdiff *d)
 	struct diff_side sides[2] = { { .d = d, .side = DIFF_BASE },
 				      { .d = d, .side = DIFF_NEW } };
 	struct trace_options trace = opt->trace;
+	struct sm_err err;
 	int side;
 
+	/* Both readable before either is decoded. */
+	for (side = DIFF_BASE; side <= DIFF_NEW; side++)
+		if (reader_check(path[side], &err)) {
+			fg_file_error(path[side], "%s", err.msg);
+			return EXIT_ERROR;
+		}
 	for (side = DIFF_BASE; side <= DIFF_NEW; side++) {
 		trace.path = path[side];
 		if (fg_run(&trace, &(struct output){ &diff_side_output,

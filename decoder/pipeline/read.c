@@ -32,11 +32,7 @@ static int check_header(int fd, struct sm_err *err)
 	return stackmap_tracedat_check_header(fd, err) ? -1 : 0;
 }
 
-/*
- * Can @path be read as a trace.dat: a regular file (libtracecmd seeks),
- * starting with a complete header?  Sets @err when not.
- */
-static int check_file(const char *path, struct sm_err *err)
+int reader_check(const char *path, struct sm_err *err)
 {
 	struct stat st;
 	int fd, ret;
@@ -259,7 +255,7 @@ int reader_open(struct reader *r, const char *path, unsigned int flags,
 {
 	memset(r, 0, sizeof(*r));
 	r->path = path;
-	if (check_file(path, err))
+	if (reader_check(path, err))
 		return -1;
 	/* Failures are reported here in one line, not by the library. */
 	tracecmd_set_loglevel(TEP_LOG_NONE);

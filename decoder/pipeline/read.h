@@ -92,6 +92,20 @@ struct reader {
 };
 
 /**
+ * reader_check() - can @path be opened as a trace.dat at all?
+ * @path: the file
+ * @err: when not, one line (no newline) saying why: it cannot be opened, is
+ *	a directory, a pipe or device (libtracecmd seeks), a stack_map listing,
+ *	or its trace.dat header is missing or cut short
+ *
+ * What reader_open() checks first, without reading the trace: a command
+ * that reads several files checks them all before decoding any.
+ *
+ * Return: 0, or -1 with @err set.
+ */
+int reader_check(const char *path, struct sm_err *err);
+
+/**
  * reader_open() - open a trace.dat and check its stackmap event formats
  * @r: filled in
  * @path: the file

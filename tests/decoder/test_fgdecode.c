@@ -1887,6 +1887,8 @@ START_TEST(diff_matches_stacks_by_frames_and_sorts_by_change)
 }
 END_TEST
 
+static void write_file(const char *name, const char *text);
+
 START_TEST(diff_needs_two_traces_of_one_kernel_and_reports_which_one_is_bad)
 {
 	write_mixed_trace();
@@ -1900,6 +1902,13 @@ START_TEST(diff_needs_two_traces_of_one_kernel_and_reports_which_one_is_bad)
 	ck_assert_int_eq(res.status, 1);
 	ck_assert_str_eq(res.out, "");
 	ck_assert(strstr(res.err, "fgdecode: missing.dat: "));
+	/* A NEW that is no trace is refused before BASE is decoded. */
+	write_file("listing", "# generation 7 entries 0/16 frames 0/64 bytes 0\n");
+	run("diff trace.dat listing");
+	ck_assert_int_eq(res.status, 1);
+	ck_assert_str_eq(res.out, "");
+	ck_assert_str_eq(res.err,
+		"fgdecode: listing: a stack_map listing, not a trace.dat: read it with fgdecode map\n");
 	run("diff --weight nope --no-summary trace.dat trace.dat");
 	ck_assert_int_eq(res.status, 1);
 	ck_assert(strstr(res.err, "event test:tick has no field 'nope'"));
