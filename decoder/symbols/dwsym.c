@@ -247,6 +247,22 @@ static int refuse_moved(const struct kallsyms *ks, const struct elf_info *ei,
 		    (unsigned long long)(e->value + bias), DW_MATCH_TOLERANCE);
 }
 
+/*
+ * Do too few of the functions of @ei match names of the recording for it
+ * to be its kernel?  A vmlinux has most of its functions in kallsyms (all
+ * but those whose names repeat), a program but a few by chance ("die",
+ * "pack"): at least half of the smaller of the two lists must match.
+ */
+static bool too_few(const struct kallsyms *ks, const struct elf_info *ei,
+		    size_t matched)
+{
+	size_t i, recorded_fns = 0;
+
+	for (i = 0; i < ks->nr; i++)
+		recorded_fns += votes(&ks->syms[i]);
+	return matched * 2 < (ei->nr < recorded_fns ? ei->nr : recorded_fns);
+}
+
 /* Find the bias of @path's ELF against the recording, or refuse it. */
 static int place_vmlinux(const struct kallsyms *ks, Elf *elf,
 			 const char *path, struct elf_info *ei, sm_u64 *bias,
@@ -262,6 +278,9 @@ static int place_vmlinux(const struct kallsyms *ks, Elf *elf,
 	if (!matched)
 		return sm_err_set(err, "%s: none of its %zu symbols is a function the recorded kallsyms list by that name (a vmlinux without its symbol table, such as the BTF-only one of a headers package? the one with symbols and DWARF is /usr/lib/debug/boot/vmlinux-RELEASE, in linux-image-RELEASE-dbg)",
 			    path, ei->nr);
+	if (too_few(ks, ei, matched))
+		return sm_err_set(err, "%s: not a vmlinux of the recorded kernel: only %zu of its %zu functions are named in the recorded kallsyms (a user-space program, or another kernel?)",
+			    path, matched, ei->nr);
 	if (!kallsyms_vote_accepts(agree, matched))
 		return refuse_moved(ks, ei, *bias, agree, matched, path, err);
 	if (check_anchor(ks, "_text", ei->text, *bias, path, err) ||

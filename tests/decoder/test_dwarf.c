@@ -854,6 +854,27 @@ START_TEST(fgdecode_refuses_a_vmlinux_that_does_not_match)
 		ck_assert_ptr_eq(strchr(err, '\n'), err + strlen(err) - 1);
 		free(err);
 	}
+	/*
+	 * A program that shares one function name with the recording (it was
+	 * taken as the vmlinux, 1 vote of 1 agreeing): not a vmlinux.
+	 */
+	snprintf(cmd, sizeof(cmd),
+		 "cd '%s' && printf 'void fx_c_sink(void) {}\\nvoid p1(void) {}\\nvoid p2(void) {}\\n"
+		 "void p3(void) {}\\nint main(void) { return 0; }\\n' >prog.c && "
+		 "gcc -O0 -g -o prog.elf prog.c && "
+		 "'%s' --vmlinux prog.elf trace.dat >out 2>err", dir, fg);
+	status = system(cmd);
+	ck_assert(WIFEXITED(status));
+	ck_assert_int_eq(WEXITSTATUS(status), 1);
+	snprintf(cmd, sizeof(cmd), "cat '%s/err'", dir);
+	{
+		char *err = capture(cmd);
+
+		ck_assert_msg(strstr(err, "fgdecode: prog.elf: not a vmlinux of the recorded kernel: only 1 of its "),
+			      "%s", err);
+		ck_assert_ptr_eq(strchr(err, '\n'), err + strlen(err) - 1);
+		free(err);
+	}
 	remove_fixture();
 }
 END_TEST
