@@ -12,7 +12,7 @@
  * naming the release.
  */
 static int find_debuginfo(struct symbols *syms, const char *uname,
-			  const char *name)
+			  const char *root, const char *name)
 {
 	struct debuginfo *d = &syms->found;
 
@@ -20,11 +20,14 @@ static int find_debuginfo(struct symbols *syms, const char *uname,
 		fg_file_error(name, "--debuginfo: the trace records no kernel release");
 		return -1;
 	}
-	if (!debuginfo_find(d, "")) {
+	if (!debuginfo_find(d, root ? root : "")) {
 		fg_file_error(name, "--debuginfo: no vmlinux or modules of %s under /usr/lib/debug, /boot or /lib/modules",
 			      d->release);
 		return -1;
 	}
+	if (!d->vmlinux[0] && !syms->vmlinux)
+		fg_warn("--debuginfo: no vmlinux of %s with DWARF under /usr/lib/debug, /boot or /lib/modules/%s/build: install linux-image-%s-dbg (Debian; linux-image-%s-dbgsym on Ubuntu) or give --vmlinux; vmlinux frames keep their kallsyms symbols",
+			d->release, d->release, d->release, d->release);
 	if (!syms->vmlinux && d->vmlinux[0])
 		syms->vmlinux = d->vmlinux;
 	if (!syms->modules && d->modules[0])
@@ -59,7 +62,8 @@ int symbols_open(struct symbols *syms, struct tep_handle *tep,
 	syms->sz.tep = tep;
 	syms->vmlinux = opt->vmlinux;
 	syms->modules = opt->modules;
-	if (opt->debuginfo && find_debuginfo(syms, uname, name))
+	if (opt->debuginfo &&
+	    find_debuginfo(syms, uname, opt->debug_root, name))
 		return -1;
 	if (names_only && !syms->vmlinux && !syms->modules)
 		return 0;

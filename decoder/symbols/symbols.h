@@ -22,11 +22,14 @@
  * @vmlinux: --vmlinux FILE, or NULL
  * @modules: --modules DIR, or NULL
  * @debuginfo: --debuginfo: find both for the recorded release
+ * @debug_root: where --debuginfo looks (debuginfo_find()'s root); NULL: /
+ *	(no option sets it: tests do)
  */
 struct symbol_options {
 	const char *vmlinux;
 	const char *modules;
 	bool debuginfo;
+	const char *debug_root;
 };
 
 /**
@@ -55,6 +58,9 @@ struct symbols {
  * @names_only: the output prints function names only: without DWARF the
  *	kallsyms are not listed (they only name modules)
  * @name: the file errors are about
+ *
+ * With --debuginfo, a release whose modules but no vmlinux are found gets a
+ * warning naming the package that has it (Debian's linux-image-R-dbg).
  *
  * Return: 0, or -1 after printing one line: --debuginfo found nothing or the
  * trace has no release, the kallsyms cannot be listed, the vmlinux is of

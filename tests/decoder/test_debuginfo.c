@@ -8,10 +8,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include "debuginfo.h"
+#include "symbols.h"
 
 #define REL "6.1.0-56-amd64"
 
@@ -121,6 +123,45 @@ START_TEST(nothing_found_for_another_release)
 }
 END_TEST
 
+/*
+ * --debuginfo with the modules of the release but no vmlinux: a warning
+ * that names the package to install, before the kallsyms are read.
+ */
+START_TEST(no_vmlinux_names_the_dbg_package)
+{
+	struct symbol_options opt = { .debuginfo = true, .debug_root = root };
+	struct tep_handle *tep = tep_alloc();
+	struct symbols syms = { 0 };
+	char path[PATH_MAX], err[1024] = "";
+	int saved, fd;
+	FILE *f;
+
+	mkpath("/lib/modules/" REL "/kernel", DIR_);
+	snprintf(path, sizeof(path), "%s/stderr", root);
+	fflush(stderr);
+	saved = dup(2);
+	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+	ck_assert_int_ge(fd, 0);
+	dup2(fd, 2);
+	close(fd);
+	symbols_open(&syms, tep, &opt, "Linux guest " REL " #1 SMP", true,
+		     "trace.dat");
+	fflush(stderr);
+	dup2(saved, 2);
+	close(saved);
+	symbols_close(&syms);
+	tep_free(tep);
+	f = fopen(path, "r");
+	ck_assert_ptr_nonnull(f);
+	ck_assert_ptr_nonnull(fgets(err, sizeof(err), f));
+	fclose(f);
+	ck_assert_str_eq(err, "fgdecode: warning: --debuginfo: no vmlinux of " REL
+			 " with DWARF under /usr/lib/debug, /boot or /lib/modules/" REL
+			 "/build: install linux-image-" REL "-dbg (Debian; linux-image-" REL
+			 "-dbgsym on Ubuntu) or give --vmlinux; vmlinux frames keep their kallsyms symbols\n");
+}
+END_TEST
+
 START_TEST(a_directory_is_not_a_vmlinux)
 {
 	struct debuginfo d = { .release = REL };
@@ -139,6 +180,7 @@ int main(void)
 
 	tcase_add_checked_fixture(tc, setup, teardown);
 	tcase_add_test(tc, release_is_the_third_uname_field);
+	tcase_add_test(tc, no_vmlinux_names_the_dbg_package);
 	tcase_add_test(tc, debug_package_files_win_over_the_running_system);
 	tcase_add_test(tc, falls_back_to_boot_and_lib_modules);
 	tcase_add_test(tc, a_vmlinux_without_dwarf_is_passed_over);
