@@ -216,12 +216,18 @@ static int td_snapshot(struct tracedat *td, sm_u64 off, sm_u64 size,
 }
 
 /*
- * One options section at @off: every option in it; *next is set to the next
- * section's offset from its DONE option (0: none).
+ * Called for each option of a section but DONE: its id, the offset and size
+ * of its data.  Non-zero stops the walk and is returned.
+ */
+typedef int (*td_visit_fn)(struct tracedat *td, sm_u64 id, sm_u64 off,
+			   sm_u64 size, void *ctx, struct sm_err *err);
+
+/*
+ * One options section at @off: every option in it to @visit; *next is set
+ * to the next section's offset from its DONE option (0: none).
  */
 static int td_section(struct tracedat *td, sm_u64 off, sm_u64 *next,
-		      struct stackmap_snapshot *snap, int *found,
-		      struct sm_err *err)
+		      td_visit_fn visit, void *ctx, struct sm_err *err)
 {
 	sm_u64 id, flags, size, end, oid, osize;
 	int ret;
@@ -256,12 +262,9 @@ static int td_section(struct tracedat *td, sm_u64 off, sm_u64 *next,
 		if (oid == TRACEDAT_OPTION_DONE)
 			return osize < 8 ? 0 : td_num(td, off, 8, next,
 						      "next options offset", err);
-		if (oid == STACKMAP_SNAPSHOT_OPTION) {
-			ret = td_snapshot(td, off, osize, snap, err);
-			if (ret)
-				return ret;
-			*found = 1;
-		}
+		ret = visit(td, oid, off, osize, ctx, err);
+		if (ret)
+			return ret;
 		off += osize;
 	}
 	td_fail(td, err, "offset %" PRIu64 ": options section ends without a DONE option",
@@ -269,16 +272,18 @@ static int td_section(struct tracedat *td, sm_u64 off, sm_u64 *next,
 	return -EBADMSG;
 }
 
-int stackmap_snapshot_read_tracedat(const char *path,
-				    struct stackmap_snapshot *out,
-				    struct sm_err *err)
+/*
+ * Open @path and walk its option chain with @visit.  Return: 0; what
+ * td_header(), td_section() or @visit returned; -errno.
+ */
+static int td_walk(const char *path, td_visit_fn visit, void *ctx,
+		   struct sm_err *err)
 {
 	struct tracedat td = { .path = path };
 	struct stat st;
 	sm_u64 off;
-	int ret, n, found = 0;
+	int ret, n;
 
-	memset(out, 0, sizeof(*out));
 	td.fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (td.fd < 0 || fstat(td.fd, &st)) {
 		ret = -errno;
@@ -296,10 +301,41 @@ int stackmap_snapshot_read_tracedat(const char *path,
 			ret = -EBADMSG;
 			break;
 		}
-		ret = td_section(&td, off, &off, out, &found, err);
+		ret = td_section(&td, off, &off, visit, ctx, err);
 	}
 	close(td.fd);
-	if (!ret && !found) {
+	return ret;
+}
+
+/* The snapshot reader's visitor: the last snapshot option wins. */
+struct td_found {
+	struct stackmap_snapshot *snap;
+	int found;
+};
+
+static int visit_snapshot(struct tracedat *td, sm_u64 id, sm_u64 off,
+			  sm_u64 size, void *ctx, struct sm_err *err)
+{
+	struct td_found *f = ctx;
+	int ret;
+
+	if (id != STACKMAP_SNAPSHOT_OPTION)
+		return 0;
+	ret = td_snapshot(td, off, size, f->snap, err);
+	f->found |= !ret;
+	return ret;
+}
+
+int stackmap_snapshot_read_tracedat(const char *path,
+				    struct stackmap_snapshot *out,
+				    struct sm_err *err)
+{
+	struct td_found f = { .snap = out };
+	int ret;
+
+	memset(out, 0, sizeof(*out));
+	ret = td_walk(path, visit_snapshot, &f, err);
+	if (!ret && !f.found) {
 		sm_err_set(err, "%s: no stackmap snapshot option (id 0x%x)", path,
 			STACKMAP_SNAPSHOT_OPTION);
 		ret = -ENOENT;
@@ -307,4 +343,92 @@ int stackmap_snapshot_read_tracedat(const char *path,
 	if (ret)
 		stackmap_snapshot_free(out);
 	return ret;
+}
+
+/*
+ * Does the section at @off, named after option @what, lie inside the
+ * file (its 16-byte header, then as many bytes as the header says)?
+ */
+static int td_section_inside(struct tracedat *td, sm_u64 off,
+			     const char *what, struct sm_err *err)
+{
+	char field[64];
+	sm_u64 size;
+	int ret;
+
+	snprintf(field, sizeof(field), "%s section size", what);
+	ret = td_num(td, off + 8, 8, &size, field, err);
+	if (ret)
+		return ret;
+	if (size > td->size || off + TRACEDAT_SECTION_HDR > td->size - size) {
+		td_fail(td, err, "offset %" PRIu64 ": %s section: %" PRIu64 " bytes, beyond end of file (%" PRIu64 " bytes)",
+			off, what, size, td->size);
+		return -EBADMSG;
+	}
+	return 0;
+}
+
+/*
+ * A BUFFER option (trace-cmd 3.1.6 trace-input.c handle_buffer_option(),
+ * version 7): the offset of its data section, its name, clock, page size,
+ * CPU count, then per CPU its id, data offset and data size.
+ */
+static int td_buffer_inside(struct tracedat *td, sm_u64 off,
+			    struct sm_err *err)
+{
+	sm_u64 section, cpus, cpu, data, size, i;
+	char name[64], clock[64];
+	int ret;
+
+	ret = td_num(td, off, 8, &section, "buffer option: offset", err);
+	off += 8;
+	if (!ret)
+		ret = td_string(td, &off, name, sizeof(name), "buffer option: name", err);
+	if (!ret)
+		ret = td_string(td, &off, clock, sizeof(clock), "buffer option: clock", err);
+	if (!ret)
+		ret = td_num(td, off + 4, 4, &cpus, "buffer option: CPUs", err);
+	if (!ret)
+		ret = td_section_inside(td, section, "buffer", err);
+	off += 8;
+	for (i = 0; !ret && i < cpus; i++, off += 20) {
+		ret = td_num(td, off, 4, &cpu, "buffer option: CPU id", err);
+		if (!ret)
+			ret = td_num(td, off + 4, 8, &data, "buffer option: data offset", err);
+		if (!ret)
+			ret = td_num(td, off + 12, 8, &size, "buffer option: data size", err);
+		if (!ret && (size > td->size || data > td->size - size)) {
+			td_fail(td, err, "buffer \"%s\" CPU %" PRIu64 ": data at offset %" PRIu64 ", %" PRIu64 " bytes: beyond end of file (%" PRIu64 " bytes)",
+				name, cpu, data, size, td->size);
+			ret = -EBADMSG;
+		}
+	}
+	return ret;
+}
+
+/* The options that place a section (trace-cmd's enum tracecmd_option_id). */
+#define TRACEDAT_OPTION_BUFFER		3
+#define TRACEDAT_OPTION_HEADER_INFO	16	/* ... up to CMDLINES, 21 */
+#define TRACEDAT_OPTION_CMDLINES	21
+
+/* The extent checker's visitor: every section and CPU data an option places. */
+static int visit_extent(struct tracedat *td, sm_u64 id, sm_u64 off,
+			sm_u64 size, void *ctx, struct sm_err *err)
+{
+	sm_u64 section;
+	int ret;
+
+	(void)ctx;
+	if (id == TRACEDAT_OPTION_BUFFER)
+		return td_buffer_inside(td, off, err);
+	if (id < TRACEDAT_OPTION_HEADER_INFO || id > TRACEDAT_OPTION_CMDLINES ||
+	    size < 8)
+		return 0;
+	ret = td_num(td, off, 8, &section, "section offset", err);
+	return ret ? ret : td_section_inside(td, section, "option's", err);
+}
+
+int stackmap_tracedat_check_extent(const char *path, struct sm_err *err)
+{
+	return td_walk(path, visit_extent, NULL, err);
 }

@@ -53,4 +53,22 @@ int stackmap_snapshot_read_tracedat(const char *path,
 				    struct stackmap_snapshot *out,
 				    struct sm_err *err);
 
+/**
+ * stackmap_tracedat_check_extent() - does every part of a version 7
+ * trace.dat lie inside the file?
+ * @path: a trace.dat
+ * @err: set when not: "PATH: offset N: FIELD: beyond end of file (S bytes)",
+ *	"PATH: buffer "NAME" CPU C: data at offset O, B bytes: beyond end of
+ *	file (S bytes)", or a section that does
+ *
+ * Walks the option chain as stackmap_snapshot_read_tracedat() does, and
+ * checks the sections its options place (header info to cmdlines) and the
+ * CPU data of each BUFFER option (trace-cmd 3.1.6 handle_buffer_option()):
+ * what tells a file cut short from one whose contents are corrupt.
+ *
+ * Return: 0; -EBADMSG for a part beyond the end or a malformed chain;
+ * -ENOTSUP for a version 6 file or a compressed options section; -errno.
+ */
+int stackmap_tracedat_check_extent(const char *path, struct sm_err *err);
+
 #endif /* LIBSTACKMAP_TRACEDAT_OPTIONS_H */

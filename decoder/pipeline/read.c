@@ -211,6 +211,23 @@ const char *reader_uname(const struct reader *r)
  * which dereferences NULL; here the handle is left allocated instead and the
  * caller exits with the error.
  */
+/*
+ * libtracecmd refused @path: was it cut short?  Then @err says where
+ * (stackmap_tracedat_check_extent(): version 7 files) and true is returned.
+ */
+static bool truncated(const char *path, struct sm_err *err)
+{
+	struct sm_err why;
+	struct stat st;
+
+	if (stackmap_tracedat_check_extent(path, &why) != -EBADMSG ||
+	    !strstr(why.msg, "beyond end of file") || stat(path, &st))
+		return false;
+	sm_err_set(err, "truncated: the file ends at byte %lld, before what its options place (%s)",
+		   (long long)st.st_size, why.msg + strlen(path) + 2);
+	return true;
+}
+
 static struct tracecmd_input *open_trace(const char *path, unsigned int flags,
 					 struct sm_err *err)
 {
@@ -219,11 +236,13 @@ static struct tracecmd_input *open_trace(const char *path, unsigned int flags,
 	handle = FAULT_GUARDED(-1, tracecmd_open_head(path,
 			flags & READER_NO_PLUGINS ? TRACECMD_FL_LOAD_NO_PLUGINS : 0));
 	if (!handle) {
-		sm_err_set(err, "not a trace-cmd trace.dat file, or its headers are corrupt");
+		if (!truncated(path, err))
+			sm_err_set(err, "not a trace-cmd trace.dat file, or its headers are corrupt");
 		return NULL;
 	}
 	if (FAULT_GUARDED(-1, tracecmd_init_data(handle)) < 0) {
-		sm_err_set(err, "its event data is truncated or corrupt (libtracecmd cannot index it)");
+		if (!truncated(path, err))
+			sm_err_set(err, "its event data is truncated or corrupt (libtracecmd cannot index it)");
 		return NULL;
 	}
 	return handle;

@@ -91,6 +91,18 @@ matrix_truncated() {
 	done
 }
 
+# A version 7 trace cut in its tail (the option sections after the data): an error that says it is truncated and
+# where the file ends, not that it is no trace.dat.
+matrix_cut_tail() {
+	local file=$1 size cut
+	size=$(stat -c %s "$file")
+	for cut in 118 4096 40000; do
+		head -c "$((size - cut))" "$file" >"$TMP/cut"
+		run_case "v7-last-$cut-bytes-cut" error "$TMP/cut"
+		expect_message "v7-last-$cut-bytes-cut" ": truncated: the file ends at byte $((size - cut)), before "
+	done
+}
+
 # Every prefix of the first 100 bytes: an error naming what is missing, never an abort (libtracecmd 3.1.6 freed
 # twice on a version 7 file cut inside its first section offset, bytes 29-36).
 matrix_prefixes() {
@@ -223,6 +235,7 @@ main() {
 	matrix_prefixes v6 "$TMP/v6.dat"
 	matrix_kinds
 	matrix_truncated v7 "$TRACE"
+	matrix_cut_tail "$TRACE"
 	matrix_truncated v6 "$TMP/v6.dat"
 	matrix_flipped v6 "$TMP/v6.dat"
 	matrix_page_header
