@@ -48,7 +48,8 @@ static int side_end(void *state, const struct output_env *env,
 		    sm_u64 span_ns)
 {
 	(void)span_ns;
-	return folded_foreach(env->sz, env->set, env->args->merge,
+	return folded_foreach(env->sz, env->set,
+			      env->args->merge || env->args->off_cpu,
 			      add_to_diff, state);
 }
 

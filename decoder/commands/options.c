@@ -45,7 +45,8 @@ static void report_usage(FILE *out)
 		"Output (default: text):\n");
 	outputs_usage(out);
 	fprintf(out,
-		"  --merge         with --folded: merge all events, no event root frame\n"
+		"  --merge         with --folded or --flamegraph: merge all events, no\n"
+		"                  event root frame\n"
 		"  --cookies       text output: head each cookie's stack with\n"
 		"                  <cookie 0xC gen G slot S>, each fallback stack with\n"
 		"                  <fallback REASON>\n"
@@ -459,8 +460,8 @@ static int parse_report_option(struct trace_options *opt, int c,
 }
 
 /*
- * --off-cpu sums intervals, not events: not with --weight; its folded
- * stacks have no event root (sched_switch, always).
+ * --off-cpu sums intervals, not events: not with --weight (its folded
+ * stacks have no event root: sched_switch, always; folded.c).
  */
 static int parse_off_cpu(struct trace_options *opt)
 {
@@ -477,7 +478,6 @@ static int parse_off_cpu(struct trace_options *opt)
 		fg_error("--off-cpu weighs by time: not with --weight");
 		return -1;
 	}
-	out->merge = true;
 	return 0;
 }
 

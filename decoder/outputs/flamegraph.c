@@ -58,6 +58,7 @@ struct fg_tree {
 	sm_u64 total;
 	const char *unit;	/* what a weight is: "events", "bytes", ... */
 	bool weighted;
+	bool merge;		/* --merge: no event frames */
 	bool diff;		/* a differential graph (base and new) */
 	sm_u64 max_delta;	/* in a diff: the largest |new - base| */
 	double scale;		/* px per unit of weight */
@@ -150,17 +151,20 @@ static bool add_roots(struct fg_tree *t, const struct sset_entry *e,
 	return ok;
 }
 
-/* One (event, stack) pair: root, event, [root frames,] [marker,] frames. */
+/*
+ * One (event, stack) pair: root, event (not with --merge), [root frames,]
+ * [marker,] frames.
+ */
 static bool add_pair(struct fg_tree *t, const struct symbolizer *sz,
 		     const struct sset_entry *e, const char *event,
 		     sm_u64 w, size_t c)
 {
-	int at = 0, depth = 1;
+	int at = 0, depth = t->merge ? 0 : 1;
 	sm_u32 i;
 
 	t->nodes[0].weight += w;
 	t->nodes[0].count += c;
-	if (!step(t, &at, depth, event, FG_EVENT, w, c) ||
+	if ((!t->merge && !step(t, &at, depth, event, FG_EVENT, w, c)) ||
 	    !add_roots(t, e, &at, &depth, w, c))
 		return false;
 	if (e->status != SSET_FRAMES &&
@@ -532,10 +536,10 @@ static int write_svg(struct fg_tree *t, int ret, const char *path,
 }
 
 int flamegraph_write(const char *path, const struct symbolizer *sz,
-		     struct stackset *set, const char *title,
+		     struct stackset *set, bool merge, const char *title,
 		     struct sm_err *err)
 {
-	struct fg_tree t = { .weighted = sset_weighted(set) };
+	struct fg_tree t = { .weighted = sset_weighted(set), .merge = merge };
 
 	t.unit = !t.weighted ? "events" : *sset_weight_unit(set) ?
 		 sset_weight_unit(set) : sset_weight_name(set);
@@ -560,7 +564,8 @@ static int flamegraph_end(void *state, const struct output_env *env,
 	(void)state;
 	(void)span_ns;
 	return output_failed(flamegraph_write(env->args->arg, env->sz,
-					      env->set, env->path, &err),
+					      env->set, env->args->merge,
+					      env->path, &err),
 			     env->args->arg, &err);
 }
 
@@ -569,6 +574,6 @@ const struct output_ops flamegraph_output = {
 	.arg = "FILE",
 	.help = "  --flamegraph FILE  an interactive SVG flame graph of the stacks (zoom on\n"
 		"                  click, search); FILE - is standard output\n",
-	.flags = OUTPUT_WEIGHS | OUTPUT_OFF_CPU,
+	.flags = OUTPUT_WEIGHS | OUTPUT_OFF_CPU | OUTPUT_MERGES,
 	.end = flamegraph_end,
 };

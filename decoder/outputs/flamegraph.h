@@ -51,6 +51,7 @@
  * @path: the file to write, "-" for standard output
  * @sz: the symbolizer (its kallsyms list says which frames are a module's)
  * @set: stacks counted with sset_count*()
+ * @merge: no event frames: each stack over all events (--merge)
  * @title: the graph's title (e.g. the trace's file name)
  * @err: on failure, one line naming @path
  *
@@ -58,7 +59,7 @@
  * both cases).
  */
 int flamegraph_write(const char *path, const struct symbolizer *sz,
-		     struct stackset *set, const char *title,
+		     struct stackset *set, bool merge, const char *title,
 		     struct sm_err *err);
 
 struct fgdiff;

@@ -184,7 +184,9 @@ static int folded_end(void *state, const struct output_env *env,
 {
 	(void)state;
 	(void)span_ns;
-	return folded_print(stdout, env->sz, env->set, env->args->merge);
+	/* --off-cpu: no event root (sched_switch, always). */
+	return folded_print(stdout, env->sz, env->set,
+			    env->args->merge || env->args->off_cpu);
 }
 
 const struct output_ops folded_output = {

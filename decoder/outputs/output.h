@@ -94,7 +94,8 @@ struct fg_define {
  *	NULL for one without (checked by its .check at parse time)
  * @cookies: --cookies (text)
  * @show_defines: --show-defines (text)
- * @merge: --merge (folded): no event root frame
+ * @merge: --merge (folded, flamegraph): no event root frame (--off-cpu
+ *	folds without one too: folded.c)
  * @weight: --weight FIELD, NULL: stacks count events
  * @off_cpu: --off-cpu: stacks weigh the ns their tasks spent off the CPU
  * @wakers: --wakers (with @off_cpu)

@@ -1251,6 +1251,8 @@ static void write_mixed_trace(void)
 	write_trace();
 }
 
+static int count_of(const char *hay, const char *needle);
+
 START_TEST(folded_prints_root_first_per_event_sorted_with_counts)
 {
 	write_mixed_trace();
@@ -1268,6 +1270,14 @@ START_TEST(folded_prints_root_first_per_event_sorted_with_counts)
 		"[stale cookie] 1\n"
 		"kthread;schedule;__schedule 2\n"
 		"p9_client_rpc;__schedule 1\n");
+	/* The flame graph too: its event frame ("tick") goes. */
+	run("--flamegraph - --no-summary trace.dat");
+	ck_assert_int_eq(res.status, 0);
+	ck_assert_int_eq(count_of(res.out, "<g class=\"f event\""), 1);
+	run("--flamegraph - --merge --no-summary trace.dat");
+	ck_assert_int_eq(res.status, 0);
+	ck_assert_int_eq(count_of(res.out, "<g class=\"f event\""), 0);
+	ck_assert_ptr_nonnull(strstr(res.out, "data-n=\"all\"><title>all: 4 events"));
 }
 END_TEST
 
@@ -1416,7 +1426,9 @@ START_TEST(output_options_reject_bad_combinations)
 	ck_assert_str_eq(res.err, "fgdecode: --json, --folded, --top, --pprof, --flamegraph and --perf-script exclude each other\n");
 	run("--merge trace.dat");
 	ck_assert_int_eq(res.status, 2);
-	ck_assert_str_eq(res.err, "fgdecode: --merge needs --folded\n");
+	ck_assert_str_eq(res.err, "fgdecode: --merge needs --folded or --flamegraph\n");
+	run("--merge --pprof - trace.dat");
+	ck_assert_int_eq(res.status, 2);
 	run("--from 1.5x trace.dat");
 	ck_assert_int_eq(res.status, 2);
 	ck_assert_str_eq(res.err, "fgdecode: --from: invalid value '1.5x'\n");
