@@ -158,7 +158,9 @@ static int run_map(struct map_run *run)
 
 	if (!ksyms && !run->opt.path)
 		ksyms = MAPLIST_LIVE_KALLSYMS;
-	tep = maplist_symbols(ksyms, &err);
+	/* A saved listing without --kallsyms: the names it carries. */
+	tep = ksyms ? maplist_symbols(ksyms, &err) :
+	      maplist_listing_symbols(run->opt.path, &err);
 	if (!tep) {
 		fg_error("%s", err.msg);
 		return EXIT_ERROR;

@@ -211,3 +211,125 @@ struct maplist_change *maplist_delta(const struct stackmap_snapshot *prev,
 	qsort(out, *nr, sizeof(*out), cmp_rate);
 	return out;
 }
+
+/* A function a listing names: where it starts and ends, its module. */
+struct listed_sym {
+	sm_u64 start, end;
+	char name[128];
+	char mod[64];
+};
+
+static int cmp_listed(const void *a, const void *b)
+{
+	const struct listed_sym *x = a, *y = b;
+
+	return x->start < y->start ? -1 : x->start > y->start;
+}
+
+/*
+ * The named frames of @text ("0xADDR NAME+0xOFF/0xSIZE [MODULE]" lines),
+ * sorted by start, into *@out.  Return: their number, or -ENOMEM.
+ */
+static long listed_syms(char *text, struct listed_sym **out)
+{
+	struct listed_sym *syms = NULL, *grown, s;
+	unsigned long long addr, off, size;
+	size_t nr = 0, max = 0;
+	char *line, *save = NULL;
+
+	for (line = strtok_r(text, "\n", &save); line;
+	     line = strtok_r(NULL, "\n", &save)) {
+		memset(&s, 0, sizeof(s));
+		if (sscanf(line, " 0x%llx %127[^+ ]+0x%llx/0x%llx [%63[^]]]",
+			   &addr, s.name, &off, &size, s.mod) < 4 ||
+		    off > addr || !size)
+			continue;
+		s.start = addr - off;
+		s.end = s.start + size;
+		if (nr == max) {
+			max = max ? 2 * max : 256;
+			grown = realloc(syms, max * sizeof(*syms));
+			if (!grown) {
+				free(syms);
+				return -ENOMEM;
+			}
+			syms = grown;
+		}
+		syms[nr++] = s;
+	}
+	if (nr)
+		qsort(syms, nr, sizeof(*syms), cmp_listed);
+	*out = syms;
+	return nr;
+}
+
+/* Keep one of each start of the sorted @syms; their new number. */
+static size_t unique_starts(struct listed_sym *syms, size_t nr)
+{
+	size_t i, n = 0;
+
+	for (i = 0; i < nr; i++)
+		if (!n || syms[i].start != syms[n - 1].start)
+			syms[n++] = syms[i];
+	return n;
+}
+
+/* @syms as kallsyms text: starts, and ends where nothing starts. */
+static char *kallsyms_text(struct listed_sym *syms, size_t nr)
+{
+	char *text = NULL;
+	size_t len = 0, i;
+	FILE *f = open_memstream(&text, &len);
+
+	if (!f)
+		return NULL;
+	nr = unique_starts(syms, nr);
+	for (i = 0; i < nr; i++) {
+		fprintf(f, "%016llx t %s%s%s%s\n",
+			(unsigned long long)syms[i].start, syms[i].name,
+			*syms[i].mod ? "\t[" : "", syms[i].mod,
+			*syms[i].mod ? "]" : "");
+		if (i + 1 < nr && syms[i + 1].start <= syms[i].end)
+			continue;
+		fprintf(f, "%016llx t %s.end\n",
+			(unsigned long long)syms[i].end, syms[i].name);
+	}
+	if (fclose(f)) {
+		free(text);
+		return NULL;
+	}
+	return text;
+}
+
+struct tep_handle *maplist_listing_symbols(const char *path,
+					   struct sm_err *err)
+{
+	struct tep_handle *tep = maplist_symbols(NULL, err);
+	struct listed_sym *syms = NULL;
+	char *text, *ksyms = NULL;
+	size_t len;
+	long nr;
+
+	if (!tep)
+		return NULL;
+	text = read_listing_file(path, &len);
+	if (!text) {
+		sm_err_set(err, "%s: %s", path, strerror(errno));
+		tep_free(tep);
+		return NULL;
+	}
+	nr = listed_syms(text, &syms);
+	free(text);
+	if (nr > 0)
+		ksyms = kallsyms_text(syms, nr);
+	free(syms);
+	if (nr < 0 || (nr > 0 && !ksyms) ||
+	    (ksyms && tep_parse_kallsyms(tep, ksyms))) {
+		sm_err_set(err, "%s: out of memory", path);
+		free(ksyms);
+		tep_free(tep);
+		return NULL;
+	}
+	free(ksyms);
+	return tep;
+}

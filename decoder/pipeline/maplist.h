@@ -60,6 +60,24 @@ int maplist_read(const char *path, struct stackmap_snapshot *snap,
 struct tep_handle *maplist_symbols(const char *path,
 				   struct sm_err *err);
 
+/**
+ * maplist_listing_symbols() - a tep handle that knows the symbols a saved
+ * listing names beside its frames
+ * @path: a stack_map listing; each frame line "0xADDR NAME+0xOFF/0xSIZE
+ *	[MODULE]" (the module's %pS, as the module writes it) gives NAME,
+ *	from ADDR - OFF to ADDR - OFF + SIZE
+ * @err: on failure one line, no newline, naming @path
+ *
+ * The symbols a listing carries, for printing it without its machine's
+ * kallsyms: each function's start, and its end (a symbol named "NAME.end"
+ * where no listed function starts) so that sizes come out as the
+ * listing has them.  Frame lines without a name (a bare address) add none.
+ *
+ * Return: the handle (free with tep_free()), or NULL with @err set.
+ */
+struct tep_handle *maplist_listing_symbols(const char *path,
+				   struct sm_err *err);
+
 /* What one stack did between two reads of the map. */
 struct maplist_change {
 	const struct stackmap_snap_entry *entry;	/* in the later read */

@@ -2299,7 +2299,11 @@ START_TEST(map_prints_each_stack_with_its_hits_cookie_and_frames)
 }
 END_TEST
 
-START_TEST(map_without_kallsyms_prints_raw_addresses)
+/*
+ * Without --kallsyms a saved listing is printed with the names it carries
+ * (each frame's %pS: name, offset, size, module), as the kernel wrote them.
+ */
+START_TEST(map_without_kallsyms_uses_the_names_of_the_listing)
 {
 	write_map_files();
 	run("--map listing");
@@ -2307,12 +2311,16 @@ START_TEST(map_without_kallsyms_prints_raw_addresses)
 	ck_assert_str_eq(res.out,
 		"# generation 7: 2 stacks, 17 hits\n"
 		"hits 12 cookie 0x700000003 gen 7 slot 3 owner test:tick\n"
-		"    => 0xffffffff832528c8\n"
-		"    => 0xffffffff83252e2a\n"
-		"    => 0xffffffff828cd41a\n"
+		"    => __schedule+0x4f8/0xa00 (ffffffff832528c8)\n"
+		"    => schedule+0x5a/0xd0 (ffffffff83252e2a)\n"
+		"    => kthread+0xda/0x100 (ffffffff828cd41a)\n"
 		"hits 5 cookie 0x700000004 gen 7 slot 4 owner test:tick\n"
-		"    => 0xffffffff832528c8\n"
-		"    => 0xffffffffc03e3cca\n");
+		"    => __schedule+0x4f8/0xa00 (ffffffff832528c8)\n"
+		"    => p9_client_rpc+0x14a/0x430 [9pnet] (ffffffffc03e3cca)\n");
+	run("--map --folded listing");
+	ck_assert_str_eq(res.out,
+		"kthread;schedule;__schedule 12\n"
+		"p9_client_rpc;__schedule 5\n");
 }
 END_TEST
 
@@ -2392,10 +2400,10 @@ START_TEST(map_names_owners_and_marks_truncated_stacks)
 	ck_assert_str_eq(res.out,
 		"# generation 7: 1 stacks, 2 hits\n"
 		"hits 2 cookie 0x700000003 gen 7 slot 3 owner ?\n"
-		"    => 0xffffffff832528c8\n"
+		"    => __schedule+0x4f8/0xa00 (ffffffff832528c8)\n"
 		"    => ... [truncated]\n");
 	run("--map --folded listing");
-	ck_assert_str_eq(res.out, "[truncated];0xffffffff832528c8 2\n");
+	ck_assert_str_eq(res.out, "[truncated];__schedule 2\n");
 	run("--map --json listing");
 	ck_assert_ptr_nonnull(strstr(res.out,
 		"\"owner\":\"?\",\"owner_id\":0,\"truncated\":true,\"stack\":["));
@@ -2463,7 +2471,7 @@ START_TEST(map_listing_cut_at_an_entry_boundary_is_marked)
 		" 0xffffffff832528c8 __schedule+0x4f8/0xa00\n");
 	run("--map --folded listing");
 	ck_assert_int_eq(res.status, 0);
-	ck_assert_str_eq(res.out, "0xffffffff832528c8 12\n");
+	ck_assert_str_eq(res.out, "__schedule 12\n");
 	ck_assert_str_eq(res.err,
 		"fgdecode: warning: listing: header says 2 entries, 1 listed (truncated?)\n");
 }
@@ -2643,7 +2651,7 @@ static Suite *fgdecode_suite(void)
 	tcase_add_checked_fixture(map, setup, teardown);
 	tcase_set_timeout(map, 60);
 	tcase_add_test(map, map_prints_each_stack_with_its_hits_cookie_and_frames);
-	tcase_add_test(map, map_without_kallsyms_prints_raw_addresses);
+	tcase_add_test(map, map_without_kallsyms_uses_the_names_of_the_listing);
 	tcase_add_test(map, map_with_a_vmlinux_that_is_no_elf_says_so);
 	tcase_add_test(map, map_top_folded_and_json_count_hits);
 	tcase_add_test(map, map_folded_sums_slots_that_fold_alike);
