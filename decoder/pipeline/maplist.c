@@ -7,6 +7,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <trace-cmd.h>
+
+#include "kallsyms.h"
 #include "listing.h"
 #include "maplist.h"
 #include "tracedat_options.h"
@@ -101,6 +104,72 @@ int maplist_read(const char *path, struct stackmap_snapshot *snap,
 	return ret;
 }
 
+/*
+ * Drop the lines of @text that are no kallsyms line, in place: the section
+ * headers `trace-cmd dump --kallsyms` prints ("\t[Kallsyms, N bytes]").
+ */
+static void keep_symbol_lines(char *text)
+{
+	char *in = text, *out = text, *nl;
+	size_t len;
+
+	while (*in) {
+		nl = strchr(in, '\n');
+		len = nl ? (size_t)(nl - in) + 1 : strlen(in);
+		if (*in != '\t' && *in != ' ' && *in != '[') {
+			memmove(out, in, len);
+			out += len;
+		}
+		in += len;
+	}
+	*out = '\0';
+}
+
+/* The kallsyms of @ks as /proc/kallsyms text ("ADDR t NAME\t[MODULE]"). */
+static char *kallsyms_of(const struct kallsyms *ks)
+{
+	char *text = NULL;
+	size_t len = 0, i;
+	FILE *f = open_memstream(&text, &len);
+
+	if (!f)
+		return NULL;
+	for (i = 0; i < ks->nr; i++)
+		fprintf(f, "%016llx t %s%s%s%s\n",
+			(unsigned long long)ks->syms[i].addr, ks->syms[i].name,
+			ks->syms[i].mod ? "\t[" : "",
+			ks->syms[i].mod ? ks->syms[i].mod : "",
+			ks->syms[i].mod ? "]" : "");
+	if (fclose(f)) {
+		free(text);
+		return NULL;
+	}
+	return text;
+}
+
+/* The kallsyms a trace.dat stores, as /proc/kallsyms text; NULL + @err. */
+static char *tracedat_kallsyms(const char *path, struct sm_err *err)
+{
+	struct tracecmd_input *h;
+	struct kallsyms ks;
+	char *text = NULL;
+
+	tracecmd_set_loglevel(TEP_LOG_NONE);
+	h = tracecmd_open_head(path, TRACECMD_FL_LOAD_NO_PLUGINS);
+	if (!h) {
+		sm_err_set(err, "%s: a trace.dat whose headers cannot be read", path);
+		return NULL;
+	}
+	if (!kallsyms_load(&ks, tracecmd_get_tep(h))) {
+		text = kallsyms_of(&ks);
+		kallsyms_free(&ks);
+	}
+	tracecmd_close(h);
+	if (!text)
+		sm_err_set(err, "%s: cannot list the kallsyms it stores", path);
+	return text;
+}
+
 struct tep_handle *maplist_symbols(const char *path,
 				   struct sm_err *err)
 {
@@ -117,15 +186,20 @@ struct tep_handle *maplist_symbols(const char *path,
 	if (!path)
 		return tep;
 	text = read_listing_file(path, &len);
-	if (!text) {
+	if (!text)
 		sm_err_set(err, "%s: %s", path, strerror(errno));
-		tep_free(tep);
-		return NULL;
+	else if (len >= STACKMAP_TRACEDAT_MAGIC_LEN &&
+		 !memcmp(text, STACKMAP_TRACEDAT_MAGIC, STACKMAP_TRACEDAT_MAGIC_LEN)) {
+		free(text);
+		text = tracedat_kallsyms(path, err);
+	} else {
+		keep_symbol_lines(text);
 	}
-	ret = tep_parse_kallsyms(tep, text);
+	ret = text ? tep_parse_kallsyms(tep, text) : -1;
+	if (text && ret)
+		sm_err_set(err, "%s: not a kallsyms file", path);
 	free(text);
 	if (ret) {
-		sm_err_set(err, "%s: not a kallsyms file", path);
 		tep_free(tep);
 		return NULL;
 	}

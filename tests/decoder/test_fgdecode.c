@@ -2337,6 +2337,31 @@ START_TEST(map_with_a_vmlinux_that_is_no_elf_says_so)
 }
 END_TEST
 
+/* --kallsyms also takes trace-cmd dump --kallsyms's output, and a trace.dat. */
+START_TEST(map_kallsyms_from_a_dump_or_a_trace)
+{
+	char dump[8192], *want;
+
+	write_map_files();
+	run("--map --kallsyms kallsyms listing");
+	ck_assert_int_eq(res.status, 0);
+	want = strdup(res.out);
+	ck_assert_ptr_nonnull(want);
+	snprintf(dump, sizeof(dump),
+		 "\t[Section 19 @ 2907: \"kallsyms\", flags 0x1, 70 bytes]\n"
+		 "\t[Kallsyms, 500 bytes]\n%s", kallsyms);
+	write_file("dump", dump);
+	run("--map --kallsyms dump listing");
+	ck_assert_int_eq(res.status, 0);
+	ck_assert_str_eq(res.out, want);
+	write_mixed_trace();
+	run("--map --kallsyms trace.dat listing");
+	ck_assert_int_eq(res.status, 0);
+	ck_assert_str_eq(res.out, want);
+	free(want);
+}
+END_TEST
+
 START_TEST(map_top_folded_and_json_count_hits)
 {
 	write_map_files();
@@ -2653,6 +2678,7 @@ static Suite *fgdecode_suite(void)
 	tcase_add_test(map, map_prints_each_stack_with_its_hits_cookie_and_frames);
 	tcase_add_test(map, map_without_kallsyms_uses_the_names_of_the_listing);
 	tcase_add_test(map, map_with_a_vmlinux_that_is_no_elf_says_so);
+	tcase_add_test(map, map_kallsyms_from_a_dump_or_a_trace);
 	tcase_add_test(map, map_top_folded_and_json_count_hits);
 	tcase_add_test(map, map_folded_sums_slots_that_fold_alike);
 	tcase_add_test(map, map_names_owners_and_marks_truncated_stacks);
