@@ -89,8 +89,42 @@ bool dwmod_is_module_file(const char *name)
 	       dwmod_is_compressed(name);
 }
 
+/* Every file found for a module, in the order nftw() met them. */
+struct candidates {
+	char **paths;
+	size_t nr;
+};
+
 static struct dwmod *walk_mods;
+static struct candidates *walk_cands;
 static size_t walk_nr;
+
+/* Add @path to @c; -1 when out of memory. */
+static int add_candidate(struct candidates *c, const char *path)
+{
+	char **grown = realloc(c->paths, (c->nr + 1) * sizeof(*grown));
+
+	if (!grown)
+		return -1;
+	c->paths = grown;
+	c->paths[c->nr] = strdup(path);
+	if (!c->paths[c->nr])
+		return -1;
+	c->nr++;
+	return 0;
+}
+
+static void free_candidates(struct candidates *c, size_t nr)
+{
+	size_t i, j;
+
+	for (i = 0; c && i < nr; i++) {
+		for (j = 0; j < c[i].nr; j++)
+			free(c[i].paths[j]);
+		free(c[i].paths);
+	}
+	free(c);
+}
 
 static int visit(const char *path, const struct stat *st, int type,
 		 struct FTW *ftw)
@@ -105,10 +139,8 @@ static int visit(const char *path, const struct stat *st, int type,
 	normalize(base, norm, sizeof(norm));
 	for (i = 0; i < walk_nr; i++) {
 		normalize(walk_mods[i].name, want, sizeof(want));
-		if (!walk_mods[i].path && !strcmp(norm, want)) {
-			walk_mods[i].path = strdup(path);
-			return walk_mods[i].path ? 0 : -1;
-		}
+		if (!strcmp(norm, want))
+			return add_candidate(&walk_cands[i], path);
 	}
 	return 0;
 }
@@ -369,10 +401,42 @@ static int give_up(struct dwmod **mods, size_t *nr)
 	return -1;
 }
 
+/*
+ * Place @m from the first of its candidate files that matches the
+ * recording; one that does not is passed over for the next (a tree may
+ * hold other builds of a module).  None matching: the first one's error,
+ * with how many more were tried.
+ */
+static int place_candidates(const struct kallsyms *ks, struct dwmod *m,
+			    const struct candidates *c, const char *dir,
+			    struct sm_err *err)
+{
+	struct sm_err first;
+	size_t i;
+
+	for (i = 0; i < c->nr; i++) {
+		free(m->path);
+		free(m->base);
+		m->base = NULL;
+		m->low = m->high = 0;
+		m->path = strdup(c->paths[i]);
+		if (!m->path)
+			return sm_err_set(err, "%s", strerror(ENOMEM));
+		if (!place_module(ks, m, i ? err : &first))
+			return 0;
+	}
+	if (c->nr > 1)
+		return sm_err_set(err, "%s (nor do the %zu other files of %s under %s)",
+				  first.msg, c->nr - 1, m->name, dir);
+	*err = first;
+	return -1;
+}
+
 int dwmod_find(const char *dir, const struct kallsyms *ks,
 	       struct dwmod **mods, size_t *nr, struct sm_err *err)
 {
 	size_t i;
+	int ret = 0;
 
 	elf_version(EV_CURRENT);
 	if (list_modules(ks, mods, nr)) {
@@ -381,14 +445,20 @@ int dwmod_find(const char *dir, const struct kallsyms *ks,
 	}
 	walk_mods = *mods;
 	walk_nr = *nr;
+	walk_cands = calloc(*nr ? *nr : 1, sizeof(*walk_cands));
 	/* Symbolic links followed: a symlinked modules tree or .ko counts. */
-	if (nftw(dir, visit, 16, 0)) {
+	if (!walk_cands || nftw(dir, visit, 16, 0)) {
 		sm_err_set(err, "%s: cannot search it for modules", dir);
-		return give_up(mods, nr);
+		ret = -1;
 	}
-	for (i = 0; i < *nr; i++)
-		if ((*mods)[i].path && place_module(ks, &(*mods)[i], err))
-			return give_up(mods, nr);
+	for (i = 0; !ret && i < *nr; i++)
+		if (walk_cands[i].nr)
+			ret = place_candidates(ks, &(*mods)[i], &walk_cands[i],
+					       dir, err);
+	free_candidates(walk_cands, *nr);
+	walk_cands = NULL;
+	if (ret)
+		return give_up(mods, nr);
 	compact(*mods, nr);
 	return 0;
 }

@@ -46,9 +46,13 @@ struct dwmod {
  * @nr: set to their number (0 is fine: no module found)
  * @err: on failure, one line (no newline)
  *
+ * A module whose name several files under @dir bear (another build in
+ * another tree) is placed from the first of them that matches the
+ * recording, in the order the search met them.
+ *
  * Return: 0, or -1 with @err set and *@mods NULL, *@nr 0 (@dir unreadable,
- * a .ko unreadable or not ET_REL, or a .ko that does not match the
- * recording).
+ * a .ko unreadable or not ET_REL, or no file of a module's name that
+ * matches the recording).
  */
 int dwmod_find(const char *dir, const struct kallsyms *ks,
 	       struct dwmod **mods, size_t *nr, struct sm_err *err);

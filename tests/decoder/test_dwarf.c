@@ -494,6 +494,24 @@ START_TEST(module_is_placed_from_its_recorded_symbols)
 	ck_assert_int_gt(dwsym_lookup(d, MOD_TEXT, false)->nr, 0);
 	ck_assert_ptr_nonnull(dwsym_lookup(d, MOD_TEXT, false)->chain[0].file);
 	dwsym_free(d);
+
+	/*
+	 * Another file of the module's name in an unrelated tree beside it
+	 * (an empty fx-mod.ko): passed over, whichever the search meets
+	 * first.  Only such files: refused, saying how many were tried.
+	 */
+	snprintf(want, sizeof(want),
+		 "cd '%s' && mkdir -p both/other && cp -r mods both/ && : >both/other/fx-mod.ko && "
+		 "mkdir -p bad/a bad/b && : >bad/a/fx-mod.ko && : >bad/b/fx-mod.ko", dir);
+	ck_assert_int_eq(system(want), 0);
+	snprintf(want, sizeof(want), "%s/both", dir);
+	ck_assert_msg(!dwsym_open(&d, &ks, NULL, want, &err), "%s", err.msg);
+	ck_assert_str_eq(dwsym_lookup(d, MOD_TEXT, false)->func, "fx_b_outer");
+	dwsym_free(d);
+	snprintf(want, sizeof(want), "%s/bad", dir);
+	ck_assert_int_ne(dwsym_open(&d, &ks, NULL, want, &err), 0);
+	ck_assert_msg(strstr(err.msg, ": not a kernel module (ELF ET_REL) (nor do the 1 other files of fx_mod under "),
+		      "%s", err.msg);
 	drop_kallsyms(&ks);
 
 	/* Two of the three functions elsewhere: refused, naming the section. */
