@@ -17,6 +17,7 @@ PACKAGES=(
 	protobuf-c-compiler libprotobuf-c-dev zlib1g-dev	# fgdecode --pprof: profile.proto compiled by protoc-c, gzip
 	golang-go	# go tool pprof, the consumer tests/decoder/test_pprof.sh checks --pprof with
 	chromium python3	# the headless browser tests/decoder/test_flamegraph.sh drives (DevTools over a pipe)
+	man-db groff-base	# tests/test_man.sh renders the man pages
 	clang libclang-rt-dev
 	qemu-system-x86 busybox-static cpio zstd xz-utils
 	linux-source-6.1 flex bison bc libssl-dev	# the debug kernel, tests/kernels/debug-kernel.sh
