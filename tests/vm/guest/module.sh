@@ -45,6 +45,23 @@ rmmod_retry() {
 # without this module (seen with the stock function tracer toggled every 50 ms
 # on vfs_read, and now and then even at one toggle a second), so the toggles
 # here run every one to three seconds.
+# Detach every tracepoint and function glob, so that the counters of stats hold still while they are read
+# (lookups is summed first, the outcomes after: a probe firing in between makes them disagree; a detach waits for
+# the probes in flight).
+detach_all() {
+	for f in tracepoints functions; do
+		grep -v '^#' "$D/$f" | while read -r what; do
+			echo "!$what" >>"$D/$f" 2>/dev/null || true
+		done
+	done
+}
+
+# save_stats FILE: the stats with nothing attached.
+save_stats() {
+	detach_all
+	cat $D/stats >"$1"
+}
+
 toggle_events() {
 	echo 1 >$T/events/stackmap/enable
 	sleep 1
@@ -87,7 +104,6 @@ phase_stress() {
 		i=$((i + 5))
 		step "stress: ${i}s, $(grep -E '^(lookups|resets) ' $D/stats | tr '\n' ' ')"
 	done
-	cat $D/stats >"$SHARE/stress/stats.txt"
 	# A reader holding stack_map open keeps the module: rmmod must refuse.
 	exec 3<$D/stack_map
 	if rmmod stackmap 2>/dev/null; then
@@ -97,9 +113,12 @@ phase_stress() {
 	exec 3<&-
 	touch $stop_ctl
 	sleep 0.2
-	# Attach again (EEXIST when the toggle loop stopped while attached).
-	echo sched:sched_wakeup >>$D/tracepoints 2>/dev/null || true
-	echo 'vfs_read' >>$D/functions 2>/dev/null || true
+	save_stats "$SHARE/stress/stats.txt"
+	# Attach again what save_stats detached.
+	for tp in sched:sched_switch irq:softirq_entry sched:sched_wakeup; do
+		echo $tp >>$D/tracepoints 2>/dev/null || true
+	done
+	echo vfs_read >>$D/functions 2>/dev/null || true
 	echo 1 >$T/events/stackmap/enable
 	step "stress: rmmod while hooks fire and events are enabled"
 	rmmod_retry
@@ -116,7 +135,7 @@ phase_full() {
 	insmod "$MODDIR/stackmap.ko" max_entries=8 max_frames=64 tracepoints=sched:sched_switch
 	trace-cmd record -q -e stackmap -e sched:sched_switch -o "$SHARE/full/trace.dat" \
 		sh -c 'i=0; while [ $i -lt 10 ]; do ls -R /sys/kernel/tracing/events >/dev/null; sleep 0.01; i=$((i + 1)); done'
-	cat $D/stats >"$SHARE/full/stats.txt"
+	save_stats "$SHARE/full/stats.txt"
 	cat $D/stack_map >"$SHARE/full/stack_map.txt"
 	rmmod stackmap
 }
