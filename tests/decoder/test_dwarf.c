@@ -841,11 +841,29 @@ START_TEST(fgdecode_pprof_gives_an_address_its_inlined_frames_as_lines)
 }
 END_TEST
 
+/*
+ * Run the shell command @cmd, which runs fgdecode with its stderr in
+ * ./err of the fixture directory: it must exit 1 with one line there.
+ * Return: that line (free it).
+ */
+static char *refused_in_one_line(const char *cmd)
+{
+	char cat[256];
+	char *err;
+	int status = system(cmd);
+
+	ck_assert(WIFEXITED(status));
+	ck_assert_int_eq(WEXITSTATUS(status), 1);
+	snprintf(cat, sizeof(cat), "cat '%s/err'", dir);
+	err = capture(cat);
+	ck_assert_ptr_eq(strchr(err, '\n'), err + strlen(err) - 1);
+	return err;
+}
+
 START_TEST(fgdecode_refuses_a_vmlinux_that_does_not_match)
 {
-	char fg[4096], cmd[8192], want[512];
+	char fg[4096], cmd[8192], want[512], *err;
 	sm_u64 frame;
-	int status;
 
 	ck_assert_ptr_nonnull(realpath(FGDECODE, fg));
 	build_fixture();
@@ -859,19 +877,11 @@ START_TEST(fgdecode_refuses_a_vmlinux_that_does_not_match)
 	ck_assert_int_eq(system(cmd), 0);
 	snprintf(cmd, sizeof(cmd),
 		 "cd '%s' && '%s' --vmlinux other.elf trace.dat >out 2>err", dir, fg);
-	status = system(cmd);
-	ck_assert(WIFEXITED(status));
-	ck_assert_int_eq(WEXITSTATUS(status), 1);
-	snprintf(cmd, sizeof(cmd), "cat '%s/err'", dir);
-	{
-		char *err = capture(cmd);
-
-		snprintf(want, sizeof(want),
-			 "fgdecode: other.elf: does not match the recorded kernel: 3 of 5 functions are not where ");
-		ck_assert_msg(!strncmp(err, want, strlen(want)), "%s", err);
-		ck_assert_ptr_eq(strchr(err, '\n'), err + strlen(err) - 1);
-		free(err);
-	}
+	err = refused_in_one_line(cmd);
+	snprintf(want, sizeof(want),
+		 "fgdecode: other.elf: does not match the recorded kernel: 3 of 5 functions are not where ");
+	ck_assert_msg(!strncmp(err, want, strlen(want)), "%s", err);
+	free(err);
 	/*
 	 * A program that shares one function name with the recording (it was
 	 * taken as the vmlinux, 1 vote of 1 agreeing): not a vmlinux.
@@ -881,18 +891,10 @@ START_TEST(fgdecode_refuses_a_vmlinux_that_does_not_match)
 		 "void p3(void) {}\\nint main(void) { return 0; }\\n' >prog.c && "
 		 "gcc -O0 -g -o prog.elf prog.c && "
 		 "'%s' --vmlinux prog.elf trace.dat >out 2>err", dir, fg);
-	status = system(cmd);
-	ck_assert(WIFEXITED(status));
-	ck_assert_int_eq(WEXITSTATUS(status), 1);
-	snprintf(cmd, sizeof(cmd), "cat '%s/err'", dir);
-	{
-		char *err = capture(cmd);
-
-		ck_assert_msg(strstr(err, "fgdecode: prog.elf: not a vmlinux of the recorded kernel: only 1 of its "),
-			      "%s", err);
-		ck_assert_ptr_eq(strchr(err, '\n'), err + strlen(err) - 1);
-		free(err);
-	}
+	err = refused_in_one_line(cmd);
+	ck_assert_msg(strstr(err, "fgdecode: prog.elf: not a vmlinux of the recorded kernel: only 1 of its "),
+		      "%s", err);
+	free(err);
 	remove_fixture();
 }
 END_TEST

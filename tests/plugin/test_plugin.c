@@ -561,22 +561,34 @@ START_TEST(stack_map_option_of_the_same_load_is_used)
 END_TEST
 
 /*
- * trace-cmd loads plugins before it parses the formats: events are wrapped
- * when the first stackmap record is printed (tep_list_events() would still
- * return the empty list it made at load time).
+ * A handle the plugin is loaded into before any format is parsed, as
+ * trace-cmd does, then the tick and stackmap formats parsed.
  */
-START_TEST(events_parsed_after_loading_are_watched_too)
+static struct tep_handle *formats_after_loading(void)
 {
 	struct tep_handle *t = tep_alloc();
-	sm_u64 ck = stackmap_cookie_make(3, 4);
-	struct tep_record rec;
 
+	ck_assert_ptr_nonnull(t);
 	tep_set_long_size(t, 8);
 	ck_assert_int_eq(load(t), 0);
 	tep_list_events(t, TEP_EVENT_SORT_ID);
 	ck_assert_ptr_nonnull(fx_parse(t, fx_fmt_tick, "test"));
 	ck_assert_ptr_nonnull(fx_parse(t, fx_fmt_stack_define, STACKMAP_SYSTEM));
 	ck_assert_ptr_nonnull(fx_parse(t, fx_fmt_stack_cookie, STACKMAP_SYSTEM));
+	return t;
+}
+
+/*
+ * trace-cmd loads plugins before it parses the formats: events are wrapped
+ * when the first stackmap record is printed (tep_list_events() would still
+ * return the empty list it made at load time).
+ */
+START_TEST(events_parsed_after_loading_are_watched_too)
+{
+	struct tep_handle *t = formats_after_loading();
+	sm_u64 ck = stackmap_cookie_make(3, 4);
+	struct tep_record rec;
+
 	fx_define_owned(&buf, ck, 1, frames3, 1, FX_ID_TOCK, 0);
 	info_on(t, &buf);
 	fx_tick(&buf, 1);
@@ -603,15 +615,9 @@ END_TEST
  */
 START_TEST(task_seen_before_watching_began_keeps_its_stack)
 {
-	struct tep_handle *t = tep_alloc();
+	struct tep_handle *t = formats_after_loading();
 	sm_u64 ck = stackmap_cookie_make(3, 4);
 
-	tep_set_long_size(t, 8);
-	ck_assert_int_eq(load(t), 0);
-	tep_list_events(t, TEP_EVENT_SORT_ID);
-	ck_assert_ptr_nonnull(fx_parse(t, fx_fmt_tick, "test"));
-	ck_assert_ptr_nonnull(fx_parse(t, fx_fmt_stack_define, STACKMAP_SYSTEM));
-	ck_assert_ptr_nonnull(fx_parse(t, fx_fmt_stack_cookie, STACKMAP_SYSTEM));
 	fx_tick(&buf, 1);
 	ck_assert_str_eq(info_on(t, &buf), "n=1");
 	fx_define_owned(&buf, ck, 1, frames3, 1, FX_ID_TICK, 0);
