@@ -21,6 +21,8 @@
 #                 for DKMS (PREFIX, DESTDIR, PLUGINDIR, FRONTENDDIR, ...; see
 #                 below)
 #   make uninstall  all of it; trace-cmd is the stock one again
+#   make deb      the Debian packages (debian/) in build/deb/, lintian-clean
+#                 (mk/deb.sh); make check-deb installs them on fresh roots
 #
 # The module is built for KVER=... if given, else for the running kernel if
 # its headers are installed, else for the newest installed kernel image
@@ -88,6 +90,16 @@ check: deps
 check-fresh: deps
 	tests/test_fresh_root.sh $(or $(FRESH_SUITES),bookworm)
 
+# Debian packages: dpkg-buildpackage on a copy of the tree, then lintian
+# (mk/deb.sh); check-deb builds, installs and purges them in fresh roots of
+# DEB_SUITES (default bookworm trixie) and records in the guest with them
+# (tests/test_deb.sh).
+deb:
+	mk/deb.sh
+
+check-deb: deps
+	tests/test_deb.sh $(or $(DEB_SUITES),bookworm trixie)
+
 # Fuzz every harness for FUZZ_SECONDS (default 60) each.
 fuzz: deps
 	$(MAKE) -C tests/fuzz run SECONDS=$(or $(FUZZ_SECONDS),60)
@@ -119,11 +131,12 @@ install: decoder plugin record
 	install -D -m 0755 record/trace-cmd $(FE)
 	install -D -m 0755 record/stackmap-snapshot $(DESTDIR)$(FRONTENDDIR)/stackmap-snapshot
 	install -D -m 0644 man/stackmap-record.1 $(DESTDIR)$(MANDIR)/man1/stackmap-record.1
+	ln -sf stackmap-record.1 $(DESTDIR)$(MANDIR)/man1/stackmap-snapshot.1
 	install -D -m 0644 man/plugin_stackmap.7 $(DESTDIR)$(MANDIR)/man7/plugin_stackmap.7
 	install -d $(DESTDIR)$(DKMSDIR)/kmod $(DESTDIR)$(DKMSDIR)/include/stackmap
 	install -m 0644 $(KMOD_SOURCES) $(DESTDIR)$(DKMSDIR)/kmod/
 	install -m 0644 include/stackmap/*.h $(DESTDIR)$(DKMSDIR)/include/stackmap/
-	sed 's/@VERSION@/$(VERSION)/' kmod/dkms.conf >$(DESTDIR)$(DKMSDIR)/dkms.conf
+	sed 's/#MODULE_VERSION#/$(VERSION)/' kmod/dkms.conf >$(DESTDIR)$(DKMSDIR)/dkms.conf
 	$(if $(DKMS),$(DKMS) install -m stackmap -v $(VERSION) -k $(KVER))
 	@if [ -z "$(DESTDIR)" ] && [ "$$(command -v trace-cmd)" != "$(FE)" ]; then \
 		echo "make install: note: trace-cmd on this PATH is $$(command -v trace-cmd), not $(FE): put $(FRONTENDDIR) first on PATH for trace-cmd record -O stackmap" >&2; \
@@ -137,7 +150,8 @@ uninstall:
 	rm -f $(DESTDIR)$(FRONTENDDIR)/stackmap-snapshot
 	rm -f $(DESTDIR)$(OLD_FRONTENDDIR)/trace-cmd $(DESTDIR)$(OLD_FRONTENDDIR)/stackmap-snapshot
 	rmdir $(DESTDIR)$(OLD_FRONTENDDIR) 2>/dev/null || true
-	rm -f $(DESTDIR)$(MANDIR)/man1/stackmap-record.1 $(DESTDIR)$(MANDIR)/man7/plugin_stackmap.7
+	rm -f $(DESTDIR)$(MANDIR)/man1/stackmap-record.1 $(DESTDIR)$(MANDIR)/man1/stackmap-snapshot.1
+	rm -f $(DESTDIR)$(MANDIR)/man7/plugin_stackmap.7
 	rm -rf $(DESTDIR)$(DKMSDIR)
 
 clean:
@@ -153,4 +167,4 @@ clean:
 	-$(MAKE) -C tests/bench clean
 	rm -rf build
 
-.PHONY: all module plugin record decoder deps check check-fresh fuzz bench bench-quick demo install uninstall clean
+.PHONY: all module plugin record decoder deps check check-fresh deb check-deb fuzz bench bench-quick demo install uninstall clean

@@ -74,6 +74,7 @@
 
 #include "stackmap/cookie.h"
 #include "stackmap/events.h"
+#include "stackmap/version.h"
 #include "listing.h"
 #include "map_id.h"
 #include "snapshot_table.h"
@@ -84,6 +85,13 @@
 
 #define PLUGIN_EXPORT	__attribute__((visibility("default")))
 #define PLUGIN_ALIAS	"stackmap"
+
+/*
+ * The version the plugin was built from, in its dynamic symbol table:
+ * "stackmap plugin " and include/stackmap/version.h's STACKMAP_VERSION
+ * (tests/test_deb.sh checks it against the packages' version).
+ */
+PLUGIN_EXPORT const char stackmap_plugin_version[] = "stackmap plugin " STACKMAP_VERSION;
 
 enum {
 	OPT_ADDR, OPT_COMPACT, OPT_DEFS, OPT_SNAPSHOT, OPT_FILE, OPT_STACK_MAP,

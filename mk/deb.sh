@@ -1,0 +1,58 @@
+#!/bin/bash
+# `make deb`: the Debian packages of debian/ built from a copy of the tree's files (tracked and untracked, not
+# ignored: what a clean clone plus your edits has), then checked with lintian.
+#   mk/deb.sh [OUTDIR]     (default build/deb): OUTDIR/stackmap-VERSION/ is the copy, the .deb, .changes and
+#                          .buildinfo files land in OUTDIR, lintian's output in OUTDIR/lintian.txt
+# Fails on any lintian error or warning (overrides, each with its reason, are in debian/*.lintian-overrides).
+# Missing build dependencies are installed when run as root (apt-get update once, apt-get build-dep, lintian),
+# else named. Builds for the suite of the machine it runs on (bookworm, trixie): tests/test_deb.sh runs it in
+# a root of each.
+set -euo pipefail
+
+ROOT=$(cd "$(dirname "$0")/.." && pwd)
+OUT=$(realpath -m "${1:-$ROOT/build/deb}")
+VERSION=$(sed -n 's/^#define STACKMAP_VERSION\t*"\(.*\)"/\1/p' "$ROOT/include/stackmap/version.h")
+SRC=$OUT/stackmap-$VERSION
+
+die() { echo "make deb: $*" >&2; exit 1; }
+
+# Build dependencies (debian/control), lintian and git: installed if missing and root, else named.
+deps() {
+	local missing=()
+	command -v git >/dev/null || missing+=(git)
+	command -v lintian >/dev/null || missing+=(lintian)
+	command -v dpkg-checkbuilddeps >/dev/null || missing+=(dpkg-dev)
+	if ((${#missing[@]} == 0)) && (cd "$ROOT" && dpkg-checkbuilddeps 2>/dev/null); then
+		return 0
+	fi
+	((EUID == 0)) || die "missing build dependencies: run as root, or: apt-get build-dep $ROOT && apt-get install lintian git"
+	echo "make deb: installing the build dependencies of debian/control, lintian, git"
+	apt-get update -q
+	DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends dpkg-dev git lintian
+	DEBIAN_FRONTEND=noninteractive apt-get build-dep -y -q "$ROOT"
+}
+
+# The tree's files, as git lists them (a file deleted in the work tree is left out).
+copy_tree() {
+	rm -rf "$OUT"
+	mkdir -p "$SRC"
+	git -C "$ROOT" ls-files -z --cached --others --exclude-standard |
+		(cd "$ROOT" && xargs -0 sh -c 'for f; do [ ! -e "$f" ] || cp --parents -P "$f" "$0"; done' "$SRC")
+}
+
+main() {
+	local changelog
+	deps
+	changelog=$(cd "$ROOT" && dpkg-parsechangelog -S Version)
+	[[ $changelog == "$VERSION" ]] ||
+		die "debian/changelog is at $changelog, include/stackmap/version.h at $VERSION: add a changelog entry (dch -v $VERSION)"
+	copy_tree
+	(cd "$SRC" && dpkg-buildpackage -us -uc -b) >"$OUT/build.log" 2>&1 ||
+		{ tail -n 30 "$OUT/build.log" >&2; die "dpkg-buildpackage failed (log: $OUT/build.log)"; }
+	lintian --fail-on error,warning --display-info "$OUT"/stackmap_"$VERSION"_*.changes >"$OUT/lintian.txt" 2>&1 ||
+		{ cat "$OUT/lintian.txt" >&2; die "lintian: errors or warnings above (in $OUT/lintian.txt)"; }
+	echo "make deb: $(lintian --version): no error, no warning ($(grep -c '^[IP]:' "$OUT/lintian.txt" || true) informational tags in $OUT/lintian.txt)"
+	ls "$OUT"/*.deb
+}
+
+main "$@"
