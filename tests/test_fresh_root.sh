@@ -17,32 +17,27 @@ WORK=${WORK:-/var/tmp/stackmap-fresh}
 # The commit tested (FRESH_REV=ce673ac shows that a commit before the KVER fix fails).
 REV=${FRESH_REV:-HEAD}
 
+PROG=test_fresh_root
+# shellcheck source=tests/root_lib.sh
+. "$ROOT/tests/root_lib.sh"
+
 fail() {
 	echo "test_fresh_root: $1: FAIL: $2" >&2
 	exit 1
 }
 
-# step SUITE NAME COMMAND...: run one step in the root, print its time, fail the test if it fails.
+# step SUITE NAME COMMAND...: a root_step in the suite's root ($dir, logs in $log.NAME).
 step() {
-	local suite=$1 name=$2 start=$SECONDS
+	local suite=$1 name=$2
 	shift 2
-	echo "test_fresh_root: $suite: $name"
-	"$ROOT/tests/roots.sh" run "$dir" --bind "$CACHE/apt-$suite" -- "$@" >"$log.$name" 2>&1
-	local rc=$?
-	tail -n 15 "$log.$name"
-	((rc == 0)) || fail "$suite" "'$name' exited $rc on the first run (log: $log.$name)"
-	echo "test_fresh_root: $suite: $name passed in $((SECONDS - start)) s"
+	root_step "$suite" "$dir" "$log" "$name" "$@"
 }
 
 one_suite() {
-	local suite=$1 fresh dir log start=$SECONDS
-	fresh=$("$ROOT/tests/roots.sh" fresh "$suite") || fail "$suite" "no fresh root"
+	local suite=$1 dir log start=$SECONDS
 	dir=$WORK/$suite log=$WORK/$suite.log
-	rm -rf "$dir" "$log".*
-	mkdir -p "$WORK" "$CACHE/apt-$suite"
-	cp -a "$fresh" "$dir"
-	# apt keeps its downloads in the bound cache; the root's own apt state stays fresh.
-	echo "Dir::Cache::archives \"$CACHE/apt-$suite\";" >"$dir/etc/apt/apt.conf.d/90stackmap-cache"
+	rm -f "$log".*
+	root_copy "$suite" "$dir"
 	git clone -q --no-hardlinks "$ROOT" "$dir/root/stackmap" &&
 		git -C "$dir/root/stackmap" checkout -q "$REV" || fail "$suite" "git clone of $ROOT at $REV failed"
 	echo "test_fresh_root: $suite: clean clone of $(git -C "$ROOT" rev-parse --short "$REV") in $dir/root/stackmap"
