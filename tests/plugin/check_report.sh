@@ -16,6 +16,8 @@
 #     left out on both sides.
 # Usage: tests/plugin/check_report.sh TRACE.dat   (after make -C decoder and
 # make -C plugin).  Exit 0 when both hold, 1 otherwise, 2 on usage errors.
+# FGDECODE and PLUGIN_DIR (default the tree's decoder/fgdecode and plugin/)
+# check other builds of them (tests/test_deb.sh: the packaged ones).
 set -euo pipefail
 
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
@@ -28,12 +30,14 @@ fail() {
 	exit 1
 }
 
-[[ -x $ROOT/decoder/fgdecode ]] || { echo "check_report: build decoder/ first" >&2; exit 2; }
-[[ -f $ROOT/plugin/plugin_stackmap.so ]] || { echo "check_report: build plugin/ first" >&2; exit 2; }
+FGDECODE=${FGDECODE:-$ROOT/decoder/fgdecode}
+PLUGIN_DIR=${PLUGIN_DIR:-$ROOT/plugin}
+[[ -x $FGDECODE ]] || { echo "check_report: no $FGDECODE (build decoder/ first)" >&2; exit 2; }
+[[ -f $PLUGIN_DIR/plugin_stackmap.so ]] || { echo "check_report: no $PLUGIN_DIR/plugin_stackmap.so (build plugin/ first)" >&2; exit 2; }
 
-"$ROOT/decoder/fgdecode" --no-summary -N "$TRACE" >"$TMP/fg" || fail "fgdecode exited $?"
+"$FGDECODE" --no-summary -N "$TRACE" >"$TMP/fg" || fail "fgdecode exited $?"
 trace-cmd report -N -i "$TRACE" >"$TMP/report" 2>/dev/null || fail "trace-cmd report -N failed"
-TRACEEVENT_PLUGIN_DIR=$ROOT/plugin trace-cmd report -i "$TRACE" >"$TMP/plugin" 2>/dev/null ||
+TRACEEVENT_PLUGIN_DIR=$PLUGIN_DIR trace-cmd report -i "$TRACE" >"$TMP/plugin" 2>/dev/null ||
 	fail "trace-cmd report with the plugin failed"
 
 # 1. Event lines.

@@ -6,6 +6,9 @@
 # stack_map listing and stats (see check_e2e.awk), and `trace-cmd report`
 # with the plugin checked against fgdecode (tests/plugin/check_report.sh).
 # Needs `make` to have built kmod/stackmap.ko and decoder/fgdecode.
+# Other builds (tests/test_deb.sh: the packages'): STACKMAP_KO (a module for the kernel booted), FGDECODE,
+# PLUGIN_DIR (passed to check_report.sh); STACKMAP_CHECK_REPORT=0 leaves check_report.sh out (a plugin built
+# for another userland than the host's trace-cmd).
 set -euo pipefail
 
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
@@ -13,6 +16,12 @@ ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 # shellcheck source=tests/vm/kernel.sh
 . "$ROOT/tests/vm/kernel.sh"
 vm_kernel_setup test_e2e "${OUT:-$ROOT/build/vm-e2e}"
+if [[ -n ${STACKMAP_KO:-} ]]; then
+	KO=$STACKMAP_KO
+	echo "test_e2e: module $KO (STACKMAP_KO)"
+fi
+FGDECODE=${FGDECODE:-$ROOT/decoder/fgdecode}
+export FGDECODE
 
 fail() {
 	echo "test_e2e: $1 failed: $2" >&2
@@ -29,7 +38,7 @@ run_guest() {
 }
 
 decode() {
-	"$ROOT/decoder/fgdecode" --cookies "$OUT/trace.dat" >"$OUT/decoded.txt" 2>"$OUT/summary.txt" ||
+	"$FGDECODE" --cookies "$OUT/trace.dat" >"$OUT/decoded.txt" 2>"$OUT/summary.txt" ||
 		fail "decode" "fgdecode exited $? ($(head -n1 "$OUT/summary.txt"))"
 	cat "$OUT/summary.txt"
 	grep -q ' 0 stale, 0 unknown,' "$OUT/summary.txt" ||
@@ -65,11 +74,11 @@ check_map_id() {
 	id=$(sed -n '1s/.* map_id \(0x[0-9a-f]\{16\}\)$/\1/p' "$OUT/stack_map.txt")
 	[[ -n $id ]] || fail "map id" "no map_id in the header of $OUT/stack_map.txt"
 	grep -q "^map_id $id\$" "$OUT/stats.txt" || fail "map id" "stats and stack_map disagree"
-	"$ROOT/decoder/fgdecode" --stack-map "$OUT/stack_map.txt" "$OUT/trace.dat" >/dev/null 2>"$OUT/map_id.err" ||
+	"$FGDECODE" --stack-map "$OUT/stack_map.txt" "$OUT/trace.dat" >/dev/null 2>"$OUT/map_id.err" ||
 		fail "map id" "its own listing refused: $(cat "$OUT/map_id.err")"
 	other=$(printf '0x%016x' $((id ^ 1)))
 	sed "1s/map_id $id/map_id $other/" "$OUT/stack_map.txt" >"$OUT/other_map.txt"
-	if "$ROOT/decoder/fgdecode" --stack-map "$OUT/other_map.txt" "$OUT/trace.dat" >/dev/null 2>"$OUT/map_id.err"; then
+	if "$FGDECODE" --stack-map "$OUT/other_map.txt" "$OUT/trace.dat" >/dev/null 2>"$OUT/map_id.err"; then
 		fail "map id" "a listing of map $other used for a trace of map $id"
 	fi
 	grep -q "map id $other is not the trace's ($id)" "$OUT/map_id.err" ||
@@ -82,6 +91,10 @@ decode
 check_map_id
 check_stack_map
 check_stats
-"$ROOT/tests/plugin/check_report.sh" "$OUT/trace.dat" ||
-	fail "trace-cmd report with the plugin" "its stacks differ from fgdecode's"
+if [[ ${STACKMAP_CHECK_REPORT:-1} != 0 ]]; then
+	"$ROOT/tests/plugin/check_report.sh" "$OUT/trace.dat" ||
+		fail "trace-cmd report with the plugin" "its stacks differ from fgdecode's"
+else
+	echo "test_e2e: trace-cmd report with the plugin not compared (STACKMAP_CHECK_REPORT=0)"
+fi
 echo "test_e2e: ok on kernel $KERNEL_LABEL ($OUT)"
