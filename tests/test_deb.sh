@@ -96,7 +96,7 @@ install() {
 	kname=${GUEST_KERNEL[$suite]:-} || true
 	[[ -n $kname ]] || fail "$suite" "no guest kernel for suite $suite (GUEST_KERNEL)"
 	kver=$("$ROOT/tests/kernels.sh" kver "$kname") || fail "$suite" "tests/kernels.sh kver $kname failed"
-	frames=$(TRACEEVENT_PLUGIN_DIR=$ROOT/plugin trace-cmd report -i "$TRACE" 2>/dev/null | grep -c '=> ')
+	frames=$(TRACEEVENT_PLUGIN_DIR=$ROOT/plugin trace-cmd report -i "$TRACE" 2>/dev/null | grep -c '^ *=> ')
 	((frames > 0)) || fail "$suite" "the tree's plugin expands no frame of $TRACE (run make)"
 	root_copy "$suite" "$dir"
 	[[ $kname != newest ]] || backports "$dir" "$suite"

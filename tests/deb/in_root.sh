@@ -94,10 +94,10 @@ check_report() {
 	local trace=$1 frames=$2 got
 	trace-cmd list -P 2>/dev/null | grep -q '/traceevent/plugins/plugin_stackmap.so$' ||
 		die "trace-cmd list -P does not load plugin_stackmap.so"
-	got=$(trace-cmd report -i "$trace" 2>/dev/null | grep -c '=> ' || true)
+	got=$(trace-cmd report -i "$trace" 2>/dev/null | grep -c '^ *=> ' || true)
 	[[ $got == "$frames" ]] || die "trace-cmd report -i $trace printed $got frame lines, not $frames"
 	! trace-cmd report -i "$trace" 2>/dev/null | grep -q 'unknown cookie' || die "unknown cookies in $trace"
-	got=$(trace-cmd report -N -i "$trace" 2>/dev/null | grep -c '=> ' || true)
+	got=$(trace-cmd report -N -i "$trace" 2>/dev/null | grep -c '^ *=> ' || true)
 	[[ $got == 0 ]] || die "trace-cmd report -N printed $got frame lines"
 	echo "in_root: check: trace-cmd report (the installed plugin, no environment) printed the $frames frame lines of $trace, -N none"
 }
@@ -133,7 +133,7 @@ phase_check() {
 
 phase_report() {
 	local frames bad
-	frames=$(trace-cmd report -i "$1" 2>/dev/null | grep -c '=> ' || true)
+	frames=$(trace-cmd report -i "$1" 2>/dev/null | grep -c '^ *=> ' || true)
 	bad=$(trace-cmd report -i "$1" 2>/dev/null | grep -cE 'unknown cookie|stale cookie' || true)
 	((frames > 0)) || die "trace-cmd report -i $1 expanded no stack"
 	((bad == 0)) || die "trace-cmd report -i $1: $bad unknown or stale cookies"
