@@ -108,7 +108,7 @@ install() {
 	root_step "$suite" "$dir" "$log" install /root/in_root.sh install
 	root_step "$suite" "$dir" "$log" check /root/in_root.sh check "$kver" "$VERSION" "/root/$(basename "$TRACE")" "$frames"
 	guest "$suite" "$dir" "$kname" "$kver"
-	root_step "$suite" "$dir" "$log" purge /root/in_root.sh purge
+	root_step "$suite" "$dir" "$log" purge /root/in_root.sh purge "/root/$(basename "$TRACE")"
 	root_step "$suite" "$dir" "$log" files-after /root/in_root.sh files /root/files.after
 	diff "$dir/root/files.before" "$dir/root/files.after" >"$log.files" ||
 		{ head -n 20 "$log.files"; fail "$suite" "apt purge left files of ours (< before install, > after purge; $log.files)"; }

@@ -13,7 +13,7 @@
 #                        reaches it unchanged; the man pages render
 #   report TRACE         trace-cmd report with the installed plugin expands the stacks of TRACE (a guest's
 #                        recording) with no unknown or stale cookie
-#   purge                apt remove stackmap puts the real trace-cmd back; apt purge of all four leaves no
+#   purge TRACE          apt remove stackmap puts the real trace-cmd back (it reports TRACE); apt purge of all four leaves no
 #                        diversion and no DKMS module
 set -euo pipefail
 
@@ -143,9 +143,9 @@ phase_report() {
 phase_purge() {
 	apt_get remove stackmap
 	[[ -z $(dpkg-divert --list '*trace-cmd*') ]] || die "apt remove stackmap left $(dpkg-divert --list '*trace-cmd*')"
-	[[ $(sed -n 3p /usr/bin/trace-cmd) != "$MARKER" ]] || die "the front end is still /usr/bin/trace-cmd"
-	[[ $(head -c 4 /usr/bin/trace-cmd | od -An -c | tr -d ' ') == 177ELF ]] || die "/usr/bin/trace-cmd is not an ELF file"
-	trace-cmd list -h >/dev/null 2>&1 || die "the real trace-cmd does not run after apt remove stackmap"
+	! sed -n 3p /usr/bin/trace-cmd | grep -qxF "$MARKER" || die "the front end is still /usr/bin/trace-cmd"
+	[[ $(od -An -c -N4 /usr/bin/trace-cmd | tr -d ' ') == 177ELF ]] || die "/usr/bin/trace-cmd is not an ELF file"
+	trace-cmd report -i "$1" >/dev/null 2>&1 || die "the real trace-cmd does not run after apt remove stackmap"
 	echo "in_root: purge: apt remove stackmap put the real trace-cmd back at /usr/bin/trace-cmd"
 	apt_get purge "${PACKAGES[@]}"
 	[[ -z $(dkms status -m stackmap 2>/dev/null) ]] || die "dkms still has $(dkms status -m stackmap)"
