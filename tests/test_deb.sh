@@ -56,7 +56,7 @@ backports() {
 # guest SUITE DIR KNAME KVER: test_e2e on KNAME with DIR's DKMS-built module and packaged fgdecode and plugin.
 guest() {
 	local suite=$1 dir=$2 kname=$3 kver=$4 ko out=$ROOT/build/deb-e2e-$1 report=1 start=$SECONDS
-	ko=$("$ROOT/tests/roots.sh" run "$dir" -- modinfo -k "$kver" -n stackmap) || fail "$suite" "no DKMS module for $kver"
+	ko=$("$ROOT/tests/roots.sh" run "$dir" -- /root/in_root.sh module "$kver") || fail "$suite" "no DKMS module for $kver"
 	mkdir -p "$WORK/$suite-debs"
 	case $ko in
 	*.ko) cp "$dir$ko" "$WORK/$suite-debs/stackmap.ko" ;;

@@ -11,6 +11,7 @@
 #                        with the installed plugin into FRAMES frame lines and none without plugins; the front end
 #                        is /usr/bin/trace-cmd, the real one /usr/bin/trace-cmd.distrib and every other command
 #                        reaches it unchanged; the man pages render
+#   module KVER          print the path of the stackmap.ko DKMS installed for KVER
 #   report TRACE         trace-cmd report with the installed plugin expands the stacks of TRACE (a guest's
 #                        recording) with no unknown or stale cookie
 #   purge TRACE          apt remove stackmap puts the real trace-cmd back (it reports TRACE); apt purge of all four leaves no
@@ -69,6 +70,15 @@ same_as_real() {
 	[[ $ra == "$rb" && $a == "$b" ]] || die "trace-cmd $* through the front end: exit $ra, real: exit $rb, outputs differ"
 }
 
+# dkms_module KVER: the module DKMS installed for KVER (plain or compressed).
+dkms_module() {
+	local f
+	for f in "/lib/modules/$1/updates/dkms/stackmap.ko"*; do
+		[[ -e $f ]] && { echo "$f"; return 0; }
+	done
+	return 1
+}
+
 check_versions() {
 	local kver=$1 version=$2 ko p got
 	for p in "${PACKAGES[@]}"; do
@@ -77,9 +87,10 @@ check_versions() {
 	done
 	dkms status -m stackmap -v "$version" -k "$kver" | grep -q ': installed' ||
 		die "dkms status: stackmap $version not installed for $kver: $(dkms status 2>&1 | paste -sd';')"
-	ko=$(modinfo -k "$kver" -n stackmap) || die "modinfo -k $kver finds no stackmap module"
-	[[ $ko == */updates/dkms/stackmap.ko* ]] || die "stackmap for $kver is $ko, not DKMS's"
-	got=$(modinfo -k "$kver" -F version stackmap)
+	# By path: trixie's DKMS runs depmod for a kernel whose modules are not installed (only its headers are
+	# here) without writing modules.dep, so modinfo -k finds nothing by name.
+	ko=$(dkms_module "$kver") || die "no stackmap.ko in /lib/modules/$kver/updates/dkms"
+	got=$(modinfo -F version "$ko")
 	[[ $got == "$version" ]] || die "modinfo: stackmap.ko version $got, not $version"
 	grep -qx "PACKAGE_VERSION=\"$version\"" "/usr/src/stackmap-$version/dkms.conf" ||
 		die "/usr/src/stackmap-$version/dkms.conf does not say PACKAGE_VERSION=\"$version\""
@@ -130,6 +141,8 @@ phase_check() {
 	check_front_end "$3"
 	check_man
 }
+
+phase_module() { dkms_module "$1"; }
 
 phase_report() {
 	local frames bad
