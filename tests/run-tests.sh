@@ -43,6 +43,8 @@ declare -A SUITES=(
 	[decoder-unit]="make -C tests/decoder check"
 	[plugin-unit]="make -C tests/plugin check"
 	[install]="tests/test_install.sh"
+	# the Debian packages built, installed, recorded with in the guest and purged in fresh bookworm and trixie roots
+	[deb]="tests/test_deb.sh bookworm trixie"
 	# the man pages render without warnings and name every option --help lists
 	[man]="tests/test_man.sh"
 	[vm-harness]="tests/vm/selftest.sh"
@@ -98,7 +100,7 @@ declare -A MATRIX=(
 # the default run (named explicitly, they run).  Each is an open problem.
 declare -A KNOWN_BAD=(
 )
-ORDER=(map-unit lib-unit decoder-unit plugin-unit man install kmod-build vm-harness vm-e2e vm-pairing vm-answers decoder-badinput decoder-dbg decoder-pprof decoder-flamegraph decoder-perf-script decoder-identity decoder-outputs vm-frontend vm-modes
+ORDER=(map-unit lib-unit decoder-unit plugin-unit man install deb kmod-build vm-harness vm-e2e vm-pairing vm-answers decoder-badinput decoder-dbg decoder-pprof decoder-flamegraph decoder-perf-script decoder-identity decoder-outputs vm-frontend vm-modes
 	vm-module vm-lifecycle bench-quick fuzz-smoke debug)
 
 # expand NAME: the suite names NAME stands for (NAME@KERNEL for each kernel of a per-kernel suite).

@@ -108,6 +108,8 @@ install() {
 	root_step "$suite" "$dir" "$log" files-before /root/in_root.sh files /root/files.before
 	root_step "$suite" "$dir" "$log" install /root/in_root.sh install
 	root_step "$suite" "$dir" "$log" check /root/in_root.sh check "$kver" "$VERSION" "/root/$(basename "$TRACE")" "$frames"
+	# The packaged front end is the tree's, which vm-frontend records through in the guest.
+	cmp -s "$dir/usr/bin/trace-cmd" "$ROOT/record/trace-cmd" || fail "$suite" "/usr/bin/trace-cmd is not record/trace-cmd"
 	guest "$suite" "$dir" "$kname" "$kver"
 	root_step "$suite" "$dir" "$log" purge /root/in_root.sh purge "/root/$(basename "$TRACE")"
 	root_step "$suite" "$dir" "$log" files-after /root/in_root.sh files /root/files.after

@@ -150,7 +150,7 @@ phase_report() {
 	bad=$(trace-cmd report -i "$1" 2>/dev/null | grep -cE 'unknown cookie|stale cookie' || true)
 	((frames > 0)) || die "trace-cmd report -i $1 expanded no stack"
 	((bad == 0)) || die "trace-cmd report -i $1: $bad unknown or stale cookies"
-	echo "in_root: report: $(trace-cmd --version 2>/dev/null | head -n1 || true) with the installed plugin: $frames frame lines in $1, no unknown or stale cookie"
+	echo "in_root: report: trace-cmd $(dpkg-query -W -f '${Version}' trace-cmd) with the installed plugin: $frames frame lines in $1, no unknown or stale cookie"
 }
 
 phase_purge() {
