@@ -107,11 +107,30 @@ static char *put_task(char *p, struct tep_handle *tep,
 	return p;
 }
 
+#ifndef FG_REPORT_LATENCY
+#define FG_REPORT_LATENCY 0
+#endif
+
+/*
+ * The latency flags after the CPU, " d..2.", as trace-cmd 3.3 and later
+ * print them in every event line (tracecmd/trace-read.c: trace_show_data(),
+ * tep_print_event(" %s", TEP_PRINT_LATENCY); since commit 1e713bfc, "Add
+ * interrupt info in output", libtracecmd 1.5.0).  Compiled in when
+ * libtracecmd is that new (decoder/dirs.mk), so fgdecode's lines are those
+ * of the trace-cmd installed beside it.
+ */
+static void format_latency(struct trace_seq *s, struct tep_handle *tep,
+			   struct tep_record *record)
+{
+	tep_print_event(tep, s, record, " %s", TEP_PRINT_LATENCY);
+}
+
 /*
  * The line start "COMM-PID [CPU] SECS.USECS: NAME: " with the event name
- * padded so that the info starts in the same column.  Prints what
- * tep_print_event() (libtraceevent 1.7: print_string(), print_int() and
- * print_event_time()) prints for the format trace-cmd report uses,
+ * padded so that the info starts in the same column (and the latency flags
+ * after the CPU where trace-cmd prints them: format_latency()).  Prints
+ * what tep_print_event() (libtraceevent 1.7: print_string(), print_int()
+ * and print_event_time()) prints for the format trace-cmd report uses,
  * "%16s-%-5d [%03d] %6.1000d:" (the time rounded to microseconds), without
  * parsing a format and calling vsnprintf() on every record, which was half
  * of the text output's cost.  Comm and event names are cut at 64 bytes.
@@ -130,6 +149,12 @@ static void format_line_start(struct trace_seq *s, struct tep_handle *tep,
 	*p++ = '[';
 	p = put_int(p, record->cpu, 3, '0', false);
 	*p++ = ']';
+	if (FG_REPORT_LATENCY) {
+		*p = '\0';
+		trace_seq_puts(s, line);
+		format_latency(s, tep, record);
+		p = line;
+	}
 	*p++ = ' ';
 	p = put_int(p, usecs / 1000000, 5, ' ', false);
 	*p++ = '.';
