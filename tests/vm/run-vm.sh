@@ -18,6 +18,9 @@ SPLAT_RE+=' (expedited )?stalls|.*self-detected stall|trying to register non-sta
 # Entry points of the virtio + 9p stack; their dependencies come from modules.dep.
 BASE_MODULES=(virtio_pci 9pnet_virtio 9p)
 TRACE_CMD=/usr/bin/trace-cmd
+# --userland DIR: the guest's trace-cmd and its libraries (the loader and libc too) come from the Debian root DIR
+# (tests/roots.sh; trixie's trace-cmd 3.3.1) instead of the host.
+USERLAND=""
 # The helpers every guest script sources (step, die, stat_of, workload), installed as /guest-common.sh.
 GUEST_LIB=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)/guest/lib.sh
 
@@ -35,7 +38,7 @@ usage() {
 	cat <<EOF
 usage: $0 [--module PATH.ko ...] --guest-script PATH [--share DIR] [--timeout SECONDS]
           [--smp N] [--tcg-thread single|multi] [--mem SIZE] [--kver KVER] [--kernel-root DIR] [--bzimage FILE] [--timeout-scale N]
-          [--extra FILE ...] [--append KERNEL-PARAMS] [--hung-retries N] [--verbose]
+          [--extra FILE ...] [--userland DIR] [--append KERNEL-PARAMS] [--hung-retries N] [--verbose]
 EOF
 	REPORTED=1
 	exit 2
@@ -80,6 +83,7 @@ parse_args() {
 		--mem) MEM=${2:?}; shift 2 ;;
 		--kver) KVER=${2:?}; shift 2 ;;
 		--kernel-root) KROOT=${2:?--kernel-root needs a directory}; shift 2 ;;
+		--userland) USERLAND=${2:?--userland needs a directory}; shift 2 ;;
 		--extra)
 			shift
 			while (($#)) && [[ $1 != --* ]]; do EXTRAS+=("$1"); shift; done ;;
@@ -190,15 +194,20 @@ add_busybox() {
 	ln -s busybox "$root/bin/sh"
 }
 
-# trace-cmd plus every library ldd lists, at the same paths, and the dynamic loader.
+# trace-cmd plus every library ldd lists, at the same paths, and the dynamic loader: the host's, or with
+# --userland those of that root (ldd run inside it; its symlinks are relative, so cp -L stays inside it).
 add_trace_cmd() {
 	local root=$1 lib libs
-	install -D -m755 "$TRACE_CMD" "$root$TRACE_CMD"
-	libs=$(ldd "$TRACE_CMD")
+	if [[ -n $USERLAND ]]; then
+		libs=$("$(dirname "$GUEST_LIB")/../roots.sh" run "$USERLAND" -- ldd "$TRACE_CMD")
+	else
+		libs=$(ldd "$TRACE_CMD")
+	fi
 	if grep 'not found' <<<"$libs" >&2; then return 1; fi
+	install -D -m755 "$USERLAND$TRACE_CMD" "$root$TRACE_CMD"
 	for lib in $(awk '/=> \//{ print $3 }' <<<"$libs") /lib64/ld-linux-x86-64.so.2; do
 		mkdir -p "$root$(dirname "$lib")"
-		cp -L "$lib" "$root$lib"
+		cp -L "$USERLAND$lib" "$root$lib"
 	done
 }
 

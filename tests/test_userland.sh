@@ -1,0 +1,75 @@
+#!/bin/bash
+# Another Debian release's userland beside the host's (#22): trixie's gcc 14, libtraceevent 1.8.4, libtracecmd
+# 1.5 and trace-cmd 3.3.1. In a copy of SUITE's fresh root (tests/roots.sh fresh) with the build dependencies and
+# trace-cmd installed, a clean clone of HEAD:
+#   1. build: the plugin, the record tools and fgdecode (-Werror), then the user-space unit suites with ASan and
+#      UBSan (tests/lib, tests/decoder, tests/plugin)
+#   2. record: stackmap.ko on the newest kernel (tests/kernels.sh newest) in the qemu guest, recorded by the
+#      root's trace-cmd (run-vm.sh --userland; tests/vm/guest/userland.sh): its defaults (file version 7,
+#      compressed) and a recording with an instance
+#   3. decode: both recordings with both userlands, the root's and the host's: every cookie resolved, event lines
+#      equal to that userland's trace-cmd report, plugin and fgdecode agreeing (tests/decoder/check_traces.sh)
+# Usage: tests/test_userland.sh [SUITE]   (default trixie). Needs root. Prints each step's time.
+set -uo pipefail
+
+ROOT=$(cd "$(dirname "$0")/.." && pwd)
+CACHE=${STACKMAP_ROOTS:-/var/cache/stackmap/roots}
+WORK=${WORK:-/var/tmp/stackmap-userland}
+REV=${USERLAND_REV:-HEAD}
+KERNEL=${USERLAND_KERNEL:-newest}
+PROG=test_userland
+PACKAGES="build-essential pkg-config gawk check libtracecmd-dev libtraceevent-dev libtracefs-dev libdw-dev libelf-dev
+	libprotobuf-c-dev protobuf-c-compiler zlib1g-dev trace-cmd"
+ROOT_BINDS=()
+# shellcheck source=tests/root_lib.sh
+. "$ROOT/tests/root_lib.sh"
+
+fail() {
+	echo "test_userland: $1: FAIL: $2" >&2
+	exit 1
+}
+
+# record SUITE DIR OUT: the guest's recordings with DIR's trace-cmd, in OUT.
+record() {
+	local suite=$1 dir=$2 out=$3 ko start=$SECONDS vm_args
+	ko=$("$ROOT/tests/kernels.sh" module "$KERNEL" 2>"$WORK/$suite.log.kmod") ||
+		fail "$suite" "no stackmap.ko for kernel $KERNEL ($WORK/$suite.log.kmod)"
+	mapfile -t vm_args < <("$ROOT/tests/kernels.sh" vm-args "$KERNEL")
+	rm -rf "$out"
+	mkdir -p "$out"
+	echo "$PROG: $suite: record on $KERNEL ($("$ROOT/tests/kernels.sh" kver "$KERNEL")) with the root's trace-cmd"
+	"$ROOT/tests/vm/run-vm.sh" --module "$ko" "${vm_args[@]}" --userland "$dir" \
+		--guest-script "$ROOT/tests/vm/guest/userland.sh" --share "$out" --timeout 300 >"$WORK/$suite.log.record" 2>&1 ||
+		{ tail -n 20 "$WORK/$suite.log.record"; fail "$suite" "the guest failed (log: $WORK/$suite.log.record, $out/console.log)"; }
+	grep '^guest: trace-cmd version' "$out/console.log" | tr -d '\r' || true
+	echo "$PROG: $suite: record passed in $((SECONDS - start)) s"
+}
+
+main() {
+	local suite=${1:-trixie} dir log out start=$SECONDS step_start
+	((EUID == 0)) || fail "$suite" "needs root (debootstrap, chroot)"
+	dir=$WORK/$suite log=$WORK/$suite.log out=$ROOT/build/userland-$suite
+	mkdir -p "$WORK"
+	rm -f "$log".*
+	root_copy "$suite" "$dir"
+	git clone -q --no-hardlinks "$ROOT" "$dir/root/stackmap" && git -C "$dir/root/stackmap" checkout -q "$REV" ||
+		fail "$suite" "git clone of $ROOT at $REV failed"
+	# shellcheck disable=SC2086 # one word per package
+	root_step "$suite" "$dir" "$log" deps bash -c "apt-get update -q && DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends $(echo $PACKAGES)"
+	root_step "$suite" "$dir" "$log" build bash -c 'cd /root/stackmap && make plugin record decoder && make -C tests/decoder all'
+	root_step "$suite" "$dir" "$log" unit bash -c 'cd /root/stackmap && make -C tests/lib check && make -C tests/decoder check && make -C tests/plugin all check'
+	record "$suite" "$dir" "$out"
+	ROOT_BINDS=("$out")
+	root_step "$suite" "$dir" "$log" decode-"$suite" /root/stackmap/tests/decoder/check_traces.sh "$out/default.dat" "$out/instance.dat"
+	step_start=$SECONDS
+	echo "$PROG: $suite: decode-host"
+	make -s -C "$ROOT/tests/decoder" fgdecode_san >/dev/null || fail "$suite" "make -C tests/decoder fgdecode_san on the host"
+	"$ROOT/tests/decoder/check_traces.sh" "$out/default.dat" "$out/instance.dat" >"$log.decode-host" 2>&1 ||
+		{ tail -n 20 "$log.decode-host"; fail "$suite" "the host's userland on the root's recordings (log: $log.decode-host)"; }
+	tail -n 3 "$log.decode-host"
+	echo "$PROG: $suite: decode-host passed in $((SECONDS - step_start)) s"
+	((${KEEP:-0})) || rm -rf "$dir"
+	echo "$PROG: $suite: PASS in $((SECONDS - start)) s"
+}
+
+main "$@"
