@@ -25,6 +25,20 @@
 
 #define SEC	1000000000ULL
 
+/*
+ * The latency flags fgdecode prints after the CPU when built against
+ * libtracecmd 1.5.0 or later, as trace-cmd 3.3's report does
+ * (decoder/dirs.mk FG_REPORT_LATENCY): the fixture's records set no flag
+ * and have a preempt count of 0.
+ */
+#if FG_REPORT_LATENCY
+#define LAT " ....."
+#define LAT_HARDIRQ " ..h.."
+#else
+#define LAT ""
+#define LAT_HARDIRQ ""
+#endif
+
 static char dir[64];
 static char fgdecode[4096];		/* absolute path of FGDECODE */
 static char snaptool[4096];		/* absolute path of SNAPSHOT_TOOL */
@@ -71,7 +85,7 @@ static const sm_u64 frames2[] = {
 };
 
 #define TICK_LINE(cpu, time, n) \
-	"          worker-42    [00" #cpu "]     " time ": tick:                 n=" #n "\n"
+	"          worker-42    [00" #cpu "]" LAT "     " time ": tick:                 n=" #n "\n"
 #define STACK3 \
 	"    => __schedule+0x4f8/0xa00 (ffffffff832528c8)\n" \
 	"    => schedule+0x5a/0xb0 (ffffffff83252e2a)\n" \
@@ -287,12 +301,12 @@ START_TEST(event_lines_equal_trace_cmd_report_byte_for_byte)
 	report = slurp(cmd);
 	ck_assert_str_eq(res.out, report);
 	/* and the cases really are in it */
-	ck_assert_ptr_nonnull(strstr(report, "<idle>-0     [001]     1.999999:"));
+	ck_assert_ptr_nonnull(strstr(report, "<idle>-0     [001]" LAT "     1.999999:"));
 	ck_assert_ptr_nonnull(strstr(report, "     2.000000:"));
-	ck_assert_ptr_nonnull(strstr(report, "-1234567 [001] 123456.789012:"));
+	ck_assert_ptr_nonnull(strstr(report, "-1234567 [001]" LAT " 123456.789012:"));
 	ck_assert_ptr_nonnull(strstr(report, "<...>-99"));
-	ck_assert_ptr_nonnull(strstr(report, "other-298   [000] 123456.789012: tick:                 n=7"));
-	ck_assert_ptr_nonnull(strstr(report, "worker-42    [000] 123456.789012: tick:                 n=8"));
+	ck_assert_ptr_nonnull(strstr(report, "other-298   [000]" LAT " 123456.789012: tick:                 n=7"));
+	ck_assert_ptr_nonnull(strstr(report, "worker-42    [000]" LAT " 123456.789012: tick:                 n=8"));
 	ck_assert_ptr_nonnull(strstr(report, " a_rather_long_event_name_here: n=6"));
 	free(report);
 }
@@ -337,7 +351,7 @@ START_TEST(show_defines_prints_the_definition_after_the_stack)
 		"cpus=2\n"
 		TICK_LINE(0, "1.000000", 1)
 		STACK2
-		"          worker-42    [000]     1.000001: stack_define:         cookie=0xca100002874 depth=2 owner=900 flags=0x0\n"
+		"          worker-42    [000]" LAT "     1.000001: stack_define:         cookie=0xca100002874 depth=2 owner=900 flags=0x0\n"
 		STACK2);
 	ck_assert_str_eq(res.err, "");
 }
@@ -423,7 +437,7 @@ START_TEST(cookie_without_preceding_event_gets_its_own_line)
 	ck_assert_int_eq(res.status, 0);
 	ck_assert_str_eq(res.out,
 		"cpus=2\n"
-		"          worker-42    [001]     1.000000: stack_cookie:         cookie=0x700000001\n"
+		"          worker-42    [001]" LAT "     1.000000: stack_cookie:         cookie=0x700000001\n"
 		ORPHAN_OF_TICK
 		STACK2);
 	ck_assert_str_eq(res.err,
@@ -462,7 +476,7 @@ START_TEST(lost_events_keep_a_cookie_off_the_previous_event)
 		"cpus=2\n"
 		TICK_LINE(0, "1.000000", 1)
 		"CPU:0 [3 EVENTS DROPPED]\n"
-		"          worker-42    [000]     1.000000: stack_cookie:         cookie=0x700000001\n"
+		"          worker-42    [000]" LAT "     1.000000: stack_cookie:         cookie=0x700000001\n"
 		ORPHAN_OF_TICK
 		STACK2);
 }
@@ -483,7 +497,7 @@ START_TEST(lost_events_before_a_hidden_definition_are_still_reported)
 		"cpus=2\n"
 		TICK_LINE(0, "1.000000", 1)
 		"CPU:0 [4 EVENTS DROPPED]\n"
-		"          worker-42    [000]     1.000000: stack_cookie:         cookie=0x700000001\n"
+		"          worker-42    [000]" LAT "     1.000000: stack_cookie:         cookie=0x700000001\n"
 		ORPHAN_OF_TICK
 		STACK2);
 }
@@ -500,8 +514,9 @@ static const struct mkt_format owner_formats[] = {
 	{ NULL, NULL },
 };
 
-#define TOCK_LINE(cpu, time, n) \
-	"          worker-42    [00" #cpu "]     " time ": tock:                 n=" #n "\n"
+#define TOCK_LINE_LAT(cpu, lat, time, n) \
+	"          worker-42    [00" #cpu "]" lat "     " time ": tock:                 n=" #n "\n"
+#define TOCK_LINE(cpu, time, n)	TOCK_LINE_LAT(cpu, LAT, time, n)
 
 /* A plain event, a definition and a cookie, in context @ctx. */
 static void tock_in(int cpu, unsigned long long ts, int n, int ctx)
@@ -543,7 +558,7 @@ START_TEST(cookie_of_another_owner_is_an_orphan_not_the_events_stack)
 	ck_assert_str_eq(res.out,
 		"cpus=2\n"
 		TICK_LINE(0, "1.000000", 1)
-		"          worker-42    [000]     1.000000: stack_cookie:         cookie=0x700000001\n"
+		"          worker-42    [000]" LAT "     1.000000: stack_cookie:         cookie=0x700000001\n"
 		"    <orphan stack of test:tock>\n"
 		STACK3);
 	ck_assert_str_eq(res.err,
@@ -592,10 +607,10 @@ START_TEST(orphan_of_an_event_without_a_format_names_its_id)
 		"cpus=2\n"
 		TICK_LINE(0, "1.000000", 1)
 		STACK2
-		"          worker-42    [000]     1.000000: stack_fallback:       reason=2 depth=2 owner=4242 flags=0x0\n"
+		"          worker-42    [000]" LAT "     1.000000: stack_fallback:       reason=2 depth=2 owner=4242 flags=0x0\n"
 		"    <orphan stack of event id 4242>\n"
 		STACK2
-		"          worker-42    [000]     1.000000: stack_cookie:         cookie=0x700000001\n"
+		"          worker-42    [000]" LAT "     1.000000: stack_cookie:         cookie=0x700000001\n"
 		"    <orphan stack of event id 4243>\n"
 		STACK3);
 }
@@ -661,16 +676,16 @@ START_TEST(lookahead_passes_nested_interrupts_to_the_events_own_stack)
 		"cpus=2\n"
 		TICK_LINE(0, "1.000000", 1)
 		STACK3
-		"          worker-42    [000]     1.000000: stack_cookie:         cookie=0x700000002\n"
+		"          worker-42    [000]" LAT_HARDIRQ "     1.000000: stack_cookie:         cookie=0x700000002\n"
 		"    <orphan stack of test:tock>\n"
 		STACK2
 		TICK_LINE(0, "2.000000", 2)
 		STACK3
-		TOCK_LINE(0, "2.000000", 3)
+		TOCK_LINE_LAT(0, LAT_HARDIRQ, "2.000000", 3)
 		STACK2
 		TOCK_LINE(0, "3.000000", 4)
 		CUT_LINE
-		"          worker-42    [000]     3.000000: stack_cookie:         cookie=0x700000002\n"
+		"          worker-42    [000]" LAT_HARDIRQ "     3.000000: stack_cookie:         cookie=0x700000002\n"
 		"    <orphan stack of test:tock>\n"
 		STACK2);
 	ck_assert_str_eq(res.err,
@@ -704,7 +719,7 @@ START_TEST(cookie_after_a_refused_one_is_never_the_events_stack)
 	ck_assert_str_eq(res.out,
 		"cpus=2\n"
 		TICK_LINE(0, "1.000000", 1)
-		"          worker-42    [000]     1.000000: stack_cookie:         cookie=0x780000001\n"
+		"          worker-42    [000]" LAT "     1.000000: stack_cookie:         cookie=0x780000001\n"
 		ORPHAN_OF_TICK
 		STACK3
 		TICK_LINE(0, "2.000000", 2)
@@ -1167,7 +1182,7 @@ START_TEST(instances_merge_in_time_order_and_keep_their_own_stacks)
 		STACK3
 		"inst: " TICK_LINE(0, "1.000001", 2)
 		CUT_LINE
-		"inst:           worker-42    [001]     1.000003: kernel_stack:         size=2\n"
+		"inst:           worker-42    [001]" LAT "     1.000003: kernel_stack:         size=2\n"
 		STACK2
 		"inst: " TICK_LINE(1, "2.000000", 3)
 		STACK2
