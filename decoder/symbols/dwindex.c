@@ -5,6 +5,7 @@
  */
 #include <dwarf.h>
 #include <elfutils/libdwfl.h>
+#include <elfutils/version.h>
 #include <gelf.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -45,9 +46,26 @@ struct symx {
  */
 enum {
 	ORIGIN_OK,	/* a child of the unit: found, scopes returned */
-	ORIGIN_NONE,	/* in another unit, or unreadable: no scope */
-	ORIGIN_ASK,	/* deeper in the unit: ask dwarf_getscopes() */
+	ORIGIN_NONE,	/* unreadable (or, before elfutils 0.189, in another
+			 * unit): no scope */
+	ORIGIN_ASK,	/* deeper in the unit (or, since 0.189, in another
+			 * unit): ask dwarf_getscopes() */
 };
+
+/*
+ * An abstract origin in another unit (gcc -flto).  dwarf_getscopes() of
+ * elfutils 0.188 (bookworm) and earlier looks for it in the unit of the
+ * instance only and returns no scope; 0.189 and later (trixie's 0.192;
+ * elfutils commit b7c7d877, "libdw: Search for abstract origin in the
+ * correct CU") search the origin's unit, which this index does not hold,
+ * so the lookup asks dwarf_getscopes() (counted in dwsym_stats'
+ * naive_scopes).
+ */
+#if _ELFUTILS_PREREQ(0, 189)
+#define ORIGIN_FOREIGN	ORIGIN_ASK
+#else
+#define ORIGIN_FOREIGN	ORIGIN_NONE
+#endif
 
 /* One range of a scope, grouped by parent and sorted by lo in a group. */
 struct srange {
@@ -529,9 +547,10 @@ static void finish_cu(struct cuidx *cx)
 		if (s->tag != DW_TAG_inlined_subroutine)
 			continue;
 		if (!dwarf_formref_die(dwarf_attr(&s->die, DW_AT_abstract_origin,
-						  &attr), &origin) ||
-		    (const void *)origin.cu != cx->cu)
+						  &attr), &origin))
 			s->origin = ORIGIN_NONE;
+		else if ((const void *)origin.cu != cx->cu)
+			s->origin = ORIGIN_FOREIGN;
 		else if (cx->nr_seen &&
 			 bsearch(&origin.addr, cx->seen, cx->nr_seen,
 				 sizeof(*cx->seen), cmp_ptr))
@@ -607,9 +626,10 @@ static int first_kid_at(const struct cuidx *cx, int parent, Dwarf_Addr pc)
 /*
  * The innermost scope of @pc, as scopes[0] of dwarf_getscopes().  Return:
  * its node, 0 when dwarf_getscopes() would return no scope (none holds
- * @pc, or the innermost inlined instance's abstract origin is in another
- * unit, as with LTO), -1 when only dwarf_getscopes() can tell (the origin
- * is deeper in the unit).
+ * @pc, or the innermost inlined instance's abstract origin is unreadable,
+ * or in another unit before elfutils 0.189: ORIGIN_FOREIGN), -1 when only
+ * dwarf_getscopes() can tell (the origin is deeper in the unit, or in
+ * another unit since 0.189).
  */
 int innermost(const struct cuidx *cx, Dwarf_Addr pc)
 {

@@ -125,7 +125,7 @@ struct cuidx *cu_index(struct dwsym_stats *st, struct modidx *mi,
  * Return: an index into @cx->nodes, whose ->parent links lead out to the
  * unit (node 0); 0 when dwarf_getscopes() would return no scope; -1 when
  * only dwarf_getscopes() can tell (an inlined instance's abstract origin
- * deeper in the unit).
+ * deeper in the unit, or in another unit with elfutils 0.189 and later).
  */
 int innermost(const struct cuidx *cx, Dwarf_Addr pc);
 

@@ -10,6 +10,7 @@
 #define _GNU_SOURCE	/* strverscmp */
 #include <check.h>
 #include <elfutils/libdwfl.h>
+#include <elfutils/version.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -1174,7 +1175,13 @@ START_TEST(index_gives_what_the_libdw_calls_give_with_lto)
 	ck_assert_int_gt(compare_index(fast, slow, lo + BIAS - 64, hi + BIAS + 64), 100);
 	dwsym_get_stats(fast, &st);
 	ck_assert_uint_ge(st.units, 1);
+#if _ELFUTILS_PREREQ(0, 189)
+	/* The inlined instances whose origin is in another unit (dwindex.c
+	 * ORIGIN_FOREIGN) are left to dwarf_getscopes(). */
+	ck_assert_uint_gt(st.naive_scopes, 0);
+#else
 	ck_assert_uint_eq(st.naive_scopes, 0);
+#endif
 	dwsym_free(fast);
 	dwsym_free(slow);
 	remove_fixture();
