@@ -199,7 +199,7 @@ add_busybox() {
 add_trace_cmd() {
 	local root=$1 lib libs
 	if [[ -n $USERLAND ]]; then
-		libs=$("$(dirname "$GUEST_LIB")/../roots.sh" run "$USERLAND" -- ldd "$TRACE_CMD")
+		libs=$("$(dirname "$GUEST_LIB")/../../roots.sh" run "$USERLAND" -- ldd "$TRACE_CMD")
 	else
 		libs=$(ldd "$TRACE_CMD")
 	fi
