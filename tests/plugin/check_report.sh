@@ -51,11 +51,12 @@ fi
 
 # 2. Stacks, keyed by "cpu ts event #n" of the event they belong to.
 gawk '
+# "[CPU] TIME: EVENT:", the latency flags between (trace-cmd 3.3+: "[000] d..2.").
 function head(line, m) {
-	if (!match(line, /\[([0-9]+)\] +([0-9]+\.[0-9]+): ([A-Za-z0-9_]+):/, m))
+	if (!match(line, /\[([0-9]+)\]( [^ ]+)? +([0-9]+\.[0-9]+): ([A-Za-z0-9_]+):/, m))
 		return ""
 	cpu = m[1] + 0
-	key = cpu " " m[2] " " m[3]
+	key = cpu " " m[3] " " m[4]
 	return key " #" (++seen[FILENAME, key])
 }
 FNR == 1 { cur = ""; delete last }
@@ -65,7 +66,7 @@ FILENAME == ARGV[1] {
 	# nor size a symbol that shares its address with another (libtraceevent
 	# gives it size 0, RT stacks end at __x86_indirect_thunk_rax+0x0): at a
 	# the start of a symbol (+0x0) the size is compared without
-	if ($0 ~ /^    => /) { if (cur == "") next; l = substr($0, 5); sub(/ \[[^]]+\] \(/, " (", l)
+	if ($0 ~ /^    => /) { fgframes++; if (cur == "") next; l = substr($0, 5); sub(/ \[[^]]+\] \(/, " (", l)
 		sub(/\+0x0\/0x[0-9a-f]+ \(/, "+0x0 (", l); fg[cur] = fg[cur] "\n" l; next }
 	if ($0 ~ /^ {4}<cookie /) next
 	# an orphan: its frames belong to no event
@@ -138,6 +139,8 @@ END {
 		if (bad < 5) print "stack of " k " differs:\nfgdecode:" fg[k] "\nplugin:" pl[k] > "/dev/stderr"
 	}
 	printf "check_report: %d stacks: %d identical, %d unresolved in both, %d not yet defined for the plugin, %d differ\n", n, same, unres, late, bad
+	# Frames but no stack compared: the event lines were not recognized.
+	if (fgframes > 0 && n == 0) { print "check_report: fgdecode printed " fgframes " frames, none under an event line read here" > "/dev/stderr"; exit 1 }
 	exit bad != 0
 }' "$TMP/fg" "$TMP/plugin" || fail "plugin and fgdecode stacks differ"
 echo "check_report: ok"
