@@ -21,7 +21,10 @@ FG=$ROOT/tests/decoder/fgdecode_san
 TMP=$(mktemp -d)
 trap 'rm -rf "$TMP"' EXIT
 PASSED=0 FAILED=0 CHANGED=0
-export ASAN_OPTIONS="exitcode=90" UBSAN_OPTIONS="exitcode=91:print_stacktrace=1"
+# libtracecmd's own leaks are suppressed; full unwinding so that the
+# suppressions see its frames.
+export ASAN_OPTIONS="exitcode=90:fast_unwind_on_malloc=0" UBSAN_OPTIONS="exitcode=91:print_stacktrace=1"
+export LSAN_OPTIONS="suppressions=$ROOT/tests/decoder/libtracecmd.supp"
 # The plugins of the system directory only, for both tools.
 unset TRACEEVENT_PLUGIN_DIR
 
