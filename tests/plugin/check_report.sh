@@ -66,11 +66,12 @@ FILENAME == ARGV[1] {
 	# nor size a symbol that shares its address with another (libtraceevent
 	# gives it size 0, RT stacks end at __x86_indirect_thunk_rax+0x0): at a
 	# the start of a symbol (+0x0) the size is compared without
-	if ($0 ~ /^    => /) { fgframes++; if (cur == "") next; l = substr($0, 5); sub(/ \[[^]]+\] \(/, " (", l)
+	if ($0 ~ /^    => /) { fgframes += !in_orphan; if (cur == "") next; l = substr($0, 5); sub(/ \[[^]]+\] \(/, " (", l)
 		sub(/\+0x0\/0x[0-9a-f]+ \(/, "+0x0 (", l); fg[cur] = fg[cur] "\n" l; next }
 	if ($0 ~ /^ {4}<cookie /) next
 	# an orphan: its frames belong to no event
-	if ($0 ~ /^ {4}<orphan /) { delete fg[cur]; cur = ""; next }
+	if ($0 ~ /^ {4}<orphan /) { delete fg[cur]; cur = ""; in_orphan = 1; next }
+	if ($0 !~ /^    (=> |<)/) in_orphan = 0
 	k = head($0)
 	if (k != "") cur = k
 	next
@@ -81,6 +82,14 @@ FILENAME == ARGV[1] {
 # its stack record where probes are preemptible); one naming no owner (an
 # unresolved cookie) that of the last other event on its CPU (or its own, if
 # none).
+# drop_open(O, K): K, when it is the newest event waiting in open[O], waits no more (1 if it did).
+function drop_open(o, k,   t) {
+	t = "|" k
+	if (length(open[o]) < length(t) || substr(open[o], length(open[o]) - length(t) + 1) != t)
+		return 0
+	open[o] = substr(open[o], 1, length(open[o]) - length(t))
+	return 1
+}
 function pid_of(line, m) {
 	return match(line, /-([0-9]+) +\[[0-9]+\]/, m) ? m[1] : ""
 }
@@ -90,7 +99,10 @@ function pid_of(line, m) {
 	if ($0 ~ /^<orphan /) {
 		if (cur != "") delete pl[cur]
 		if (from != "") open[from] = open[from] "|" cur
-		else if (had_last) last[ocpu] = olast
+		else if (had_last) {
+			last[ocpu] = olast
+			if (dropped) open[dropped_o] = open[dropped_o] "|" olast
+		}
 		cur = ""
 		next
 	}
@@ -113,6 +125,8 @@ function pid_of(line, m) {
 		} else {
 			cur = (cpu in last) ? last[cpu] : k
 			had_last = cpu in last; olast = last[cpu]; ocpu = cpu
+			# that event has its stack now: no owned record may take it
+			dropped = had_last && drop_open(dropped_o = lastopen[cpu], cur)
 			delete last[cpu]
 		}
 		pl[cur] = ""
@@ -121,6 +135,7 @@ function pid_of(line, m) {
 	last[cpu] = k
 	match($0, /: ([A-Za-z0-9_]+):/, m)
 	open[cpu, m[1], pid_of($0)] = open[cpu, m[1], pid_of($0)] "|" k
+	lastopen[cpu] = cpu SUBSEP m[1] SUBSEP pid_of($0)
 	cur = ""
 }
 END {
@@ -139,7 +154,7 @@ END {
 		if (bad < 5) print "stack of " k " differs:\nfgdecode:" fg[k] "\nplugin:" pl[k] > "/dev/stderr"
 	}
 	printf "check_report: %d stacks: %d identical, %d unresolved in both, %d not yet defined for the plugin, %d differ\n", n, same, unres, late, bad
-	# Frames but no stack compared: the event lines were not recognized.
+	# Frames under events but no stack compared: the event lines were not recognized.
 	if (fgframes > 0 && n == 0) { print "check_report: fgdecode printed " fgframes " frames, none under an event line read here" > "/dev/stderr"; exit 1 }
 	exit bad != 0
 }' "$TMP/fg" "$TMP/plugin" || fail "plugin and fgdecode stacks differ"
