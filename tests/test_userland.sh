@@ -7,7 +7,9 @@
 #   2. record: stackmap.ko on the newest kernel (tests/kernels.sh newest) in the qemu guest, recorded by the
 #      root's trace-cmd (run-vm.sh --userland; tests/vm/guest/userland.sh): its defaults (file version 7,
 #      compressed) and a recording with an instance
-#   3. decode: both recordings with both userlands, the root's and the host's: every cookie resolved, event lines
+#   3. snapshot: the root's stackmap-snapshot stores the map in a copy of the default recording; the host's reads
+#      it back with every entry of the guest's listing (the v7 option walker on what libtracecmd 1.5 writes)
+#   4. decode: the three traces with both userlands, the root's and the host's: every cookie resolved, event lines
 #      equal to that userland's trace-cmd report, plugin and fgdecode agreeing (tests/decoder/check_traces.sh)
 # Usage: tests/test_userland.sh [SUITE]   (default trixie). Needs root. Prints each step's time.
 set -uo pipefail
@@ -45,6 +47,18 @@ record() {
 	echo "$PROG: $suite: record passed in $((SECONDS - start)) s"
 }
 
+# check_snapshot SUITE OUT: the host's stackmap-snapshot reads the snapshot the root's wrote, with every entry of
+# the guest's stack_map listing.
+check_snapshot() {
+	local head want
+	make -s -C "$ROOT/record" >/dev/null || fail "$1" "make -C record on the host"
+	head=$("$ROOT/record/stackmap-snapshot" show "$2/snapshot.dat" | sed -n 1p) ||
+		fail "$1" "the host's stackmap-snapshot cannot read $2/snapshot.dat"
+	want=$(grep -c '^slot ' "$2/stack_map.txt")
+	[[ $head == *" entries $want "* ]] || fail "$1" "snapshot '$head', the listing has $want entries"
+	echo "$PROG: $1: snapshot: the host reads '$head' ($want entries in the listing)"
+}
+
 main() {
 	local suite=${1:-trixie} dir log out start=$SECONDS step_start
 	((EUID == 0)) || fail "$suite" "needs root (debootstrap, chroot)"
@@ -60,11 +74,18 @@ main() {
 	root_step "$suite" "$dir" "$log" unit bash -c 'cd /root/stackmap && make -C tests/lib check && make -C tests/decoder check && make -C tests/plugin all check'
 	record "$suite" "$dir" "$out"
 	ROOT_BINDS=("$out")
-	root_step "$suite" "$dir" "$log" decode-"$suite" /root/stackmap/tests/decoder/check_traces.sh "$out/default.dat" "$out/instance.dat"
+	# The map snapshot stored by the root's stackmap-snapshot (libtracecmd 1.5) in a copy of trace-cmd 3.3.1's
+	# default recording: both userlands' option walkers (lib/tracedat_options.c) must find it.
+	root_step "$suite" "$dir" "$log" snapshot bash -c "cp '$out/default.dat' '$out/snapshot.dat' &&
+		/root/stackmap/record/stackmap-snapshot write '$out/snapshot.dat' '$out/stack_map.txt' &&
+		/root/stackmap/record/stackmap-snapshot show '$out/snapshot.dat' | head -n 1"
+	check_snapshot "$suite" "$out"
+	root_step "$suite" "$dir" "$log" decode-"$suite" /root/stackmap/tests/decoder/check_traces.sh "$out/default.dat" \
+		"$out/instance.dat" "$out/snapshot.dat"
 	step_start=$SECONDS
 	echo "$PROG: $suite: decode-host"
 	make -s -C "$ROOT/tests/decoder" fgdecode_san >/dev/null || fail "$suite" "make -C tests/decoder fgdecode_san on the host"
-	"$ROOT/tests/decoder/check_traces.sh" "$out/default.dat" "$out/instance.dat" >"$log.decode-host" 2>&1 ||
+	"$ROOT/tests/decoder/check_traces.sh" "$out/default.dat" "$out/instance.dat" "$out/snapshot.dat" >"$log.decode-host" 2>&1 ||
 		{ tail -n 20 "$log.decode-host"; fail "$suite" "the host's userland on the root's recordings (log: $log.decode-host)"; }
 	tail -n 3 "$log.decode-host"
 	echo "$PROG: $suite: decode-host passed in $((SECONDS - step_start)) s"
