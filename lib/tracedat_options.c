@@ -5,9 +5,12 @@
  *
  * The walker mirrors trace-cmd 3.1.6 lib/trace-cmd/trace-input.c:
  * tracecmd_alloc_fd() (file header), read_section_header(),
- * handle_options() and handle_option_done() (option chain).  libtracecmd has
- * no public call that returns an unknown option, so this is the one place
- * that knows that layout.
+ * handle_options() and handle_option_done() (option chain); the same
+ * functions of trace-cmd 3.3.1 (libtracecmd 1.5.2, trixie) read the same
+ * layout (read_section_header() unchanged; tests/test_userland.sh reads a
+ * snapshot libtracecmd 1.5.2 stored in 3.3.1's compressed v7 recording).
+ * libtracecmd has no public call that returns an unknown option, so this is
+ * the one place that knows that layout.
  */
 #include <errno.h>
 #include <fcntl.h>
