@@ -45,6 +45,8 @@ declare -A SUITES=(
 	[install]="tests/test_install.sh"
 	# the Debian packages built, installed, recorded with in the guest and purged in fresh bookworm and trixie roots
 	[deb]="tests/test_deb.sh bookworm trixie"
+	# trixie's userland: build, unit suites, trace-cmd 3.3.1 recordings decoded by both userlands
+	[userland]="tests/test_userland.sh trixie"
 	# the man pages render without warnings and name every option --help lists
 	[man]="tests/test_man.sh"
 	[vm-harness]="tests/vm/selftest.sh"
@@ -100,7 +102,7 @@ declare -A MATRIX=(
 # the default run (named explicitly, they run).  Each is an open problem.
 declare -A KNOWN_BAD=(
 )
-ORDER=(map-unit lib-unit decoder-unit plugin-unit man install deb kmod-build vm-harness vm-e2e vm-pairing vm-answers decoder-badinput decoder-dbg decoder-pprof decoder-flamegraph decoder-perf-script decoder-identity decoder-outputs vm-frontend vm-modes
+ORDER=(map-unit lib-unit decoder-unit plugin-unit man install deb userland kmod-build vm-harness vm-e2e vm-pairing vm-answers decoder-badinput decoder-dbg decoder-pprof decoder-flamegraph decoder-perf-script decoder-identity decoder-outputs vm-frontend vm-modes
 	vm-module vm-lifecycle bench-quick fuzz-smoke debug)
 
 # expand NAME: the suite names NAME stands for (NAME@KERNEL for each kernel of a per-kernel suite).
