@@ -53,9 +53,19 @@ backports() {
 	[[ -s $1/etc/apt/sources.list.d/backports.list ]] || fail "$2" "no $2 line in $1/etc/apt/sources.list"
 }
 
+# first_missing DIR PATH: the outermost directory of DIR/PATH that does not exist yet ("" if it all does).
+first_missing() {
+	local p=$2 made=""
+	while [[ $p != / && ! -e $1$p ]]; do
+		made=$1$p
+		p=$(dirname "$p")
+	done
+	echo "$made"
+}
+
 # guest SUITE DIR KNAME KVER: test_e2e on KNAME with DIR's DKMS-built module and packaged fgdecode and plugin.
 guest() {
-	local suite=$1 dir=$2 kname=$3 kver=$4 ko out=$ROOT/build/deb-e2e-$1 report=1 start=$SECONDS
+	local suite=$1 dir=$2 kname=$3 kver=$4 ko out=$ROOT/build/deb-e2e-$1 report=1 made start=$SECONDS
 	ko=$("$ROOT/tests/roots.sh" run "$dir" -- /root/in_root.sh module "$kver") || fail "$suite" "no DKMS module for $kver"
 	mkdir -p "$WORK/$suite-debs"
 	case $ko in
@@ -65,6 +75,9 @@ guest() {
 	*) fail "$suite" "DKMS's module $ko is neither .ko, .ko.xz nor .ko.zst" ;;
 	esac
 	# The packaged fgdecode runs in the root (its libraries are the suite's), on the guest's files bound there.
+	# The bind point's directories that the root lacks now are the test's, removed after (not /tmp: a tree
+	# under /tmp, as CI's clone is, must leave the root's /tmp alone).
+	made=$(first_missing "$dir" "$ROOT/build")
 	cat >"$WORK/$suite-debs/fgdecode" <<-WRAP
 		#!/bin/sh
 		exec "$ROOT/tests/roots.sh" run "$dir" --bind "$ROOT/build" -- /usr/bin/fgdecode "\$@"
@@ -86,8 +99,7 @@ guest() {
 		root_step "$suite" "$dir" "$WORK/$suite.log" report /root/in_root.sh report "$out-$kname/trace.dat"
 		ROOT_BINDS=()
 	fi
-	# The bind point of $ROOT/build (tests/roots.sh run made it; empty again): the test's, not the packages'.
-	rmdir -p "$dir$ROOT/build" 2>/dev/null || true
+	[[ -z $made ]] || find "$made" -depth -type d -empty -delete
 	echo "$PROG: $suite: guest passed in $((SECONDS - start)) s"
 }
 
