@@ -1,5 +1,6 @@
-# Sourced by the tests that work in fresh Debian roots (tests/test_fresh_root.sh, tests/test_deb.sh): a copy of
-# tests/roots.sh's fresh root of a suite, and a step run in it that is timed and fails the test with its log.
+# Sourced by the tests that work in fresh Debian roots (tests/test_fresh_root.sh, tests/test_deb.sh,
+# tests/test_userland.sh): a copy of tests/roots.sh's fresh root of a suite, a clean clone of the tree in it, and
+# a step run in it that is timed and fails the test with its log.
 # The sourcing test sets ROOT (the tree), CACHE (where roots.sh keeps roots and apt-SUITE download caches) and
 # PROG, and defines fail SUITE WHY.
 # shellcheck shell=bash
@@ -13,6 +14,12 @@ root_copy() {
 	mkdir -p "$(dirname "$dir")" "$CACHE/apt-$suite"
 	cp -a "$fresh" "$dir"
 	echo "Dir::Cache::archives \"$CACHE/apt-$suite\";" >"$dir/etc/apt/apt.conf.d/90stackmap-cache"
+}
+
+# root_clone SUITE DIR REV: a clean clone of the tree at REV in DIR/root/stackmap.
+root_clone() {
+	git clone -q --no-hardlinks "$ROOT" "$2/root/stackmap" && git -C "$2/root/stackmap" checkout -q "$3" ||
+		fail "$1" "git clone of $ROOT at $3 failed"
 }
 
 # root_step SUITE DIR LOG NAME COMMAND...: run COMMAND as root in DIR (with the apt cache and the bind paths of

@@ -27,6 +27,9 @@ ROOT_BINDS=()
 HOST_SUITE=$(. /etc/os-release && echo "${VERSION_CODENAME:-}")
 # shellcheck source=tests/root_lib.sh
 . "$ROOT/tests/root_lib.sh"
+# ko_unpack
+# shellcheck source=tests/vm/kernel.sh
+. "$ROOT/tests/vm/kernel.sh"
 
 fail() {
 	echo "test_deb: $1: FAIL: $2" >&2
@@ -37,8 +40,7 @@ fail() {
 build() {
 	local suite=$1 dir=$WORK/$1-build log=$WORK/$1.log
 	root_copy "$suite" "$dir"
-	git clone -q --no-hardlinks "$ROOT" "$dir/root/stackmap" && git -C "$dir/root/stackmap" checkout -q "$REV" ||
-		fail "$suite" "git clone of $ROOT at $REV failed"
+	root_clone "$suite" "$dir" "$REV"
 	root_step "$suite" "$dir" "$log" deb bash -c 'cd /root/stackmap && make deb'
 	rm -rf "$WORK/$suite-debs"
 	mkdir -p "$WORK/$suite-debs"
@@ -68,12 +70,7 @@ guest() {
 	local suite=$1 dir=$2 kname=$3 kver=$4 ko out=$ROOT/build/deb-e2e-$1 report=1 made start=$SECONDS
 	ko=$("$ROOT/tests/roots.sh" run "$dir" -- /root/in_root.sh module "$kver") || fail "$suite" "no DKMS module for $kver"
 	mkdir -p "$WORK/$suite-debs"
-	case $ko in
-	*.ko) cp "$dir$ko" "$WORK/$suite-debs/stackmap.ko" ;;
-	*.ko.xz) xz -dc "$dir$ko" >"$WORK/$suite-debs/stackmap.ko" ;;
-	*.ko.zst) zstd -qdc "$dir$ko" >"$WORK/$suite-debs/stackmap.ko" ;;
-	*) fail "$suite" "DKMS's module $ko is neither .ko, .ko.xz nor .ko.zst" ;;
-	esac
+	ko_unpack "$dir$ko" "$WORK/$suite-debs/stackmap.ko" || fail "$suite" "DKMS's module $ko is not a .ko, .ko.xz, .ko.zst or .ko.gz"
 	# The packaged fgdecode runs in the root (its libraries are the suite's), on the guest's files bound there.
 	# The bind point's directories that the root lacks now are the test's, removed after (not /tmp: a tree
 	# under /tmp, as CI's clone is, must leave the root's /tmp alone).

@@ -38,8 +38,7 @@ one_suite() {
 	dir=$WORK/$suite log=$WORK/$suite.log
 	rm -f "$log".*
 	root_copy "$suite" "$dir"
-	git clone -q --no-hardlinks "$ROOT" "$dir/root/stackmap" &&
-		git -C "$dir/root/stackmap" checkout -q "$REV" || fail "$suite" "git clone of $ROOT at $REV failed"
+	root_clone "$suite" "$dir" "$REV"
 	echo "test_fresh_root: $suite: clean clone of $(git -C "$ROOT" rev-parse --short "$REV") in $dir/root/stackmap"
 	step "$suite" demo bash -c 'cd /root/stackmap && make demo'
 	grep -q '^demo: trace.dat is ' "$log.demo" || fail "$suite" "make demo did not reach its last line"

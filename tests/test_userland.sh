@@ -66,8 +66,7 @@ main() {
 	mkdir -p "$WORK"
 	rm -f "$log".*
 	root_copy "$suite" "$dir"
-	git clone -q --no-hardlinks "$ROOT" "$dir/root/stackmap" && git -C "$dir/root/stackmap" checkout -q "$REV" ||
-		fail "$suite" "git clone of $ROOT at $REV failed"
+	root_clone "$suite" "$dir" "$REV"
 	# shellcheck disable=SC2086 # one word per package
 	root_step "$suite" "$dir" "$log" deps bash -c "apt-get update -q && DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends $(echo $PACKAGES)"
 	root_step "$suite" "$dir" "$log" build bash -c 'cd /root/stackmap && make plugin record decoder && make -C tests/decoder all'

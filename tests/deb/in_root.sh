@@ -101,14 +101,23 @@ check_versions() {
 	echo "in_root: check: $version everywhere: packages, dkms.conf, modinfo of DKMS's $ko, fgdecode --version, plugin"
 }
 
+# report_counts TRACE [FLAGS...]: "FRAMES UNRESOLVED" of one trace-cmd report of TRACE: its "=> " frame lines,
+# and its unknown and stale cookies.
+report_counts() {
+	local trace=$1
+	shift
+	trace-cmd report "$@" -i "$trace" 2>/dev/null |
+		awk '/^ *=> / { f++ } /unknown cookie|stale cookie/ { u++ } END { print f + 0, u + 0 }'
+}
+
 check_report() {
-	local trace=$1 frames=$2 got
+	local trace=$1 frames=$2 got bad
 	trace-cmd list -P 2>/dev/null | grep -q '/traceevent/plugins/plugin_stackmap.so$' ||
 		die "trace-cmd list -P does not load plugin_stackmap.so"
-	got=$(trace-cmd report -i "$trace" 2>/dev/null | grep -c '^ *=> ' || true)
+	read -r got bad < <(report_counts "$trace")
 	[[ $got == "$frames" ]] || die "trace-cmd report -i $trace printed $got frame lines, not $frames"
-	! trace-cmd report -i "$trace" 2>/dev/null | grep -q 'unknown cookie' || die "unknown cookies in $trace"
-	got=$(trace-cmd report -N -i "$trace" 2>/dev/null | grep -c '^ *=> ' || true)
+	((bad == 0)) || die "$bad unknown or stale cookies in $trace"
+	read -r got bad < <(report_counts "$trace" -N)
 	[[ $got == 0 ]] || die "trace-cmd report -N printed $got frame lines"
 	echo "in_root: check: trace-cmd report (the installed plugin, no environment) printed the $frames frame lines of $trace, -N none"
 }
@@ -146,8 +155,7 @@ phase_module() { dkms_module "$1"; }
 
 phase_report() {
 	local frames bad
-	frames=$(trace-cmd report -i "$1" 2>/dev/null | grep -c '^ *=> ' || true)
-	bad=$(trace-cmd report -i "$1" 2>/dev/null | grep -cE 'unknown cookie|stale cookie' || true)
+	read -r frames bad < <(report_counts "$1")
 	((frames > 0)) || die "trace-cmd report -i $1 expanded no stack"
 	((bad == 0)) || die "trace-cmd report -i $1: $bad unknown or stale cookies"
 	echo "in_root: report: trace-cmd $(dpkg-query -W -f '${Version}' trace-cmd) with the installed plugin: $frames frame lines in $1, no unknown or stale cookie"

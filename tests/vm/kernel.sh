@@ -65,15 +65,22 @@ kernel_moddir_of() {
 	done
 }
 
+# ko_unpack SRC DEST: the module file SRC (.ko, .ko.xz, .ko.zst or .ko.gz) as a plain .ko at DEST (busybox
+# insmod wants plain ELF); fails on any other name.
+ko_unpack() {
+	case $1 in
+	*.ko) cp "$1" "$2" ;;
+	*.ko.xz) xz -dc "$1" >"$2" ;;
+	*.ko.zst) zstd -qdc "$1" >"$2" ;;
+	*.ko.gz) gzip -dc "$1" >"$2" ;;
+	*) return 1 ;;
+	esac
+}
+
 # kernel_module NAME DEST: the kernel's module NAME, decompressed, as DEST; fails if it has none.
 kernel_module() {
 	local src
 	[[ -n $KERNEL_MODDIR ]] || return 1
 	src=$(find "$KERNEL_MODDIR/kernel" -name "$1.ko" -o -name "$1.ko.xz" -o -name "$1.ko.zst" | head -n1)
-	case $src in
-	*.ko) cp "$src" "$2" ;;
-	*.ko.xz) xz -dc "$src" >"$2" ;;
-	*.ko.zst) zstd -qdc "$src" >"$2" ;;
-	*) return 1 ;;
-	esac
+	ko_unpack "$src" "$2"
 }

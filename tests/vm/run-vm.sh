@@ -23,6 +23,9 @@ TRACE_CMD=/usr/bin/trace-cmd
 USERLAND=""
 # The helpers every guest script sources (step, die, stat_of, workload), installed as /guest-common.sh.
 GUEST_LIB=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)/guest/lib.sh
+# ko_unpack (the only function of kernel.sh used here; sourcing it defines functions and nothing else).
+# shellcheck source=tests/vm/kernel.sh
+. "$(dirname "$GUEST_LIB")/../kernel.sh"
 
 MODULES=() EXTRAS=() GUEST_SCRIPT="" SHARE="" TIMEOUT=300 SMP=2 MEM=1G KVER="" VERBOSE=0 APPEND="" HUNG_RETRIES=1 TCG_THREAD=single
 # --kernel-root DIR: DIR/boot/vmlinuz-KVER and DIR/lib/modules/KVER instead of /boot and /lib/modules.
@@ -172,17 +175,11 @@ module_order() {
 	done | awk '!seen[$0]++'
 }
 
-# Copy one kernel module into DIR as NAME.ko, decompressing on the host (busybox insmod wants plain ELF).
+# Copy one kernel module into DIR as NAME.ko, decompressing on the host (kernel.sh: ko_unpack).
 copy_kmod() {
-	local src=$KMODDIR/$1 dir=$2 name
+	local name
 	name=$(basename "$1" | sed -E 's/\.ko(\.(xz|zst|gz))?$//')
-	case $src in
-	*.ko) cp "$src" "$dir/$name.ko" ;;
-	*.ko.xz) xz -dc "$src" >"$dir/$name.ko" ;;
-	*.ko.zst) zstd -qdc "$src" >"$dir/$name.ko" ;;
-	*.ko.gz) gzip -dc "$src" >"$dir/$name.ko" ;;
-	*) return 1 ;;
-	esac
+	ko_unpack "$KMODDIR/$1" "$2/$name.ko" || return 1
 	echo "$name"
 }
 
