@@ -32,13 +32,15 @@
  *                   <orphan stack of OWNER>
  *                   => frames as usual
  *
- * so it is never read as the stack of the event above it.  Events are
- * wrapped when the plugin is loaded and, for formats parsed later (trace-cmd
- * loads plugins first), when the first stackmap record is printed; a CPU
- * on which no event was seen since then has nothing to check against and
- * prints its stacks unchecked, and so does, in task context, a task with no
- * event seen on that CPU since then (preempted between its event and its
- * stack record, the event may have been printed before).
+ * so it is never read as the stack of the event above it; so is a stack
+ * whose owner's format the trace lacks (no event of it can be there).
+ * Events are wrapped when the plugin is loaded and, for formats parsed
+ * later (trace-cmd loads plugins first), when the first stackmap record is
+ * printed; a CPU on which no event was seen since then has nothing to check
+ * against and prints its stacks unchecked, and so does, in task context, a
+ * task's first stack of a type of which it had no event seen on that CPU
+ * since then (preempted between its event and its stack record, the event
+ * may have been printed before).
  *
  * A plugin sees the events in the order they are printed (time order), so it
  * resolves a cookie from the stack_define events printed before it first,
@@ -161,15 +163,17 @@ struct level {
  * What the plugin knows of one CPU.  Watching that began while printing
  * (wrap_events()) is partial: a task's event printed before it may still
  * get its stack record after it (task context, preempted between the two:
- * 7.x), so in task context a stack record of a task with no event seen
- * since then is not checked.  Lost events end that: nothing before them
- * owns a stack.
+ * 7.x), so in task context a stack record is not checked when its task had
+ * no event of the record's owner type seen since then (an event of another
+ * type, such as its own sched_switch while preempted, does not tell).  Lost
+ * events end that: nothing before them owns a stack.
  */
 struct cpu_state {
 	bool watched;		/* an event was seen since watching began */
 	bool partial;		/* watching began while printing */
-	int *pids;		/* with @partial: the tasks of the events seen
-				 * in task context since, sorted */
+	sm_u64 *pids;		/* with @partial: (pid, type) of the events
+				 * seen in task context since, task_key(),
+				 * sorted */
 	int nr_pids;
 	int max_pids;
 	struct level level[NR_LEVELS];
@@ -535,34 +539,41 @@ static void note_losses(struct cpu_state *c, const struct tep_record *record)
 		forget_before(c);
 }
 
+/* The key of an event of @type by @pid in cpu_state's pids. */
+static sm_u64 task_key(int pid, int type)
+{
+	return (sm_u64)(unsigned int)pid << 32 | (unsigned int)type;
+}
+
 /*
- * Where @pid is, or would go, in @c's sorted pids; *@found says whether it
+ * Where @key is, or would go, in @c's sorted pids; *@found says whether it
  * is there.
  */
-static int pid_index(const struct cpu_state *c, int pid, bool *found)
+static int pid_index(const struct cpu_state *c, sm_u64 key, bool *found)
 {
 	int lo = 0, hi = c->nr_pids, mid;
 
 	while (lo < hi) {
 		mid = lo + (hi - lo) / 2;
-		if (c->pids[mid] < pid)
+		if (c->pids[mid] < key)
 			lo = mid + 1;
 		else
 			hi = mid;
 	}
-	*found = lo < c->nr_pids && c->pids[lo] == pid;
+	*found = lo < c->nr_pids && c->pids[lo] == key;
 	return lo;
 }
 
 /*
- * With partial watching, @pid had an event in task context on @c; out of
- * memory, watching stays partial for it (its stacks go unchecked).
+ * With partial watching, @pid had an event of @type in task context on @c;
+ * out of memory, watching stays partial for it (its stacks of that type go
+ * unchecked).
  */
-static void note_pid(struct cpu_state *c, int pid)
+static void note_pid(struct cpu_state *c, int pid, int type)
 {
 	bool found;
-	int i = pid_index(c, pid, &found), n;
-	int *p;
+	int i = pid_index(c, task_key(pid, type), &found), n;
+	sm_u64 *p;
 
 	if (found)
 		return;
@@ -576,18 +587,18 @@ static void note_pid(struct cpu_state *c, int pid)
 	}
 	memmove(&c->pids[i + 1], &c->pids[i],
 		(c->nr_pids - i) * sizeof(c->pids[0]));
-	c->pids[i] = pid;
+	c->pids[i] = task_key(pid, type);
 	c->nr_pids++;
 }
 
-/* Can the task context of @c tell whether @pid's stack has its event? */
-static bool pid_watched(const struct cpu_state *c, int pid)
+/* Can the task context of @c tell whether @pid's stack of @type has its event? */
+static bool pid_watched(const struct cpu_state *c, int pid, int type)
 {
 	bool found;
 
 	if (!c->partial)
 		return true;
-	pid_index(c, pid, &found);
+	pid_index(c, task_key(pid, type), &found);
 	return found;
 }
 
@@ -649,7 +660,7 @@ static void note_event(struct stackmap_ctx *ctx, struct tep_record *record,
 	note_type(&c->level[level], type, tep_data_pid(ctx->tep, record),
 		  level == 0);
 	if (level == 0 && c->partial)
-		note_pid(c, tep_data_pid(ctx->tep, record));
+		note_pid(c, tep_data_pid(ctx->tep, record), type);
 	/* Deeper contexts nested in the previous one have ended. */
 	for (l = level + 1; l < NR_LEVELS; l++)
 		c->level[l].nr = 0;
@@ -658,8 +669,9 @@ static void note_event(struct stackmap_ctx *ctx, struct tep_record *record,
 /*
  * Is the stack record @record, owned by @owner, an orphan?  It is not when
  * the last event of @owner's type on its CPU at its context level has no
- * stack yet and the same pid (it then has this one), when @owner is not
- * known, or when nothing was seen on the CPU to check against.  A record
+ * stack yet and the same pid (it then has this one), when @owner is none
+ * (a stackmap 0.1 trace), or when nothing was seen on the CPU to check
+ * against.  It is when the trace has no format of @owner.  A record
  * written after its ring buffer refused one (@after_loss,
  * STACKMAP_COOKIE_AFTER_LOSS) is an orphan, and every event before it on
  * its CPU keeps no stack, as after lost events: the refused one may have
@@ -680,13 +692,23 @@ static bool is_orphan(struct stackmap_ctx *ctx, struct tep_record *record,
 		forget_before(c);
 		return true;
 	}
-	if (owner == STACKMAP_OWNER_NONE || !c->watched)
+	if (owner == STACKMAP_OWNER_NONE)
+		return false;
+	/* No event of a type whose format the trace lacks is in it. */
+	if (!tep_find_event(ctx->tep, (int)owner))
+		return true;
+	if (!c->watched)
 		return false;
 	level = stackmap_context_level(tepstack_context(ctx->tep, record));
 	pid = tep_data_pid(ctx->tep, record);
-	/* Its event may have been printed before watching began. */
-	if (level == 0 && !pid_watched(c, pid))
+	/*
+	 * Its event may have been printed before watching began: only the
+	 * task's first stack of that type can be that one's.
+	 */
+	if (level == 0 && !pid_watched(c, pid, (int)owner)) {
+		note_pid(c, pid, (int)owner);
 		return false;
+	}
 	e = find_type(&c->level[level], (int)owner, pid, level == 0);
 	if (!e || e->taken || e->pid != pid)
 		return true;

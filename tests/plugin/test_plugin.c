@@ -589,18 +589,21 @@ START_TEST(events_parsed_after_loading_are_watched_too)
 	sm_u64 ck = stackmap_cookie_make(3, 4);
 	struct tep_record rec;
 
-	fx_define_owned(&buf, ck, 1, frames3, 1, FX_ID_TOCK, 0);
+	fx_define_owned(&buf, ck, 1, frames3, 1, FX_ID_TICK, 0);
 	info_on(t, &buf);
 	fx_tick(&buf, 1);
 	ck_assert_str_eq(info_on(t, &buf), "n=1");
+	fx_cookie(&buf, ck);
+	ck_assert_ptr_null(strstr(info_on(t, &buf), "orphan"));
+	/* The tick was seen, and its stack taken: a second one has none. */
 	fx_cookie(&buf, ck);
 	rec = fx_record(&buf, 0, 1000);
 	trace_seq_reset(&seq);
 	tep_print_event(t, &seq, &rec, "%s", TEP_PRINT_INFO);
 	trace_seq_terminate(&seq);
 	ck_assert_str_eq(seq.buffer,
-		"cookie gen 3 slot 4 owner event id 901"
-		"\n<orphan stack of event id 901>"
+		"cookie gen 3 slot 4 owner test:tick"
+		"\n<orphan stack of test:tick>"
 		"\n=> 0xffffffff832528c8");
 	unload(t);
 	tep_free(t);
@@ -640,6 +643,61 @@ START_TEST(task_seen_before_watching_began_keeps_its_stack)
 }
 END_TEST
 
+/*
+ * The task's tick printed before watching began, then the task preempted
+ * before its stack record: its own event of another type in between (its
+ * sched_switch, on 7.x) does not tell whether its tick was seen, so the
+ * stack stays the tick's; once one of its ticks is seen, they are checked.
+ */
+START_TEST(task_event_of_another_type_keeps_its_stack)
+{
+	struct tep_handle *t = formats_after_loading();
+	sm_u64 ck = stackmap_cookie_make(3, 4);
+
+	ck_assert_ptr_nonnull(fx_parse(t, fx_fmt_tock, "test"));
+	fx_tick(&buf, 1);
+	info_on(t, &buf);
+	fx_define_owned(&buf, ck, 1, frames3, 1, FX_ID_TICK, 0);
+	info_on(t, &buf);
+	fx_tock(&buf, 2);
+	info_on(t, &buf);
+	fx_cookie(&buf, ck);
+	ck_assert_str_eq(info_on(t, &buf),
+		"cookie gen 3 slot 4 owner test:tick\n=> 0xffffffff832528c8");
+	fx_tick(&buf, 3);
+	info_on(t, &buf);
+	fx_cookie(&buf, ck);
+	ck_assert_ptr_null(strstr(info_on(t, &buf), "orphan"));
+	fx_cookie(&buf, ck);
+	ck_assert_ptr_nonnull(strstr(info_on(t, &buf),
+				     "<orphan stack of test:tick>"));
+	unload(t);
+	tep_free(t);
+}
+END_TEST
+
+/*
+ * A stack whose owner's format the trace lacks (its event was not
+ * recorded, here in a handle that never parsed it) is an orphan, even
+ * before anything else was seen on its CPU.
+ */
+START_TEST(stack_of_an_event_not_in_the_trace_is_an_orphan)
+{
+	struct tep_handle *t = formats_after_loading();
+	sm_u64 ck = stackmap_cookie_make(3, 4);
+
+	fx_define_owned(&buf, ck, 1, frames3, 1, FX_ID_TOCK, 0);
+	info_on(t, &buf);
+	fx_cookie(&buf, ck);
+	ck_assert_str_eq(info_on(t, &buf),
+		"cookie gen 3 slot 4 owner event id 901"
+		"\n<orphan stack of event id 901>"
+		"\n=> 0xffffffff832528c8");
+	unload(t);
+	tep_free(t);
+}
+END_TEST
+
 static Suite *plugin_suite(void)
 {
 	Suite *s = suite_create("plugin_stackmap");
@@ -666,6 +724,8 @@ static Suite *plugin_suite(void)
 	tcase_add_test(tc, cookie_of_another_task_is_an_orphan);
 	tcase_add_test(tc, task_preempted_before_its_stack_keeps_its_stack);
 	tcase_add_test(tc, task_seen_before_watching_began_keeps_its_stack);
+	tcase_add_test(tc, task_event_of_another_type_keeps_its_stack);
+	tcase_add_test(tc, stack_of_an_event_not_in_the_trace_is_an_orphan);
 	tcase_add_test(tc, truncated_stack_ends_with_a_marker);
 	tcase_add_test(tc, stack_map_option_resolves_its_own_generation_only);
 	tcase_add_test(tc, stack_map_option_of_another_load_is_refused);
