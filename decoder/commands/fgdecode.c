@@ -222,7 +222,7 @@ static void print_summary(struct fgdecode *fg)
 {
 	if (!fg->opt.summary)
 		return;
-	format_summary(stderr, fg->events, &fg->res.stats,
+	format_summary(stderr, fg->records, fg->events, &fg->res.stats,
 		       stacktab_count(fg->res.tab),
 		       filter_active(&fg->opt.filter) ? fg->matched :
 		       (size_t)-1);

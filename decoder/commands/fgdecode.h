@@ -37,7 +37,8 @@ struct fgdecode {
 					 * opt.output's, made by the run */
 	struct output_env env;		/* what the output is given */
 	struct resolved resolved;	/* the stack being resolved */
-	size_t events;
+	size_t records;			/* read, stackmap ones included */
+	size_t events;			/* read, stackmap ones left out */
 	size_t matched;
 	unsigned long long first_ts;	/* of the records read, in the trace */
 	unsigned long long last_ts;	/* clock's units (ns) */

@@ -302,23 +302,37 @@ void format_losses(FILE *out, struct reader *r)
 			l.dropped + l.overrun, l.dropped, l.overrun, l.cpus);
 }
 
-void format_summary(FILE *out, size_t events, const struct resolve_stats *st,
-		    size_t distinct, size_t matched)
+/* "N thing" or "N things": @plural names more (or none) than one. */
+static void put_count(FILE *out, const char *sep, size_t n, const char *one,
+		      const char *plural)
 {
-	fprintf(out, "fgdecode: %zu events, %zu cookies, %zu resolved, %zu stale, %zu unknown, ",
-		events, st->cookies, st->resolved, st->stale, st->unknown);
+	fprintf(out, "%s%zu %s", sep, n, n == 1 ? one : plural);
+}
+
+void format_summary(FILE *out, size_t records, size_t events,
+		    const struct resolve_stats *st, size_t distinct,
+		    size_t matched)
+{
+	put_count(out, "fgdecode: ", events, "event", "events");
+	put_count(out, " (", records, "record", "records");
+	put_count(out, "), ", st->cookies, "cookie", "cookies");
+	fprintf(out, ", %zu resolved, %zu stale, %zu unknown, ",
+		st->resolved, st->stale, st->unknown);
 	if (st->orphans)
 		fprintf(out, "%zu orphan, ", st->orphans);
 	if (st->after_loss)
 		fprintf(out, "%zu after a ring buffer loss, ", st->after_loss);
-	fprintf(out, "%zu fallback stacks, %zu definitions (%zu distinct stacks)",
-		st->fallbacks, st->definitions, distinct);
+	put_count(out, "", st->fallbacks, "fallback stack", "fallback stacks");
+	put_count(out, ", ", st->definitions, "definition", "definitions");
+	put_count(out, " (", distinct, "distinct stack", "distinct stacks");
+	fputc(')', out);
 	if (st->conflicting)
 		fprintf(out, ", %zu conflicting", st->conflicting);
 	if (st->corrupt)
 		fprintf(out, ", %zu corrupt", st->corrupt);
 	if (st->kstacks)
-		fprintf(out, ", %zu kernel stacks", st->kstacks);
+		put_count(out, ", ", st->kstacks, "kernel stack",
+			  "kernel stacks");
 	if (matched != (size_t)-1)
 		fprintf(out, ", %zu matched", matched);
 	if (st->from_snapshot)

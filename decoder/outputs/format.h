@@ -167,14 +167,15 @@ void format_flush(struct trace_seq *s, FILE *out);
 /**
  * format_summary() - the summary line
  * @out: stream (fgdecode uses stderr)
- * @events: records read, stackmap ones included
+ * @records: records read, stackmap ones and kernel_stack included
+ * @events: the other records read: the trace's events
  * @st: counters
  * @distinct: distinct cookies with a definition
- *
  * @matched: events the filters selected, or (size_t)-1 when no filter is set
  *
- * Prints "fgdecode: N events, C cookies, R resolved, S stale, U unknown,
- * [O orphan, ]F fallback stacks, D definitions (K distinct stacks)" (the
+ * Prints "fgdecode: E events (N records), C cookies, R resolved, S stale,
+ * U unknown, [O orphan, ]F fallback stacks, D definitions (K distinct
+ * stacks)" (a count of 1 names its noun in the singular; the
  * orphan count, stack records shown on their own because their owner is
  * not the event before them, only when not 0), followed by
  * ", X conflicting", ", Y corrupt" and ", Z kernel stacks" only when those
@@ -185,8 +186,9 @@ void format_flush(struct trace_seq *s, FILE *out);
  * ", N unverified" (stacks given to an event without an owner to check
  * it by: definitions of stackmap 0.1) when those are not 0.
  */
-void format_summary(FILE *out, size_t events, const struct resolve_stats *st,
-		    size_t distinct, size_t matched);
+void format_summary(FILE *out, size_t records, size_t events,
+		    const struct resolve_stats *st, size_t distinct,
+		    size_t matched);
 
 /**
  * format_losses() - the line of what the ring buffer lost while recording

@@ -32,14 +32,25 @@ static int text_begin(void *state, struct output_env *env)
 	return 0;
 }
 
-/* A stack_define line (with its stack) into @s, after what @s holds. */
+/*
+ * A stack_define line (with its stack) into @s, after what @s holds; the
+ * owner's event id its format prints ("owner=319") is followed by its name.
+ */
 static void put_define(struct text *t, const struct fg_define *def,
 		       struct trace_seq *s)
 {
+	char name[128];
+
 	if (s->len)
 		trace_seq_putc(s, '\n');
 	format_event(s, t->env->tep, &t->comms, def->record, def->buffer,
 		     def->buffer_width);
+	if (def->stack && def->stack->what == RESOLVED_STACK &&
+	    def->stack->owner != STACKMAP_OWNER_NONE)
+		trace_seq_printf(s, " (owner %s)",
+				 tepstack_owner_name(t->env->tep,
+						     def->stack->owner, name,
+						     sizeof(name)));
 	format_stack(s, t->env->sz, def->stack, NULL, false);
 }
 

@@ -157,8 +157,9 @@ static void decode_event(struct fgdecode *fg, struct tep_record *record,
 	struct tep_record *stack, *def;
 	enum reader_kind kind;
 
+	fg->events++;
 	while ((def = pair_take_define(&fg->reader, stream))) {
-		fg->events++;
+		fg->records++;
 		if (selected)
 			give_define(fg, def, stream, true);
 		reader_put(def);
@@ -166,7 +167,7 @@ static void decode_event(struct fgdecode *fg, struct tep_record *record,
 	stack = pair_take_stack(&fg->reader, &fg->res, record, stream, &kind,
 				&ev.cut);
 	if (stack)
-		fg->events++;
+		fg->records++;
 	stop(fg, analyses_switch_in(&fg->an, fg->reader.tep, record,
 				    selected));
 	if (selected)
@@ -182,7 +183,7 @@ static void decode_record(struct fgdecode *fg, struct tep_record *record,
 	enum reader_kind kind = reader_kind(&fg->reader, record);
 	bool selected = filter_match(&fg->opt.filter, fg->reader.tep, record);
 
-	fg->events++;
+	fg->records++;
 	if (kind == READER_DEFINE) {
 		if (selected)
 			give_define(fg, record, stream, false);
@@ -239,7 +240,7 @@ int fg_decode(struct fgdecode *fg)
 	progress_init(&progress, fg->opt.path);
 	while (!fg->err && (record = reader_next(&fg->reader, &stream))) {
 		progress_update(&progress, record);
-		if (!fg->events)
+		if (!fg->records)
 			fg->first_ts = record->ts;
 		fg->last_ts = record->ts;
 		decode_record(fg, record, stream);

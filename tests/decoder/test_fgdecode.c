@@ -220,7 +220,7 @@ START_TEST(trace_without_stackmap_events_prints_like_report)
 		TICK_LINE(1, "1.000001", 2)
 		TICK_LINE(0, "2.000000", 3));
 	ck_assert_str_eq(res.err,
-		"fgdecode: 3 events, 0 cookies, 0 resolved, 0 stale, 0 unknown, 0 fallback stacks, 0 definitions (0 distinct stacks)\n");
+		"fgdecode: 3 events (3 records), 0 cookies, 0 resolved, 0 stale, 0 unknown, 0 fallback stacks, 0 definitions (0 distinct stacks)\n");
 }
 END_TEST
 
@@ -333,7 +333,7 @@ START_TEST(cookie_stack_is_printed_under_its_event)
 		TICK_LINE(0, "2.000000", 2)
 		STACK3);
 	ck_assert_str_eq(res.err,
-		"fgdecode: 5 events, 2 cookies, 2 resolved, 0 stale, 0 unknown, 0 fallback stacks, 1 definitions (1 distinct stacks)\n");
+		"fgdecode: 2 events (5 records), 2 cookies, 2 resolved, 0 stale, 0 unknown, 0 fallback stacks, 1 definition (1 distinct stack)\n");
 }
 END_TEST
 
@@ -351,7 +351,7 @@ START_TEST(show_defines_prints_the_definition_after_the_stack)
 		"cpus=2\n"
 		TICK_LINE(0, "1.000000", 1)
 		STACK2
-		"          worker-42    [000]" LAT "     1.000001: stack_define:         cookie=0xca100002874 depth=2 owner=900 flags=0x0\n"
+		"          worker-42    [000]" LAT "     1.000001: stack_define:         cookie=0xca100002874 depth=2 owner=900 flags=0x0 (owner test:tick)\n"
 		STACK2);
 	ck_assert_str_eq(res.err, "");
 }
@@ -400,7 +400,7 @@ START_TEST(definition_written_later_on_another_cpu_resolves)
 		TICK_LINE(1, "1.000000", 1)
 		STACK3);
 	ck_assert_str_eq(res.err,
-		"fgdecode: 3 events, 1 cookies, 1 resolved, 0 stale, 0 unknown, 0 fallback stacks, 1 definitions (1 distinct stacks)\n");
+		"fgdecode: 1 event (3 records), 1 cookie, 1 resolved, 0 stale, 0 unknown, 0 fallback stacks, 1 definition (1 distinct stack)\n");
 }
 END_TEST
 
@@ -441,7 +441,7 @@ START_TEST(cookie_without_preceding_event_gets_its_own_line)
 		ORPHAN_OF_TICK
 		STACK2);
 	ck_assert_str_eq(res.err,
-		"fgdecode: 2 events, 1 cookies, 1 resolved, 0 stale, 0 unknown, 1 orphan, 0 fallback stacks, 1 definitions (1 distinct stacks)\n");
+		"fgdecode: 0 events (2 records), 1 cookie, 1 resolved, 0 stale, 0 unknown, 1 orphan, 0 fallback stacks, 1 definition (1 distinct stack)\n");
 }
 END_TEST
 
@@ -457,7 +457,7 @@ START_TEST(fallback_stack_is_printed_under_its_event)
 		TICK_LINE(0, "1.000000", 1)
 		STACK2);
 	ck_assert_str_eq(res.err,
-		"fgdecode: 2 events, 0 cookies, 0 resolved, 0 stale, 0 unknown, 1 fallback stacks, 0 definitions (0 distinct stacks)\n");
+		"fgdecode: 1 event (2 records), 0 cookies, 0 resolved, 0 stale, 0 unknown, 1 fallback stack, 0 definitions (0 distinct stacks)\n");
 }
 END_TEST
 
@@ -562,7 +562,7 @@ START_TEST(cookie_of_another_owner_is_an_orphan_not_the_events_stack)
 		"    <orphan stack of test:tock>\n"
 		STACK3);
 	ck_assert_str_eq(res.err,
-		"fgdecode: 3 events, 1 cookies, 1 resolved, 0 stale, 0 unknown, 1 orphan, 0 fallback stacks, 1 definitions (1 distinct stacks)\n");
+		"fgdecode: 1 event (3 records), 1 cookie, 1 resolved, 0 stale, 0 unknown, 1 orphan, 0 fallback stacks, 1 definition (1 distinct stack)\n");
 	run("--strict --no-summary trace.dat");
 	ck_assert_int_eq(res.status, 3);
 	ck_assert_str_eq(res.err,
@@ -643,7 +643,7 @@ START_TEST(stackless_events_are_counted_and_the_cut_one_marked)
 		TICK_LINE(0, "3.000000", 4)
 		CUT_LINE);
 	ck_assert_str_eq(res.err,
-		"fgdecode: 6 events, 1 cookies, 1 resolved, 0 stale, 0 unknown, 0 fallback stacks, 1 definitions (1 distinct stacks), 2 without a stack (1 at the end of a CPU's recording)\n");
+		"fgdecode: 4 events (6 records), 1 cookie, 1 resolved, 0 stale, 0 unknown, 0 fallback stacks, 1 definition (1 distinct stack), 2 without a stack (1 at the end of a CPU's recording)\n");
 }
 END_TEST
 
@@ -689,7 +689,7 @@ START_TEST(lookahead_passes_nested_interrupts_to_the_events_own_stack)
 		"    <orphan stack of test:tock>\n"
 		STACK2);
 	ck_assert_str_eq(res.err,
-		"fgdecode: 11 events, 5 cookies, 5 resolved, 0 stale, 0 unknown, 2 orphan, 0 fallback stacks, 2 definitions (2 distinct stacks), 1 without a stack (1 at the end of a CPU's recording)\n");
+		"fgdecode: 4 events (11 records), 5 cookies, 5 resolved, 0 stale, 0 unknown, 2 orphan, 0 fallback stacks, 2 definitions (2 distinct stacks), 1 without a stack (1 at the end of a CPU's recording)\n");
 }
 END_TEST
 
@@ -725,7 +725,7 @@ START_TEST(cookie_after_a_refused_one_is_never_the_events_stack)
 		TICK_LINE(0, "2.000000", 2)
 		STACK3);
 	ck_assert_str_eq(res.err,
-		"fgdecode: 5 events, 2 cookies, 2 resolved, 0 stale, 0 unknown, 1 orphan, 1 after a ring buffer loss, 0 fallback stacks, 1 definitions (1 distinct stacks), 1 without a stack (0 at the end of a CPU's recording)\n");
+		"fgdecode: 2 events (5 records), 2 cookies, 2 resolved, 0 stale, 0 unknown, 1 orphan, 1 after a ring buffer loss, 0 fallback stacks, 1 definition (1 distinct stack), 1 without a stack (0 at the end of a CPU's recording)\n");
 }
 END_TEST
 
@@ -743,7 +743,7 @@ START_TEST(cookie_of_another_task_is_never_the_events_stack)
 	ck_assert_ptr_nonnull(strstr(res.out, ORPHAN_OF_TICK STACK3));
 	ck_assert_ptr_null(strstr(res.out, "tick: n=1\n" STACK3));
 	ck_assert_str_eq(res.err,
-		"fgdecode: 3 events, 1 cookies, 1 resolved, 0 stale, 0 unknown, 1 orphan, 0 fallback stacks, 1 definitions (1 distinct stacks), 1 without a stack (0 at the end of a CPU's recording)\n");
+		"fgdecode: 1 event (3 records), 1 cookie, 1 resolved, 0 stale, 0 unknown, 1 orphan, 0 fallback stacks, 1 definition (1 distinct stack), 1 without a stack (0 at the end of a CPU's recording)\n");
 }
 END_TEST
 
@@ -810,7 +810,7 @@ START_TEST(lookahead_passes_an_other_event_of_the_same_context)
 		TICK_LINE(0, "3.000000", 7)
 		STACK3);
 	ck_assert_str_eq(res.err,
-		"fgdecode: 13 events, 4 cookies, 4 resolved, 0 stale, 0 unknown, 0 fallback stacks, 2 definitions (2 distinct stacks), 3 without a stack (0 at the end of a CPU's recording)\n");
+		"fgdecode: 7 events (13 records), 4 cookies, 4 resolved, 0 stale, 0 unknown, 0 fallback stacks, 2 definitions (2 distinct stacks), 3 without a stack (0 at the end of a CPU's recording)\n");
 }
 END_TEST
 
@@ -831,7 +831,7 @@ START_TEST(truncated_stack_is_marked_in_every_output)
 		STACK3
 		"    => ... [truncated]\n");
 	ck_assert_str_eq(res.err,
-		"fgdecode: 3 events, 1 cookies, 1 resolved, 0 stale, 0 unknown, 0 fallback stacks, 1 definitions (1 distinct stacks), 1 truncated\n");
+		"fgdecode: 1 event (3 records), 1 cookie, 1 resolved, 0 stale, 0 unknown, 0 fallback stacks, 1 definition (1 distinct stack), 1 truncated\n");
 	run("--folded --no-summary trace.dat");
 	ck_assert_str_eq(res.out, "tick;[truncated];kthread;schedule;__schedule 1\n");
 	run("--json --no-summary trace.dat");
@@ -871,7 +871,7 @@ START_TEST(trace_of_stackmap_0_1_attaches_stacks_unverified)
 		TICK_LINE(0, "2.000000", 2)
 		STACK2);
 	ck_assert_str_eq(res.err,
-		"fgdecode: 5 events, 1 cookies, 1 resolved, 0 stale, 0 unknown, 1 fallback stacks, 1 definitions (1 distinct stacks), 2 unverified\n");
+		"fgdecode: 2 events (5 records), 1 cookie, 1 resolved, 0 stale, 0 unknown, 1 fallback stack, 1 definition (1 distinct stack), 2 unverified\n");
 }
 END_TEST
 
@@ -894,7 +894,7 @@ START_TEST(stale_and_unknown_cookies_print_markers_never_a_stack)
 		TICK_LINE(0, "2.000000", 2)
 		"    => <unknown cookie gen 8 slot 6>\n");
 	ck_assert_str_eq(res.err,
-		"fgdecode: 5 events, 2 cookies, 0 resolved, 1 stale, 1 unknown, 0 fallback stacks, 1 definitions (1 distinct stacks)\n");
+		"fgdecode: 2 events (5 records), 2 cookies, 0 resolved, 1 stale, 1 unknown, 0 fallback stacks, 1 definition (1 distinct stack)\n");
 }
 END_TEST
 
@@ -915,7 +915,7 @@ START_TEST(conflicting_definitions_are_reported_and_not_used)
 		"    => <conflicting cookie gen 7 slot 1>\n");
 	ck_assert_str_eq(res.err,
 		"fgdecode: trace.dat: CPU 1 ts 999999990: stack_define: cookie gen 7 slot 1 redefined with another stack (cookie unusable)\n"
-		"fgdecode: 4 events, 1 cookies, 0 resolved, 0 stale, 0 unknown, 0 fallback stacks, 2 definitions (1 distinct stacks), 1 conflicting\n");
+		"fgdecode: 1 event (4 records), 1 cookie, 0 resolved, 0 stale, 0 unknown, 0 fallback stacks, 2 definitions (1 distinct stack), 1 conflicting\n");
 }
 END_TEST
 
@@ -938,7 +938,7 @@ START_TEST(corrupt_definition_is_counted_and_its_cookie_unknown)
 		"    => <unknown cookie gen 7 slot 1>\n");
 	ck_assert_str_eq(res.err,
 		"fgdecode: trace.dat: CPU 0 ts 999999990: stack_define: field 'depth' is 65, more than 64 frames\n"
-		"fgdecode: 3 events, 1 cookies, 0 resolved, 0 stale, 1 unknown, 0 fallback stacks, 1 definitions (0 distinct stacks), 1 corrupt\n");
+		"fgdecode: 1 event (3 records), 1 cookie, 0 resolved, 0 stale, 1 unknown, 0 fallback stacks, 1 definition (0 distinct stacks), 1 corrupt\n");
 }
 END_TEST
 
@@ -955,7 +955,7 @@ START_TEST(corrupt_fallback_prints_a_corrupt_marker)
 		"    => <corrupt stack_fallback: field 'ips' holds 16 bytes, not depth 3 x 8-byte longs>\n");
 	ck_assert_str_eq(res.err,
 		"fgdecode: trace.dat: CPU 0 ts 1000000010: stack_fallback: field 'ips' holds 16 bytes, not depth 3 x 8-byte longs\n"
-		"fgdecode: 2 events, 0 cookies, 0 resolved, 0 stale, 0 unknown, 1 fallback stacks, 0 definitions (0 distinct stacks), 1 corrupt\n");
+		"fgdecode: 1 event (2 records), 0 cookies, 0 resolved, 0 stale, 0 unknown, 1 fallback stack, 0 definitions (0 distinct stacks), 1 corrupt\n");
 }
 END_TEST
 
@@ -1111,7 +1111,7 @@ START_TEST(kernel_stack_is_printed_under_its_event)
 		"    => __schedule+0x4f8/0xa00 (ffffffff832528c8)\n"
 		"    => schedule+0x5a/0xb0 (ffffffff83252e2a)\n");
 	ck_assert_str_eq(res.err,
-		"fgdecode: 6 events, 0 cookies, 0 resolved, 0 stale, 0 unknown, 0 fallback stacks, 0 definitions (0 distinct stacks), 3 kernel stacks\n");
+		"fgdecode: 3 events (6 records), 0 cookies, 0 resolved, 0 stale, 0 unknown, 0 fallback stacks, 0 definitions (0 distinct stacks), 3 kernel stacks\n");
 }
 END_TEST
 
@@ -1189,7 +1189,7 @@ START_TEST(instances_merge_in_time_order_and_keep_their_own_stacks)
 		"      " TICK_LINE(1, "3.000000", 4)
 		CUT_LINE);
 	ck_assert_str_eq(res.err,
-		"fgdecode: 8 events, 1 cookies, 1 resolved, 0 stale, 0 unknown, 0 fallback stacks, 1 definitions (1 distinct stacks), 2 kernel stacks, 2 without a stack (2 at the end of a CPU's recording)\n");
+		"fgdecode: 4 events (8 records), 1 cookie, 1 resolved, 0 stale, 0 unknown, 0 fallback stacks, 1 definition (1 distinct stack), 2 kernel stacks, 2 without a stack (2 at the end of a CPU's recording)\n");
 }
 END_TEST
 
@@ -1278,7 +1278,7 @@ START_TEST(folded_prints_root_first_per_event_sorted_with_counts)
 		"tick;kthread;schedule;__schedule 2\n"
 		"tick;p9_client_rpc;__schedule 1\n");
 	ck_assert_str_eq(res.err,
-		"fgdecode: 10 events, 3 cookies, 2 resolved, 1 stale, 0 unknown, 1 fallback stacks, 1 definitions (1 distinct stacks), 1 without a stack (1 at the end of a CPU's recording)\n");
+		"fgdecode: 5 events (10 records), 3 cookies, 2 resolved, 1 stale, 0 unknown, 1 fallback stack, 1 definition (1 distinct stack), 1 without a stack (1 at the end of a CPU's recording)\n");
 	run("--folded --merge --no-summary trace.dat");
 	ck_assert_int_eq(res.status, 0);
 	ck_assert_str_eq(res.out,
@@ -1517,7 +1517,7 @@ START_TEST(weight_sums_the_field_per_stack_in_every_output)
 		"tick;kthread;schedule;__schedule 3\n"
 		"tick;p9_client_rpc;__schedule 3\n");
 	ck_assert_str_eq(res.err,
-		"fgdecode: 10 events, 3 cookies, 2 resolved, 1 stale, 0 unknown, 1 fallback stacks, 1 definitions (1 distinct stacks), 1 without a stack (1 at the end of a CPU's recording)\n"
+		"fgdecode: 5 events (10 records), 3 cookies, 2 resolved, 1 stale, 0 unknown, 1 fallback stack, 1 definition (1 distinct stack), 1 without a stack (1 at the end of a CPU's recording)\n"
 		"fgdecode: weight: sum of n, 10 over 4 events with a stack\n");
 	run("--folded --merge --weight n --no-summary trace.dat");
 	ck_assert_str_eq(res.out,
@@ -1972,7 +1972,7 @@ START_TEST(filters_select_events_by_cpu_time_name_and_pid)
 		TICK_LINE(1, "4.000000", 4)
 		"    => <stale cookie gen 3232 slot 10356>\n");
 	ck_assert_str_eq(res.err,
-		"fgdecode: 10 events, 2 cookies, 1 resolved, 1 stale, 0 unknown, 0 fallback stacks, 1 definitions (1 distinct stacks), 2 matched, 1 without a stack (1 at the end of a CPU's recording)\n");
+		"fgdecode: 5 events (10 records), 2 cookies, 1 resolved, 1 stale, 0 unknown, 0 fallback stacks, 1 definition (1 distinct stack), 2 matched, 1 without a stack (1 at the end of a CPU's recording)\n");
 	run("--no-summary --from 2.000000 --to 3 trace.dat");
 	ck_assert_str_eq(res.out,
 		"cpus=2\n"
@@ -2164,12 +2164,12 @@ START_TEST(snapshot_resolves_cookies_without_a_definition)
 		TICK_LINE(0, "4.000000", 4)
 		"    => <unknown cookie gen 7 slot 9>\n");
 	ck_assert_str_eq(res.err,
-		"fgdecode: 9 events, 4 cookies, 2 resolved, 1 stale, 1 unknown, 0 fallback stacks, 1 definitions (1 distinct stacks), 1 from snapshot\n");
+		"fgdecode: 4 events (9 records), 4 cookies, 2 resolved, 1 stale, 1 unknown, 0 fallback stacks, 1 definition (1 distinct stack), 1 from snapshot\n");
 	/* Without the snapshot, the same trace cannot resolve (7, 3). */
 	run("trace.dat");
 	ck_assert(strstr(res.out, "<unknown cookie gen 7 slot 3>"));
 	ck_assert_str_eq(res.err,
-		"fgdecode: 9 events, 4 cookies, 1 resolved, 0 stale, 3 unknown, 0 fallback stacks, 1 definitions (1 distinct stacks)\n");
+		"fgdecode: 4 events (9 records), 4 cookies, 1 resolved, 0 stale, 3 unknown, 0 fallback stacks, 1 definition (1 distinct stack)\n");
 }
 END_TEST
 
@@ -2191,7 +2191,7 @@ START_TEST(stack_map_option_resolves_its_generation_only)
 		TICK_LINE(0, "2.000000", 2)
 		"    => <stale cookie gen 8 slot 4>\n");
 	ck_assert_str_eq(res.err,
-		"fgdecode: 4 events, 2 cookies, 1 resolved, 1 stale, 0 unknown, 0 fallback stacks, 0 definitions (0 distinct stacks), 1 from stack map\n");
+		"fgdecode: 2 events (4 records), 2 cookies, 1 resolved, 1 stale, 0 unknown, 0 fallback stacks, 0 definitions (0 distinct stacks), 1 from stack map\n");
 	/* A listing of another generation resolves nothing. */
 	write_file("listing", listing7_other_gen);
 	run("--stack-map listing trace.dat");
@@ -2284,7 +2284,7 @@ START_TEST(corrupt_snapshot_is_one_warning_and_decoding_goes_on)
 	ck_assert(strstr(res.out, "<unknown cookie gen 7 slot 3>"));
 	ck_assert_ptr_nonnull(strstr(res.err, "fgdecode: warning: "));
 	ck_assert_ptr_nonnull(strstr(res.err, "(map snapshot not used)\n"
-		"fgdecode: 2 events, 1 cookies, 0 resolved, 0 stale, 1 unknown,"));
+		"fgdecode: 1 event (2 records), 1 cookie, 0 resolved, 0 stale, 1 unknown,"));
 	/* The warning and the summary, nothing else. */
 	ck_assert_int_eq(count_lines(res.err), 2);
 }
