@@ -1,0 +1,30 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * duration: a time in nanoseconds as a person reads it ("2.95 s",
+ * "840.0 ms", "12.3 us", "999 ns"), for the lines fgdecode prints for people
+ * (--top, the off-CPU summary, a flame graph's title).  Machine outputs
+ * (--json, --folded, pprof) keep nanoseconds.
+ */
+#ifndef LIBSTACKMAP_DURATION_H
+#define LIBSTACKMAP_DURATION_H
+
+#include <stddef.h>
+
+#include "stackmap/types.h"
+
+/* Room for any sm_duration() text, its NUL included. */
+#define SM_DURATION_LEN	32
+
+/**
+ * sm_duration() - @ns in the largest unit of s, ms, us, ns it reaches
+ * @buf: at least SM_DURATION_LEN bytes
+ * @ns: nanoseconds
+ *
+ * Seconds get two decimals, ms and us one, ns none; values are rounded
+ * (printf), so 999999999 ns reads "1000.0 ms".
+ *
+ * Return: @buf.
+ */
+const char *sm_duration(char *buf, sm_u64 ns);
+
+#endif /* LIBSTACKMAP_DURATION_H */
