@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "duration.h"
 #include "folded.h"
 #include "offcpu.h"
 
@@ -378,7 +379,10 @@ void offcpu_finish(struct offcpu *o)
 
 void offcpu_summary(FILE *out, const struct offcpu *o)
 {
-	fprintf(out, "fgdecode: off-cpu: %llu ns in %zu intervals, %zu switch-ins with no switch-out in the trace, %zu tasks still off the CPU at its end (neither charged)",
+	char d[SM_DURATION_LEN];
+
+	fprintf(out, "fgdecode: off-cpu: %s (%llu ns) in %zu intervals, %zu switch-ins with no switch-out in the trace, %zu tasks still off the CPU at its end (neither charged)",
+		sm_duration(d, o->stats.ns),
 		(unsigned long long)o->stats.ns, o->stats.intervals,
 		o->stats.no_switch_out, o->stats.still_off);
 	if (o->sz)

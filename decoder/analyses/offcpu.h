@@ -249,10 +249,10 @@ const char *offcpu_state_name(sm_u64 state, char *buf);
  * @out: stream (fgdecode uses stderr)
  * @o: the analysis, finished
  *
- * Prints "fgdecode: off-cpu: T ns in N intervals, U switch-ins with no
+ * Prints "fgdecode: off-cpu: D (T ns) in N intervals, U switch-ins with no
  * switch-out in the trace, V tasks still off the CPU at its end (neither
  * charged)", with wakers then ", W ended by a wakeup in the trace, X by
- * none".
+ * none"; D is T for people (sm_duration(): "2.95 s").
  */
 void offcpu_summary(FILE *out, const struct offcpu *o);
 

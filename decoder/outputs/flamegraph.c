@@ -16,6 +16,7 @@
 
 #include "array.h"
 #include "diff.h"
+#include "duration.h"
 #include "flamegraph.h"
 #include "output.h"
 #include "flamegraph.js.h"
@@ -467,6 +468,8 @@ static const char svg_style[] =
 static void put_header(FILE *out, const struct fg_tree *t, const char *title,
 		       int height)
 {
+	char d[SM_DURATION_LEN];
+
 	fprintf(out, "<?xml version=\"1.0\" standalone=\"no\"?>\n"
 		"<svg version=\"1.1\" xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" viewBox=\"0 0 %d %d\" data-width=\"%d\">\n",
 		FLAMEGRAPH_WIDTH, height, FLAMEGRAPH_WIDTH, height,
@@ -479,7 +482,11 @@ static void put_header(FILE *out, const struct fg_tree *t, const char *title,
 		"<text id=\"title\" x=\"%d\" y=\"24\" text-anchor=\"middle\">",
 		FLAMEGRAPH_WIDTH / 2);
 	put_xml(out, title);
-	fprintf(out, " (%llu %s)</text>\n", (unsigned long long)t->total,
+	/* Times for people too: " (2.95 s, 2948778451 ns)". */
+	fputs(" (", out);
+	if (!strcmp(t->unit, "ns"))
+		fprintf(out, "%s, ", sm_duration(d, t->total));
+	fprintf(out, "%llu %s)</text>\n", (unsigned long long)t->total,
 		t->unit);
 	fprintf(out, "<text id=\"unzoom\" class=\"button hide\" x=\"%d\" y=\"24\">Reset Zoom</text>\n"
 		"<text id=\"search\" class=\"button\" x=\"%d\" y=\"24\" text-anchor=\"end\">Search</text>\n"

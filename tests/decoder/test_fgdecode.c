@@ -1152,7 +1152,7 @@ START_TEST(one_stack_under_alternating_events_counts_each_pair)
 	ck_assert_int_eq(res.status, 0);
 	ck_assert_str_eq(res.out,
 		"fgdecode: top 1 of 1 distinct stacks over 5 events with a stack\n"
-		"#1 5 events 100.00%\n"
+		"#1 5 events 100.00% in tick (3), tock (2)\n"
 		STACK3);
 }
 END_TEST
@@ -1392,12 +1392,12 @@ START_TEST(top_prints_the_hottest_stacks_with_counts_and_percentages)
 	ck_assert_int_eq(res.status, 0);
 	ck_assert_str_eq(res.out,
 		"fgdecode: top 2 of 3 distinct stacks over 4 events with a stack\n"
-		"#1 2 events 50.00%\n"
+		"#1 2 events 50.00% in tick\n"
 		STACK3
-		"#2 1 events 25.00%\n"
+		"#2 1 event 25.00% in tick\n"
 		STACK2);
 	run("--top 10 --no-summary trace.dat");
-	ck_assert(strstr(res.out, "#3 1 events 25.00%\n    => <stale cookie>\n"));
+	ck_assert(strstr(res.out, "#3 1 event 25.00% in tick\n    => <stale cookie>\n"));
 }
 END_TEST
 
@@ -1528,9 +1528,9 @@ START_TEST(weight_sums_the_field_per_stack_in_every_output)
 	ck_assert_int_eq(res.status, 0);
 	ck_assert_str_eq(res.out,
 		"fgdecode: top 2 of 3 distinct stacks by n over 4 events with a stack, 10 n in all\n"
-		"#1 4 n 40.00% (1 events)\n"
+		"#1 4 n 40.00% (1 event) in tick\n"
 		"    => <stale cookie>\n"
-		"#2 3 n 30.00% (2 events)\n"
+		"#2 3 n 30.00% (2 events) in tick\n"
 		STACK3);
 	run("--json --weight n --no-summary --cpu 0 trace.dat");
 	ck_assert_int_eq(res.status, 0);
@@ -1680,7 +1680,7 @@ START_TEST(off_cpu_charges_each_interval_to_its_switch_out_stack_and_state)
 		"[R+];kthread;schedule;__schedule 250000000\n"
 		"[S];kthread;schedule;__schedule 2000000000\n");
 	ck_assert(strstr(res.err,
-		"fgdecode: off-cpu: 2750000000 ns in 3 intervals, 1 switch-ins with no switch-out in the trace, 2 tasks still off the CPU at its end (neither charged)\n"));
+		"fgdecode: off-cpu: 2.75 s (2750000000 ns) in 3 intervals, 1 switch-ins with no switch-out in the trace, 2 tasks still off the CPU at its end (neither charged)\n"));
 	run("--off-cpu --task-root --folded --no-summary trace.dat");
 	ck_assert_str_eq(res.out,
 		"cat;[R+];kthread;schedule;__schedule 250000000\n"
@@ -1688,8 +1688,8 @@ START_TEST(off_cpu_charges_each_interval_to_its_switch_out_stack_and_state)
 		"worker;[S];kthread;schedule;__schedule 2000000000\n");
 	run("--off-cpu --top 1 --no-summary trace.dat");
 	ck_assert_str_eq(res.out,
-		"fgdecode: top 1 of 3 distinct stacks by off-cpu over 3 intervals, 2750000000 ns in all\n"
-		"#1 2000000000 ns 72.73% (1 intervals)\n"
+		"fgdecode: top 1 of 3 distinct stacks by off-cpu over 3 intervals, 2.75 s (2750000000 ns) in all\n"
+		"#1 2.00 s (2000000000 ns) 72.73% (1 interval)\n"
 		STACK3
 		"    => [S]\n");
 	/* --pid selects whose switch-outs are charged. */
@@ -1727,7 +1727,7 @@ START_TEST(off_cpu_json_prints_each_interval_as_it_ends)
 		"\"off_ns\":2000000000,\"end_ts\":3000000000,\"end_cpu\":0,\"status\":\"frames\",\"stack\":" JSON_STACK3 "}\n");
 	/* The same summary as the aggregate outputs. */
 	ck_assert(strstr(res.err,
-		"fgdecode: off-cpu: 2750000000 ns in 3 intervals, 1 switch-ins with no switch-out in the trace, 2 tasks still off the CPU at its end (neither charged)\n"));
+		"fgdecode: off-cpu: 2.75 s (2750000000 ns) in 3 intervals, 1 switch-ins with no switch-out in the trace, 2 tasks still off the CPU at its end (neither charged)\n"));
 	run("--off-cpu --json --pid 42 --no-summary trace.dat");
 	ck_assert_str_eq(res.out,
 		"{\"time\":1.000000,\"ts\":1000000000,\"cpu\":0,\"pid\":42,\"comm\":\"worker\",\"state\":\"S\","
@@ -1826,7 +1826,7 @@ START_TEST(wakers_join_each_interval_to_the_wakeup_that_ended_it)
 	ck_assert_str_eq(res.out,
 		"[no wakeup in the trace];--;[R+];kthread;schedule;__schedule 250000000\n"
 		"worker;p9_client_rpc;__schedule;--;[D];kthread;schedule;__schedule 1000000000\n");
-	ck_assert(strstr(res.err, "fgdecode: off-cpu: 1250000000 ns in 2 intervals, 1 switch-ins with no switch-out in the trace, 1 tasks still off the CPU at its end (neither charged), 1 ended by a wakeup in the trace, 1 by none\n"));
+	ck_assert(strstr(res.err, "fgdecode: off-cpu: 1.25 s (1250000000 ns) in 2 intervals, 1 switch-ins with no switch-out in the trace, 1 tasks still off the CPU at its end (neither charged), 1 ended by a wakeup in the trace, 1 by none\n"));
 	/* Per interval: worker and its wakeup's stack, or null. */
 	run("--off-cpu --wakers --json --no-summary trace.dat");
 	ck_assert_int_eq(res.status, 0);

@@ -39,7 +39,7 @@ main() {
 		rc=1
 	fi
 	"$FG" --no-summary --off-cpu --task-root --flamegraph "$OUT/offcpu.svg" "$TRACE" || exit 1
-	want=$("$FG" --no-summary --off-cpu --top 1 "$TRACE" | sed -n 's/.*, \([0-9]*\) ns in all$/\1/p')
+	want=$("$FG" --no-summary --off-cpu --top 1 "$TRACE" | sed -n 's/.* (\([0-9]*\) ns) in all$/\1/p')
 	got=$(grep -o 'data-n="all"><title>all: [0-9]* ns' "$OUT/offcpu.svg" | sed 's/.*: //; s/ ns//')
 	if [[ -n $want && $want == "$got" ]] && grep -q 'class="f label" data-x=[^>]* data-n="\[[A-Z+]*\]"' "$OUT/offcpu.svg"; then
 		echo "PASS off-cpu ($got ns, task and state frames)"

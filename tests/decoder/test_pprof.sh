@@ -173,8 +173,8 @@ test_weight() {
 	grep -q '^events/count prev_prio/count$' "$TMP/w.raw" || why+="no sample type prev_prio; "
 	fgdecode --pprof "$TMP/oc.pb.gz" --off-cpu --task-root
 	top=$(fgdecode --top 1 --off-cpu | head -1)
-	# "over N intervals" (or "events with a stack"), "T ns in all"
-	want="$(sed -n 's/.* over \([0-9]*\) [a-z ]*, \([0-9]*\) ns in all$/\1 \2/p' <<<"$top")"
+	# "over N intervals" (or "events with a stack"), "D (T ns) in all"
+	want="$(sed -n 's/.* over \([0-9]*\) [a-z ]*, [0-9.]* [mun]*s (\([0-9]*\) ns) in all$/\1 \2/p' <<<"$top")"
 	got=$(raw_sums "$TMP/oc.pb.gz")
 	[[ -n $want && $want == "$got" ]] || why+="--off-cpu: fgdecode --top '$top', pprof samples sum to '$got'; "
 	pprof -raw "$TMP/oc.pb.gz" >"$TMP/oc.raw"
