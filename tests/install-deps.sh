@@ -1,5 +1,5 @@
 #!/bin/bash
-# Install what stackmap needs to build and test, on Debian bookworm, as root:
+# Install what stackmap needs to build and test, on Debian bookworm or trixie, as root:
 # `apt-get update` once, then `apt-get install -y` only the missing packages.
 # Usage: tests/install-deps.sh [--check]   (--check only lists what is missing)
 # The 6.12 and 6.12-rt kernels make check also tests on are not installed: tests/kernels.sh downloads and
@@ -20,8 +20,14 @@ PACKAGES=(
 	man-db groff-base	# tests/test_man.sh renders the man pages
 	clang libclang-rt-dev
 	qemu-system-x86 busybox-static cpio zstd xz-utils
-	linux-source-6.1 flex bison bc libssl-dev	# the debug kernel, tests/kernels/debug-kernel.sh
+	flex bison bc libssl-dev	# the debug kernel, tests/kernels/debug-kernel.sh
 )
+# What only one release has.  The debug kernel is built from bookworm's 6.1 source; trixie has no
+# linux-source-6.1 (apt would take the name as a pattern and pick linux-source-6.12).
+. /etc/os-release
+case ${VERSION_CODENAME:-} in
+bookworm) PACKAGES+=(linux-source-6.1) ;;
+esac
 
 missing_packages() {
 	local p

@@ -73,7 +73,12 @@ env_valid() {
 prepare_6.1() {
 	local kver
 	kver=$(find /boot -maxdepth 1 -name 'vmlinuz-6.1.*' -printf '%f\n' | sed 's/^vmlinuz-//' | sort -V | tail -n 1)
-	[[ -n $kver ]] || die "6.1: no /boot/vmlinuz-6.1.* installed (tests/install-deps.sh installs linux-image-amd64)"
+	if [[ -z $kver ]]; then
+		. /etc/os-release
+		[[ ${VERSION_CODENAME:-} == bookworm ]] ||
+			die "6.1: bookworm's installed kernel, and this is ${PRETTY_NAME:-not bookworm}: the 6.1 and 6.12 suites run on a bookworm host (name other suites, or run make check there)"
+		die "6.1: no /boot/vmlinuz-6.1.* installed (tests/install-deps.sh installs linux-image-amd64)"
+	fi
 	[[ -f /lib/modules/$kver/build/Makefile ]] || die "6.1: no headers at /lib/modules/$kver/build (install linux-headers-$kver)"
 	write_env 6.1 "KVER=$kver" "KDIR=/lib/modules/$kver/build" "CONFIG=/boot/config-$kver" "VM_ARGS=--kver $kver"
 	log "6.1 = $kver (installed: /boot/vmlinuz-$kver, headers /lib/modules/$kver/build)"
