@@ -32,25 +32,35 @@ static int text_begin(void *state, struct output_env *env)
 	return 0;
 }
 
+/* " (owner sched:sched_switch)", or " (owner not in the trace)". */
+static void put_owner(struct trace_seq *s, struct tep_handle *tep,
+		      sm_u32 owner)
+{
+	char name[128];
+
+	if (!tep_find_event(tep, (int)owner))
+		trace_seq_puts(s, " (owner not in the trace)");
+	else
+		trace_seq_printf(s, " (owner %s)",
+				 tepstack_owner_name(tep, owner, name,
+						     sizeof(name)));
+}
+
 /*
  * A stack_define line (with its stack) into @s, after what @s holds; the
- * owner's event id its format prints ("owner=319") is followed by its name.
+ * owner's event id its format prints ("owner=319") is followed by its name,
+ * or by the news that the trace has no such event.
  */
 static void put_define(struct text *t, const struct fg_define *def,
 		       struct trace_seq *s)
 {
-	char name[128];
-
 	if (s->len)
 		trace_seq_putc(s, '\n');
 	format_event(s, t->env->tep, &t->comms, def->record, def->buffer,
 		     def->buffer_width);
 	if (def->stack && def->stack->what == RESOLVED_STACK &&
 	    def->stack->owner != STACKMAP_OWNER_NONE)
-		trace_seq_printf(s, " (owner %s)",
-				 tepstack_owner_name(t->env->tep,
-						     def->stack->owner, name,
-						     sizeof(name)));
+		put_owner(s, t->env->tep, def->stack->owner);
 	format_stack(s, t->env->sz, def->stack, NULL, false);
 }
 

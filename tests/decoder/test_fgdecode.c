@@ -589,7 +589,10 @@ START_TEST(cookie_of_another_owner_is_an_orphan_not_the_events_stack)
 }
 END_TEST
 
-/* An owner the trace has no format for is named by its id. */
+/*
+ * An owner the trace has no format for is named by its id (and, after a
+ * definition, as not in the trace).
+ */
 START_TEST(orphan_of_an_event_without_a_format_names_its_id)
 {
 	sm_u64 ck = stackmap_cookie_make(7, 1);
@@ -613,6 +616,10 @@ START_TEST(orphan_of_an_event_without_a_format_names_its_id)
 		"          worker-42    [000]" LAT "     1.000000: stack_cookie:         cookie=0x700000001\n"
 		"    <orphan stack of event id 4243>\n"
 		STACK3);
+	/* --show-defines says so after the id the definition prints. */
+	run("--no-summary --show-defines trace.dat");
+	ck_assert_ptr_nonnull(strstr(res.out,
+		"stack_define:         cookie=0x700000001 depth=3 owner=4243 flags=0x0 (owner not in the trace)\n"));
 }
 END_TEST
 
