@@ -6,7 +6,8 @@
 #      UBSan (tests/lib, tests/decoder, tests/plugin)
 #   2. record: stackmap.ko on the newest kernel (tests/kernels.sh newest) in the qemu guest, recorded by the
 #      root's trace-cmd (run-vm.sh --userland; tests/vm/guest/userland.sh): its defaults (file version 7,
-#      compressed) and a recording with an instance
+#      compressed), a recording with an instance, and one through the root's record front end
+#      (record/trace-cmd record -O stackmap, storing the snapshot with the root's stackmap-snapshot)
 #   3. snapshot: the root's stackmap-snapshot stores the map in a copy of the default recording; the host's reads
 #      it back with every entry of the guest's listing (the v7 option walker on what libtracecmd 1.5 writes)
 #   4. decode: the three traces with both userlands, the root's and the host's: every cookie resolved, event lines
@@ -41,6 +42,7 @@ record() {
 	mkdir -p "$out"
 	echo "$PROG: $suite: record on $KERNEL ($("$ROOT/tests/kernels.sh" kver "$KERNEL")) with the root's trace-cmd"
 	"$ROOT/tests/vm/run-vm.sh" --module "$ko" "${vm_args[@]}" --userland "$dir" \
+		--extra "$dir/root/stackmap/record/trace-cmd" "$dir/root/stackmap/record/stackmap-snapshot" \
 		--guest-script "$ROOT/tests/vm/guest/userland.sh" --share "$out" --timeout 300 >"$WORK/$suite.log.record" 2>&1 ||
 		{ tail -n 20 "$WORK/$suite.log.record"; fail "$suite" "the guest failed (log: $WORK/$suite.log.record, $out/console.log)"; }
 	grep '^guest: trace-cmd version' "$out/console.log" | tr -d '\r' || true
@@ -57,6 +59,11 @@ check_snapshot() {
 	want=$(grep -c '^slot ' "$2/stack_map.txt")
 	[[ $head == *" entries $want "* ]] || fail "$1" "snapshot '$head', the listing has $want entries"
 	echo "$PROG: $1: snapshot: the host reads '$head' ($want entries in the listing)"
+	# The front end's own snapshot, stored over trace-cmd 3.3.1's recording.
+	head=$("$ROOT/record/stackmap-snapshot" show "$2/frontend.dat" | sed -n 1p) ||
+		fail "$1" "the host's stackmap-snapshot finds no snapshot in the front end's $2/frontend.dat"
+	[[ $head =~ " entries "([1-9][0-9]*)" " ]] || fail "$1" "frontend.dat's snapshot: '$head'"
+	echo "$PROG: $1: front end: frontend.dat's snapshot: '$head'"
 }
 
 main() {
@@ -80,11 +87,12 @@ main() {
 		/root/stackmap/record/stackmap-snapshot show '$out/snapshot.dat' | head -n 1"
 	check_snapshot "$suite" "$out"
 	root_step "$suite" "$dir" "$log" decode-"$suite" /root/stackmap/tests/decoder/check_traces.sh "$out/default.dat" \
-		"$out/instance.dat" "$out/snapshot.dat"
+		"$out/instance.dat" "$out/snapshot.dat" "$out/frontend.dat"
 	step_start=$SECONDS
 	echo "$PROG: $suite: decode-host"
 	make -s -C "$ROOT/tests/decoder" fgdecode_san >/dev/null || fail "$suite" "make -C tests/decoder fgdecode_san on the host"
-	"$ROOT/tests/decoder/check_traces.sh" "$out/default.dat" "$out/instance.dat" "$out/snapshot.dat" >"$log.decode-host" 2>&1 ||
+	"$ROOT/tests/decoder/check_traces.sh" "$out/default.dat" "$out/instance.dat" "$out/snapshot.dat" \
+		"$out/frontend.dat" >"$log.decode-host" 2>&1 ||
 		{ tail -n 20 "$log.decode-host"; fail "$suite" "the host's userland on the root's recordings (log: $log.decode-host)"; }
 	tail -n 3 "$log.decode-host"
 	echo "$PROG: $suite: decode-host passed in $((SECONDS - step_start)) s"

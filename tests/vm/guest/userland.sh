@@ -3,7 +3,10 @@
 # trixie's 3.3.1). stackmap.ko on sched_switch and kmalloc, two recordings with that trace-cmd:
 #   default.dat   its defaults (3.3.1: file version 7, compressed)
 #   instance.dat  the top buffer and an instance, both with the stackmap events, file version 6
-# then the module's stack_map and stats, for the host to check every cookie against.
+# then the module's stack_map and stats, for the host to check every cookie against, and, with the tracepoints
+# detached, a recording through the record front end (/extra: the root's record/trace-cmd and
+# stackmap-snapshot, installed as make install puts them) over that trace-cmd:
+#   frontend.dat  trace-cmd record -O stackmap: the front end attaches, records, detaches and stores the snapshot
 set -eu
 
 D=/sys/kernel/debug/stackmap
@@ -27,6 +30,16 @@ trace-cmd record -q --file-version 6 -e stackmap -e sched:sched_switch \
 step "save stack_map and stats"
 cat $D/stack_map >"$SHARE/stack_map.txt"
 cat $D/stats >"$SHARE/stats.txt"
+
+step "front end: trace-cmd record -O stackmap over $(command -v trace-cmd)"
+echo '!sched:sched_switch' >>$D/tracepoints
+echo '!kmem:kmalloc' >>$D/tracepoints
+mkdir -p /usr/local/bin
+cp /extra/trace-cmd /extra/stackmap-snapshot /usr/local/bin/
+PATH=/usr/local/bin:$PATH trace-cmd record -q -O stackmap -e sched:sched_switch -e kmem:kmalloc \
+	-o "$SHARE/frontend.dat" sh -c '. /guest-common.sh; workload 10'
+# The front end detached what it attached.
+test -z "$(cat $D/tracepoints)"
 step "rmmod"
 rmmod stackmap
 step "done"
