@@ -38,11 +38,16 @@ record() {
 	ko=$("$ROOT/tests/kernels.sh" module "$KERNEL" 2>"$WORK/$suite.log.kmod") ||
 		fail "$suite" "no stackmap.ko for kernel $KERNEL ($WORK/$suite.log.kmod)"
 	mapfile -t vm_args < <("$ROOT/tests/kernels.sh" vm-args "$KERNEL")
-	rm -rf "$out"
-	mkdir -p "$out"
+	rm -rf "$out" "$WORK/$suite.extra"
+	mkdir -p "$out" "$WORK/$suite.extra"
+	# stackmap-snapshot links libtracecmd, which the root's trace-cmd (run-vm.sh --userland copies its
+	# libraries) does not: the guest finds it in /extra, under its soname.
+	cp -L "$dir/usr/lib/x86_64-linux-gnu/libtracecmd.so.1" "$WORK/$suite.extra/" ||
+		fail "$suite" "no libtracecmd.so.1 in the root"
 	echo "$PROG: $suite: record on $KERNEL ($("$ROOT/tests/kernels.sh" kver "$KERNEL")) with the root's trace-cmd"
 	"$ROOT/tests/vm/run-vm.sh" --module "$ko" "${vm_args[@]}" --userland "$dir" \
 		--extra "$dir/root/stackmap/record/trace-cmd" "$dir/root/stackmap/record/stackmap-snapshot" \
+		"$WORK/$suite.extra/libtracecmd.so.1" \
 		--guest-script "$ROOT/tests/vm/guest/userland.sh" --share "$out" --timeout 300 >"$WORK/$suite.log.record" 2>&1 ||
 		{ tail -n 20 "$WORK/$suite.log.record"; fail "$suite" "the guest failed (log: $WORK/$suite.log.record, $out/console.log)"; }
 	grep '^guest: trace-cmd version' "$out/console.log" | tr -d '\r' || true
@@ -96,7 +101,7 @@ main() {
 		{ tail -n 20 "$log.decode-host"; fail "$suite" "the host's userland on the root's recordings (log: $log.decode-host)"; }
 	tail -n 3 "$log.decode-host"
 	echo "$PROG: $suite: decode-host passed in $((SECONDS - step_start)) s"
-	((${KEEP:-0})) || rm -rf "$dir"
+	((${KEEP:-0})) || rm -rf "$dir" "$WORK/$suite.extra"
 	echo "$PROG: $suite: PASS in $((SECONDS - start)) s"
 }
 

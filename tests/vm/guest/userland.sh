@@ -5,7 +5,7 @@
 #   instance.dat  the top buffer and an instance, both with the stackmap events, file version 6
 # then the module's stack_map and stats, for the host to check every cookie against, and, with the tracepoints
 # detached, a recording through the record front end (/extra: the root's record/trace-cmd and
-# stackmap-snapshot, installed as make install puts them) over that trace-cmd:
+# stackmap-snapshot, installed as make install puts them, and libtracecmd.so.1) over that trace-cmd:
 #   frontend.dat  trace-cmd record -O stackmap: the front end attaches, records, detaches and stores the snapshot
 set -eu
 
@@ -36,7 +36,7 @@ echo '!sched:sched_switch' >>$D/tracepoints
 echo '!kmem:kmalloc' >>$D/tracepoints
 mkdir -p /usr/local/bin
 cp /extra/trace-cmd /extra/stackmap-snapshot /usr/local/bin/
-PATH=/usr/local/bin:$PATH trace-cmd record -q -O stackmap -e sched:sched_switch -e kmem:kmalloc \
+PATH=/usr/local/bin:$PATH LD_LIBRARY_PATH=/extra trace-cmd record -q -O stackmap -e sched:sched_switch -e kmem:kmalloc \
 	-o "$SHARE/frontend.dat" sh -c '. /guest-common.sh; workload 10'
 # The front end detached what it attached.
 test -z "$(cat $D/tracepoints)"
