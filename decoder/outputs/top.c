@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "duration.h"
+#include "hashtab.h"
 #include "format.h"
 #include "output.h"
 #include "top.h"
@@ -70,31 +71,85 @@ static double percent(sm_u64 part, sm_u64 whole)
 	return whole ? 100.0 * part / whole : 0.0;
 }
 
+/* What printing the top stacks needs. */
+struct top_print_ctx {
+	FILE *out;
+	const struct symbolizer *sz;
+	struct tep_handle *tep;
+	struct stackset *set;
+	const struct sm_hashtab *tasks;	/* struct top_task, or NULL */
+};
+
 /*
  * " in NAME" or " in NAME (K), NAME (K)...": the events that carried @e,
- * in first-seen order, then the newline.  Orphans carry nothing.
+ * in first-seen order.  Orphans carry nothing.
  */
-static void print_events(FILE *out, struct tep_handle *tep,
-			 const struct stackset *set, const struct sset_entry *e)
+static void print_events(const struct top_print_ctx *c,
+			 const struct sset_entry *e)
 {
 	size_t n, i, named = 0;
-	const struct sset_pair *p = sset_pairs(set, &n);
+	const struct sset_pair *p = sset_pairs(c->set, &n);
 	struct tep_event *event;
 
 	for (i = 0; i < n; i++) {
 		if (p[i].stack_id != e->id || p[i].event_id < 0 ||
 		    !p[i].count)
 			continue;
-		event = tep_find_event(tep, p[i].event_id);
-		fprintf(out, "%s", named++ ? ", " : " in ");
+		event = tep_find_event(c->tep, p[i].event_id);
+		fputs(named++ ? ", " : " in ", c->out);
 		if (event)
-			fputs(event->name, out);
+			fputs(event->name, c->out);
 		else
-			fprintf(out, "event id %d", p[i].event_id);
+			fprintf(c->out, "event id %d", p[i].event_id);
 		if (p[i].count != e->count)
-			fprintf(out, " (%zu)", p[i].count);
+			fprintf(c->out, " (%zu)", p[i].count);
 	}
-	fputc('\n', out);
+}
+
+/* Most events first, then the lower pid. */
+static int cmp_task(const void *a, const void *b)
+{
+	const struct top_task *x = *(const struct top_task *const *)a;
+	const struct top_task *y = *(const struct top_task *const *)b;
+
+	if (x->count != y->count)
+		return x->count < y->count ? 1 : -1;
+	return x->key < y->key ? -1 : x->key > y->key;
+}
+
+/*
+ * "; by COMM-PID (K), ... and N other tasks (K)": the tasks of the events
+ * that carried @e, most first (TOP_TASKS of them named).  Nothing when the
+ * tasks were not kept, or out of memory.
+ */
+static void print_tasks(const struct top_print_ctx *c,
+			const struct sset_entry *e)
+{
+	struct top_task **mine, *t;
+	size_t i, n = 0, rest = 0;
+	int pid;
+
+	if (!c->tasks || !(mine = calloc(c->tasks->cap, sizeof(*mine))))
+		return;
+	for (i = 0; i < c->tasks->cap; i++) {
+		t = sm_hashtab_at(c->tasks, i);
+		if (t && top_task_stack(t) == e->id)
+			mine[n++] = t;
+	}
+	qsort(mine, n, sizeof(*mine), cmp_task);
+	for (i = 0; i < n && i < TOP_TASKS; i++) {
+		pid = top_task_pid(mine[i]);
+		fprintf(c->out, "%s%s-%d", i ? ", " : "; by ",
+			tep_data_comm_from_pid(c->tep, pid), pid);
+		if (mine[i]->count != e->count)
+			fprintf(c->out, " (%zu)", mine[i]->count);
+	}
+	for (; i < n; i++)
+		rest += mine[i]->count;
+	if (n > TOP_TASKS)
+		fprintf(c->out, " and %zu other task%s (%zu)", n - TOP_TASKS,
+			n - TOP_TASKS == 1 ? "" : "s", rest);
+	free(mine);
 }
 
 /* "1 event", "2 events": @plural ends in 's'. */
@@ -115,58 +170,70 @@ static void print_weight(FILE *out, sm_u64 weight, const char *label)
 		fprintf(out, "%llu %s", (unsigned long long)weight, label);
 }
 
+/* The rest of a stack's line (its events and tasks), then its stack. */
+static void print_carriers(const struct top_print_ctx *c,
+			   struct sset_entry *e)
+{
+	print_events(c, e);
+	print_tasks(c, e);
+	fputc('\n', c->out);
+	print_entry(c->out, c->sz, e);
+}
+
 /* The header and the line of each stack when the set weighs events. */
-static void print_counted(FILE *out, const struct symbolizer *sz,
-			  struct tep_handle *tep, struct stackset *set,
+static void print_counted(const struct top_print_ctx *c,
 			  struct sset_entry **hot, size_t n, size_t shown)
 {
-	size_t total = sset_total(set), i;
+	size_t total = sset_total(c->set), i;
 
-	fprintf(out, "fgdecode: top %zu of %zu distinct stacks over %zu events with a stack\n",
+	fprintf(c->out, "fgdecode: top %zu of %zu distinct stacks over %zu events with a stack\n",
 		n, shown, total);
 	for (i = 0; i < n; i++) {
-		fprintf(out, "#%zu ", i + 1);
-		print_count(out, hot[i]->count, "events");
-		fprintf(out, " %.2f%%", percent(hot[i]->count, total));
-		print_events(out, tep, set, hot[i]);
-		print_entry(out, sz, hot[i]);
+		fprintf(c->out, "#%zu ", i + 1);
+		print_count(c->out, hot[i]->count, "events");
+		fprintf(c->out, " %.2f%%", percent(hot[i]->count, total));
+		print_carriers(c, hot[i]);
 	}
 }
 
 /* The same with another weight (sset_set_weight()). */
-static void print_weighed(FILE *out, const struct symbolizer *sz,
-			  struct tep_handle *tep, struct stackset *set,
+static void print_weighed(const struct top_print_ctx *c,
 			  struct sset_entry **hot, size_t n, size_t shown)
 {
-	const char *unit = sset_weight_unit(set);
-	const char *label = *unit ? unit : sset_weight_name(set);
-	const char *counted = sset_count_name(set);
-	sm_u64 total = sset_total_weight(set);
+	const char *unit = sset_weight_unit(c->set);
+	const char *label = *unit ? unit : sset_weight_name(c->set);
+	const char *counted = sset_count_name(c->set);
+	sm_u64 total = sset_total_weight(c->set);
 	size_t i;
 
-	fprintf(out, "fgdecode: top %zu of %zu distinct stacks by %s over %zu %s%s, ",
-		n, shown, sset_weight_name(set), sset_total(set), counted,
-		strcmp(counted, "events") ? "" : " with a stack");
-	print_weight(out, total, label);
-	fputs(" in all\n", out);
+	fprintf(c->out, "fgdecode: top %zu of %zu distinct stacks by %s over %zu %s%s, ",
+		n, shown, sset_weight_name(c->set), sset_total(c->set),
+		counted, strcmp(counted, "events") ? "" : " with a stack");
+	print_weight(c->out, total, label);
+	fputs(" in all\n", c->out);
 	for (i = 0; i < n; i++) {
-		fprintf(out, "#%zu ", i + 1);
-		print_weight(out, hot[i]->weight, label);
-		fprintf(out, " %.2f%% (", percent(hot[i]->weight, total));
-		print_count(out, hot[i]->count, counted);
-		fputc(')', out);
-		/* The intervals of --off-cpu are all sched_switch's. */
-		if (strcmp(counted, "events"))
-			fputc('\n', out);
-		else
-			print_events(out, tep, set, hot[i]);
-		print_entry(out, sz, hot[i]);
+		fprintf(c->out, "#%zu ", i + 1);
+		print_weight(c->out, hot[i]->weight, label);
+		fprintf(c->out, " %.2f%% (", percent(hot[i]->weight, total));
+		print_count(c->out, hot[i]->count, counted);
+		fputc(')', c->out);
+		/*
+		 * The intervals of --off-cpu are all sched_switch's, and
+		 * their tasks are root frames with --task-root.
+		 */
+		if (strcmp(counted, "events")) {
+			fputc('\n', c->out);
+			print_entry(c->out, c->sz, hot[i]);
+		} else {
+			print_carriers(c, hot[i]);
+		}
 	}
 }
 
 int top_print(FILE *out, const struct symbolizer *sz, struct tep_handle *tep,
-	      struct stackset *set, size_t n)
+	      struct stackset *set, const struct sm_hashtab *tasks, size_t n)
 {
+	struct top_print_ctx c = { out, sz, tep, set, tasks };
 	size_t nr = sset_size(set), i, shown = 0;
 	struct sset_entry **hot;
 
@@ -179,8 +246,8 @@ int top_print(FILE *out, const struct symbolizer *sz, struct tep_handle *tep,
 	qsort(hot, shown, sizeof(*hot), cmp_hot);
 	if (n > shown)
 		n = shown;
-	(sset_weighted(set) ? print_weighed : print_counted)(out, sz, tep, set,
-							      hot, n, shown);
+	(sset_weighted(set) ? print_weighed : print_counted)(&c, hot, n,
+							      shown);
 	free(hot);
 	return 0;
 }
@@ -193,23 +260,65 @@ static int top_check(const char *arg)
 	return output_parse_count("top", arg, &n);
 }
 
+/* --top's state: the tasks of the events under each stack. */
+struct top {
+	const struct output_env *env;
+	struct sm_hashtab tasks;	/* struct top_task */
+};
+
+static int top_begin(void *state, struct output_env *env)
+{
+	struct top *t = state;
+
+	t->env = env;
+	return sm_hashtab_init(&t->tasks, sizeof(struct top_task), 64);
+}
+
+/* Count the event's task under its stack (orphans are no event's). */
+static int top_event(void *state, const struct fg_event *ev)
+{
+	struct top *t = state;
+	struct top_task *task;
+
+	if (ev->standalone || !ev->entry)
+		return 0;
+	if (sm_hashtab_reserve(&t->tasks))
+		return -ENOMEM;
+	task = sm_hashtab_insert(&t->tasks, top_task_key(ev->entry->id,
+			tep_data_pid(t->env->tep, ev->record)));
+	task->count++;
+	return 0;
+}
+
 /* fgdecode report --top N: the N heaviest stacks, after the last event. */
 static int top_end(void *state, const struct output_env *env,
 		   sm_u64 span_ns)
 {
+	struct top *t = state;
 	size_t n;
 
-	(void)state;
 	(void)span_ns;
 	output_parse_count("top", env->args->arg, &n);
-	return top_print(stdout, env->sz, env->tep, env->set, n);
+	return top_print(stdout, env->sz, env->tep, env->set, &t->tasks, n);
+}
+
+static void top_fini(void *state)
+{
+	struct top *t = state;
+
+	sm_hashtab_fini(&t->tasks);
 }
 
 const struct output_ops top_output = {
 	.option = "top",
 	.arg = "N",
-	.help = "  --top N         the N stacks carried by the most events\n",
+	.help = "  --top N         the N stacks carried by the most events, with their events\n"
+		"                  and tasks\n",
 	.flags = OUTPUT_WEIGHS | OUTPUT_OFF_CPU,
+	.size = sizeof(struct top),
 	.check = top_check,
+	.begin = top_begin,
+	.event = top_event,
 	.end = top_end,
+	.fini = top_fini,
 };

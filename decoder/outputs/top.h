@@ -4,7 +4,7 @@
  * most events, or with --weight of the largest sum of the field.
  *
  *   fgdecode: top 2 of 44 distinct stacks over 1804 events with a stack
- *   #1 412 events 22.84% in sched_switch
+ *   #1 412 events 22.84% in sched_switch; by sh-113 (400), ls-114 (10) and 1 other task (2)
  *       => __schedule+0x4f8/0xa00 (ffffffff868528c8)
  *       ...
  *   #2 ...
@@ -17,7 +17,8 @@
  *   #1 4096 bytes 7.83% (12 events) in kmalloc (8), kmem_cache_alloc (4)
  *
  * Each stack names the events that carried it, with their counts when it
- * was carried by more than one kind.  (--off-cpu counts intervals: "over N
+ * was carried by more than one kind, and their tasks (COMM-PID, most first,
+ * TOP_TASKS of them named, with their counts when more than one).  (--off-cpu counts intervals: "over N
  * intervals", "(K intervals)", and prints its nanoseconds for people too:
  * "#1 1.00 s (1004150420 ns) 34.05% (4 intervals)".)
  * Counts are over the events shown (after filters) that carry a stack; the
@@ -36,20 +37,51 @@
 
 #include <event-parse.h>
 
+#include "hashtab.h"
 #include "stackset.h"
 #include "symbolize.h"
+
+/* Tasks named per stack; the others are counted together. */
+#define TOP_TASKS	3
+
+/**
+ * struct top_task - the events of one task carrying one stack
+ * @key: top_task_key(): the stack's sset id + 1 and the pid (never 0)
+ * @count: how many
+ */
+struct top_task {
+	sm_u64 key;
+	size_t count;
+};
+
+static inline sm_u64 top_task_key(sm_u32 stack_id, int pid)
+{
+	return (sm_u64)(stack_id + 1) << 32 | (sm_u32)pid;
+}
+
+static inline sm_u32 top_task_stack(const struct top_task *t)
+{
+	return (sm_u32)(t->key >> 32) - 1;
+}
+
+static inline int top_task_pid(const struct top_task *t)
+{
+	return (int)(sm_u32)t->key;
+}
 
 /**
  * top_print() - print the @n hottest stacks of @set
  * @out: stream
  * @sz: the symbolizer
- * @tep: the trace's handle (event names)
+ * @tep: the trace's handle (event names, comms)
  * @set: stacks counted with sset_count()
+ * @tasks: struct top_task elements keyed by top_task_key(), or NULL: no
+ *	task named
  * @n: how many, at least 1
  *
  * Return: 0, or -ENOMEM.
  */
 int top_print(FILE *out, const struct symbolizer *sz, struct tep_handle *tep,
-	      struct stackset *set, size_t n);
+	      struct stackset *set, const struct sm_hashtab *tasks, size_t n);
 
 #endif /* FGDECODE_TOP_H */

@@ -1159,7 +1159,7 @@ START_TEST(one_stack_under_alternating_events_counts_each_pair)
 	ck_assert_int_eq(res.status, 0);
 	ck_assert_str_eq(res.out,
 		"fgdecode: top 1 of 1 distinct stacks over 5 events with a stack\n"
-		"#1 5 events 100.00% in tick (3), tock (2)\n"
+		"#1 5 events 100.00% in tick (3), tock (2); by worker-42\n"
 		STACK3);
 }
 END_TEST
@@ -1399,12 +1399,38 @@ START_TEST(top_prints_the_hottest_stacks_with_counts_and_percentages)
 	ck_assert_int_eq(res.status, 0);
 	ck_assert_str_eq(res.out,
 		"fgdecode: top 2 of 3 distinct stacks over 4 events with a stack\n"
-		"#1 2 events 50.00% in tick\n"
+		"#1 2 events 50.00% in tick; by worker-42\n"
 		STACK3
-		"#2 1 event 25.00% in tick\n"
+		"#2 1 event 25.00% in tick; by worker-42\n"
 		STACK2);
 	run("--top 10 --no-summary trace.dat");
-	ck_assert(strstr(res.out, "#3 1 event 25.00% in tick\n    => <stale cookie>\n"));
+	ck_assert(strstr(res.out, "#3 1 event 25.00% in tick; by worker-42\n    => <stale cookie>\n"));
+}
+END_TEST
+
+/*
+ * --top names the tasks of a stack's events, most first: three of them,
+ * then how many others and their events.
+ */
+START_TEST(top_names_the_tasks_of_each_stack)
+{
+	static const int pids[] = { 43, 42, 44, 42, 45, 43, 46, 42 };
+	sm_u64 ck = stackmap_cookie_make(3233, 10356);
+	size_t i;
+
+	define(0, 1 * SEC - 1000, ck, frames3, 3);
+	for (i = 0; i < sizeof(pids) / sizeof(pids[0]); i++) {
+		tick_from(0, (i + 1) * SEC, pids[i], (int)i);
+		cookie_from(0, (i + 1) * SEC + 1000, pids[i], ck);
+	}
+	write_trace();
+	run("--top 1 --no-summary trace.dat");
+	ck_assert_int_eq(res.status, 0);
+	/* 42 has no saved comm but worker; the others print as <...>. */
+	ck_assert_str_eq(res.out,
+		"fgdecode: top 1 of 1 distinct stacks over 8 events with a stack\n"
+		"#1 8 events 100.00% in tick; by worker-42 (3), <...>-43 (2), <...>-44 (1) and 2 other tasks (2)\n"
+		STACK3);
 }
 END_TEST
 
@@ -1535,9 +1561,9 @@ START_TEST(weight_sums_the_field_per_stack_in_every_output)
 	ck_assert_int_eq(res.status, 0);
 	ck_assert_str_eq(res.out,
 		"fgdecode: top 2 of 3 distinct stacks by n over 4 events with a stack, 10 n in all\n"
-		"#1 4 n 40.00% (1 event) in tick\n"
+		"#1 4 n 40.00% (1 event) in tick; by worker-42\n"
 		"    => <stale cookie>\n"
-		"#2 3 n 30.00% (2 events) in tick\n"
+		"#2 3 n 30.00% (2 events) in tick; by worker-42\n"
 		STACK3);
 	run("--json --weight n --no-summary --cpu 0 trace.dat");
 	ck_assert_int_eq(res.status, 0);
@@ -2669,6 +2695,7 @@ static Suite *fgdecode_suite(void)
 	tcase_add_test(outputs, folded_prints_root_first_per_event_sorted_with_counts);
 	tcase_add_test(outputs, perf_script_prints_each_event_with_its_callchain);
 	tcase_add_test(outputs, top_prints_the_hottest_stacks_with_counts_and_percentages);
+	tcase_add_test(outputs, top_names_the_tasks_of_each_stack);
 	tcase_add_test(outputs, flamegraph_merges_tens_of_thousands_of_narrow_stacks);
 	tcase_add_test(outputs, json_prints_one_object_per_event);
 	tcase_add_test(outputs, output_options_reject_bad_combinations);
