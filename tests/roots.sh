@@ -7,12 +7,14 @@
 #                                        libelf, pahole, kmod) and SUITE-backports in its sources: where the module
 #                                        is built for kernels a bookworm host cannot build for (7.x wants gcc-14
 #                                        and glibc 2.38); print its path
+#   tests/roots.sh qemu SUITE            a minbase root of SUITE with qemu-system-x86: trixie's QEMU 10, which
+#                                        tests/vm/run-vm.sh --qemu-root runs (multi-threaded TCG); print its path
 #   tests/roots.sh run DIR [--bind PATH]... -- COMMAND...
 #                                        run COMMAND as root inside DIR with /proc, /sys and /dev mounted, and
 #                                        each PATH bound at the same path, in a private mount namespace (nothing
 #                                        stays mounted after it, whatever happens)
 #
-# Roots live in $STACKMAP_ROOTS (default /var/cache/stackmap/roots) as SUITE-fresh-DATE and SUITE-build-DATE,
+# Roots live in $STACKMAP_ROOTS (default /var/cache/stackmap/roots) as SUITE-KIND-DATE (KIND fresh, build, qemu),
 # DATE being the day their package lists were fetched (YYYYMMDD, UTC); one younger than MAX_AGE_DAYS (default
 # 7) is reused, an older one replaced. The mirrors are the host's own (the URIs apt-cache policy shows for
 # bookworm/main and bookworm-security/main), so the roots come from where the host's packages come from;
@@ -88,6 +90,9 @@ make_root() {
 }
 
 # run DIR [--bind PATH]... -- COMMAND...: see the header. The namespace's mounts vanish with its last process.
+# From the command line (RUN_EXEC=(exec)) each step execs the next, so COMMAND keeps this script's PID and a
+# signal to it (run-vm.sh's timeout around qemu) reaches COMMAND; make_root's own calls return.
+RUN_EXEC=()
 run() {
 	local dir=$1 binds=() p
 	shift
@@ -101,7 +106,7 @@ run() {
 	[[ -x $dir/bin/sh ]] || die "run: $dir is not a root"
 	cp -L /etc/resolv.conf "$dir/etc/resolv.conf"
 	# shellcheck disable=SC2016 # expanded by the inner shell
-	unshare --mount --propagation private bash -euc '
+	"${RUN_EXEC[@]}" unshare --mount --propagation private bash -euc '
 		dir=$1; shift
 		mount -t proc proc "$dir/proc"
 		mount --rbind /sys "$dir/sys"
@@ -121,7 +126,7 @@ main() {
 	local cmd=${1:-} suite dir
 	(($#)) && shift
 	case $cmd in
-	fresh | build)
+	fresh | build | qemu)
 		suite=${1:?SUITE (bookworm, trixie)}
 		mkdir -p "$CACHE"
 		exec {fd}>>"$CACHE/.lock"
@@ -131,10 +136,13 @@ main() {
 			echo "$dir"
 		elif [[ $cmd == fresh ]]; then
 			make_root fresh "$suite" make
+		elif [[ $cmd == qemu ]]; then
+			make_root qemu "$suite" qemu-system-x86
 		else
 			make_root build "$suite" "$BUILD_PACKAGES" backports
 		fi ;;
 	run)
+		RUN_EXEC=(exec)
 		run "$@" ;;
 	*)
 		sed -n '2,/^set -euo/p' "$0" | sed '$d; s/^# \{0,1\}//' >&2
