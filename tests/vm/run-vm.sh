@@ -27,7 +27,13 @@ GUEST_LIB=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)/guest/lib.sh
 # shellcheck source=tests/vm/kernel.sh
 . "$(dirname "$GUEST_LIB")/../kernel.sh"
 
-MODULES=() EXTRAS=() GUEST_SCRIPT="" SHARE="" TIMEOUT=300 SMP=2 MEM=1G KVER="" VERBOSE=0 APPEND="" HUNG_RETRIES=1 TCG_THREAD=single
+MODULES=() EXTRAS=() GUEST_SCRIPT="" SHARE="" TIMEOUT=300 SMP=2 MEM=1G KVER="" VERBOSE=0 APPEND="" HUNG_RETRIES=1
+# One TCG thread for all vCPUs unless --tcg-thread multi (or STACKMAP_TCG_THREAD=multi): bookworm's QEMU 7.2 with
+# a thread per vCPU trapped on stale breakpoints while the kernel patched its text (tcg_patch_int3 below).
+TCG_THREAD=${STACKMAP_TCG_THREAD:-single}
+# --qemu-root DIR (or STACKMAP_QEMU_ROOT): run the qemu-system-x86_64 of the Debian root DIR (tests/roots.sh run;
+# trixie's QEMU 10) instead of the host's, with the kernel's, the work and the share directories bound in.
+QEMU_ROOT=${STACKMAP_QEMU_ROOT:-}
 # --kernel-root DIR: DIR/boot/vmlinuz-KVER and DIR/lib/modules/KVER instead of /boot and /lib/modules.
 # KIMAGE and KMODDIR: the image booted and the directory of its modules.
 KROOT="" KIMAGE="" KMODDIR=""
@@ -41,7 +47,7 @@ usage() {
 	cat <<EOF
 usage: $0 [--module PATH.ko ...] --guest-script PATH [--share DIR] [--timeout SECONDS]
           [--smp N] [--tcg-thread single|multi] [--mem SIZE] [--kver KVER] [--kernel-root DIR] [--bzimage FILE] [--timeout-scale N]
-          [--extra FILE ...] [--userland DIR] [--append KERNEL-PARAMS] [--hung-retries N] [--verbose]
+          [--extra FILE ...] [--userland DIR] [--qemu-root DIR] [--append KERNEL-PARAMS] [--hung-retries N] [--verbose]
 EOF
 	REPORTED=1
 	exit 2
@@ -87,6 +93,7 @@ parse_args() {
 		--kver) KVER=${2:?}; shift 2 ;;
 		--kernel-root) KROOT=${2:?--kernel-root needs a directory}; shift 2 ;;
 		--userland) USERLAND=${2:?--userland needs a directory}; shift 2 ;;
+		--qemu-root) QEMU_ROOT=${2:?--qemu-root needs a directory}; shift 2 ;;
 		--extra)
 			shift
 			while (($#)) && [[ $1 != --* ]]; do EXTRAS+=("$1"); shift; done ;;
@@ -148,6 +155,12 @@ setup_dirs() {
 	SHARE=$(cd "$SHARE" && pwd)
 	local tcg=""
 	[[ $TCG_THREAD == multi ]] || tcg=", one TCG thread for all vCPUs"
+	[[ $TCG_THREAD == single ]] || tcg=", a TCG thread per vCPU"
+	if [[ -n $QEMU_ROOT ]]; then
+		local -a QEMU
+		qemu_argv
+		tcg+=", $("${QEMU[@]}" --version | head -n 1) of $QEMU_ROOT"
+	fi
 	echo "$PROG: kernel $KVER ($KIMAGE), share dir $SHARE$tcg" >&2
 	rm -f "$SHARE/guest-status" "$SHARE/console.log"
 }
@@ -267,6 +280,20 @@ build_initramfs() {
 	(cd "$root" && find . -print0 | cpio --null -o -H newc -R 0:0 --quiet) >"$WORK/initramfs.cpio"
 }
 
+# QEMU: the command that runs qemu-system-x86_64, the host's or --qemu-root's (the kernel image's directory,
+# the work and the share directories bound at their own paths; tests/roots.sh run execs all the way down, so
+# the timeout's signal reaches qemu).
+qemu_argv() {
+	QEMU=(qemu-system-x86_64)
+	[[ -n $QEMU_ROOT ]] || return 0
+	# The image may be a link (7.x: boot/vmlinuz-KVER to the modules directory): its target's directory too.
+	QEMU=("$(dirname "$GUEST_LIB")/../../roots.sh" run "$QEMU_ROOT" --bind "$(dirname "$KIMAGE")"
+		--bind "$(dirname "$(realpath "$KIMAGE")")")
+	[[ -z $WORK ]] || QEMU+=(--bind "$WORK")
+	[[ -z $SHARE ]] || QEMU+=(--bind "$SHARE")
+	QEMU+=(-- qemu-system-x86_64)
+}
+
 # One boot; returns qemu's status (124/137: killed by the timeout).
 boot_once() {
 	# watchdog_thresh=30: a soft lockup is reported after 60 s, not 20 s. Under TCG on a busy 2-core host
@@ -279,7 +306,9 @@ boot_once() {
 	# computed from it, leave the 5-level direct map (0xff11...) outside.  A kernel bug, not ours.
 	local append="console=ttyS0 loglevel=5 panic=-1 oops=panic softlockup_panic=1 watchdog_thresh=30 no5lvl"
 	append+=" $APPEND"
-	local -a cmd=(timeout -k 5 "$TIMEOUT" qemu-system-x86_64 -accel "tcg,thread=$TCG_THREAD" -cpu max -m "$MEM"
+	local -a QEMU cmd
+	qemu_argv
+	cmd=(timeout -k 5 "$TIMEOUT" "${QEMU[@]}" -accel "tcg,thread=$TCG_THREAD" -cpu max -m "$MEM"
 		-smp "$SMP" -nographic -no-reboot -nic none -kernel "$KIMAGE"
 		-initrd "$WORK/initramfs.cpio"
 		-append "$append" -virtfs "local,path=$SHARE,mount_tag=host0,security_model=none")
