@@ -50,13 +50,15 @@ declare -A SUITES=(
 	# the man pages render without warnings and name every option --help lists
 	[man]="tests/test_man.sh"
 	[vm-harness]="tests/vm/selftest.sh"
+	# pairing and module suites on the newest kernel with a TCG thread per vCPU, under trixie's QEMU 10
+	[vm-smp]="tests/vm/test_smp.sh"
 	[decoder-badinput]="tests/decoder/test_badinput.sh $E2E_TRACE"
 	[decoder-pprof]="tests/decoder/test_pprof.sh $E2E_TRACE"
 	[decoder-flamegraph]="tests/decoder/test_flamegraph.sh $E2E_TRACE"
 	# --perf-script read by speedscope in headless Chromium
 	[decoder-perf-script]="tests/decoder/test_perf_script.sh $E2E_TRACE"
 	[decoder-identity]="tests/decoder/test_identity.sh $E2E_TRACE tests/fixtures/traces/views.dat tests/fixtures/traces/kstack.dat"
-	# every output byte for byte as before the decoder's pipeline (OUTPUTS_BASE)
+	# every output byte for byte as at OUTPUTS_BASE, the last change of an output on purpose
 	[decoder-outputs]="tests/decoder/test_outputs.sh"
 	[bench-quick]="tests/bench/run.sh --quick"
 	[debug-kernel]="tests/kernels.sh prepare $DEBUG_KERNEL"
@@ -103,7 +105,7 @@ declare -A MATRIX=(
 declare -A KNOWN_BAD=(
 )
 ORDER=(map-unit lib-unit decoder-unit plugin-unit man install deb userland kmod-build vm-harness vm-e2e vm-pairing vm-answers decoder-badinput decoder-dbg decoder-pprof decoder-flamegraph decoder-perf-script decoder-identity decoder-outputs vm-frontend vm-modes
-	vm-module vm-lifecycle bench-quick fuzz-smoke debug)
+	vm-module vm-lifecycle vm-smp bench-quick fuzz-smoke debug)
 
 # expand NAME: the suite names NAME stands for (NAME@KERNEL for each kernel of a per-kernel suite).
 expand() {
