@@ -16,7 +16,8 @@ D=/sys/kernel/debug/stackmap
 
 step "insmod stackmap.ko"
 insmod "$MODDIR/stackmap.ko" tracepoints=sched:sched_switch,kmem:kmalloc
-step "$(trace-cmd --version 2>&1 | head -n1 || true)"
+# 3.3.1 prints an empty line first.
+step "$(trace-cmd --version 2>&1 | sed -n '/version/{p;q}' || true)"
 
 step "trace-cmd record (its defaults)"
 trace-cmd record -q -e stackmap -e sched:sched_switch -e kmem:kmalloc -o "$SHARE/default.dat" \
