@@ -34,6 +34,10 @@ TCG_THREAD=${STACKMAP_TCG_THREAD:-single}
 # --qemu-root DIR (or STACKMAP_QEMU_ROOT): run the qemu-system-x86_64 of the Debian root DIR (tests/roots.sh run;
 # trixie's QEMU 10) instead of the host's, with the kernel's, the work and the share directories bound in.
 QEMU_ROOT=${STACKMAP_QEMU_ROOT:-}
+# --stop-on-report SECS: stop the guest SECS seconds after the console first shows a kernel report (SPLAT_RE),
+# for a run meant to fail on one (tests/vm/test_debug.sh's broken modules), whose guest may hang after it.
+# 0 (the default): the guest runs until it powers off or the timeout.
+STOP_ON_REPORT=0
 # --kernel-root DIR: DIR/boot/vmlinuz-KVER and DIR/lib/modules/KVER instead of /boot and /lib/modules.
 # KIMAGE and KMODDIR: the image booted and the directory of its modules.
 KROOT="" KIMAGE="" KMODDIR=""
@@ -47,7 +51,8 @@ usage() {
 	cat <<EOF
 usage: $0 [--module PATH.ko ...] --guest-script PATH [--share DIR] [--timeout SECONDS]
           [--smp N] [--tcg-thread single|multi] [--mem SIZE] [--kver KVER] [--kernel-root DIR] [--bzimage FILE] [--timeout-scale N]
-          [--extra FILE ...] [--userland DIR] [--qemu-root DIR] [--append KERNEL-PARAMS] [--hung-retries N] [--verbose]
+          [--extra FILE ...] [--userland DIR] [--qemu-root DIR] [--append KERNEL-PARAMS] [--hung-retries N]
+          [--stop-on-report SECS] [--verbose]
 EOF
 	REPORTED=1
 	exit 2
@@ -100,6 +105,7 @@ parse_args() {
 		--verbose) VERBOSE=1; shift ;;
 		--append) APPEND=${2:?--append needs kernel parameters}; shift 2 ;;
 		--hung-retries) HUNG_RETRIES=${2:?}; shift 2 ;;
+		--stop-on-report) STOP_ON_REPORT=${2:?}; shift 2 ;;
 		--bzimage) BZIMAGE=${2:?--bzimage needs a file}; shift 2 ;;
 		--timeout-scale) TIMEOUT_SCALE=${2:?}; shift 2 ;;
 		-h | --help) usage ;;
@@ -294,6 +300,21 @@ qemu_argv() {
 	QEMU+=(-- qemu-system-x86_64)
 }
 
+# stop_on_report PID: with --stop-on-report, TERM the timeout around qemu (PID) STOP_ON_REPORT seconds after
+# the console shows a kernel report, and leave $WORK/stopped behind; return when qemu is gone.
+stop_on_report() {
+	while kill -0 "$1" 2>/dev/null; do
+		if tr -d '\r' <"$SHARE/console.log" 2>/dev/null | grep -a -q -E "$SPLAT_RE"; then
+			sleep "$STOP_ON_REPORT"
+			echo "$PROG: a kernel report on the console: guest stopped ${STOP_ON_REPORT}s after it" >&2
+			: >"$WORK/stopped"
+			kill -TERM "$1" 2>/dev/null || true
+			return 0
+		fi
+		sleep 2
+	done
+}
+
 # One boot; returns qemu's status (124/137: killed by the timeout).
 boot_once() {
 	# watchdog_thresh=30: a soft lockup is reported after 60 s, not 20 s. Under TCG on a busy 2-core host
@@ -312,8 +333,17 @@ boot_once() {
 		-smp "$SMP" -nographic -no-reboot -nic none -kernel "$KIMAGE"
 		-initrd "$WORK/initramfs.cpio"
 		-append "$append" -virtfs "local,path=$SHARE,mount_tag=host0,security_model=none")
-	local rc=0
-	if ((VERBOSE)); then
+	local rc=0 qpid wpid
+	rm -f "$WORK/stopped"
+	if ((STOP_ON_REPORT)); then
+		"${cmd[@]}" </dev/null >"$SHARE/console.log" 2>&1 &
+		qpid=$!
+		stop_on_report "$qpid" &
+		wpid=$!
+		wait "$qpid" || rc=$?
+		kill "$wpid" 2>/dev/null || true
+		wait "$wpid" 2>/dev/null || true
+	elif ((VERBOSE)); then
 		"${cmd[@]}" </dev/null 2>&1 | tee "$SHARE/console.log" >&2 || rc=${PIPESTATUS[0]}
 	else
 		"${cmd[@]}" </dev/null >"$SHARE/console.log" 2>&1 || rc=$?
@@ -351,6 +381,8 @@ run_qemu() {
 	while :; do
 		rc=0
 		boot_once || rc=$?
+		# Stopped on a report: check_console names it.
+		[[ ! -e $WORK/stopped ]] || return 0
 		case $rc in
 		0)
 			if tcg_patch_int3 && ((attempt < HUNG_RETRIES)); then

@@ -66,6 +66,15 @@ test_kernel_crash_detected() {
 		grep -qE '^run-vm: kernel failed: console shows: .*; call trace .*sysrq_handle_crash' <<<"$OUT"
 }
 
+# --stop-on-report: a guest that hangs after a kernel report is stopped soon after it, and the run fails on it.
+test_stop_on_report() {
+	local t0=$SECONDS
+	run_guest report 'echo "BUG: selftest report" >/dev/console; sleep 1000' --timeout 200 --hung-retries 0 \
+		--stop-on-report 5
+	verdict report_stops_the_guest "rc=$RC after $((SECONDS - t0)) s (timeout 200)" \
+		eval 'failed_with "guest stopped 5s after it" && failed_with "run-vm: kernel failed: console shows: BUG: selftest report" && ((SECONDS - t0 < 120))'
+}
+
 # run-vm boots with no5lvl (see boot_once()): the guest runs 4-level paging, so the kernel drops LA57.
 test_four_level_paging() {
 	run_guest paging 'if grep -qw la57 /proc/cpuinfo; then exit 4; fi; exit 0'
@@ -86,6 +95,7 @@ main() {
 	test_exit_code_propagates
 	test_hang_times_out
 	test_kernel_crash_detected
+	test_stop_on_report
 	test_four_level_paging
 	test_trace_cmd_records
 	echo "$PASSED passed, $FAILED failed"
