@@ -302,37 +302,35 @@ void format_losses(FILE *out, struct reader *r)
 			l.dropped + l.overrun, l.dropped, l.overrun, l.cpus);
 }
 
-/* "N thing" or "N things": @plural names more (or none) than one. */
-static void put_count(FILE *out, const char *sep, size_t n, const char *one,
-		      const char *plural)
+void format_count(FILE *out, const char *sep, size_t n, const char *plural)
 {
-	fprintf(out, "%s%zu %s", sep, n, n == 1 ? one : plural);
+	fprintf(out, "%s%zu %.*s", sep, n, (int)strlen(plural) - (n == 1),
+		plural);
 }
 
 void format_summary(FILE *out, size_t records, size_t events,
 		    const struct resolve_stats *st, size_t distinct,
 		    size_t matched)
 {
-	put_count(out, "fgdecode: ", events, "event", "events");
-	put_count(out, " (", records, "record", "records");
-	put_count(out, "), ", st->cookies, "cookie", "cookies");
+	format_count(out, "fgdecode: ", events, "events");
+	format_count(out, " (", records, "records");
+	format_count(out, "), ", st->cookies, "cookies");
 	fprintf(out, ", %zu resolved, %zu stale, %zu unknown, ",
 		st->resolved, st->stale, st->unknown);
 	if (st->orphans)
 		fprintf(out, "%zu orphan, ", st->orphans);
 	if (st->after_loss)
 		fprintf(out, "%zu after a ring buffer loss, ", st->after_loss);
-	put_count(out, "", st->fallbacks, "fallback stack", "fallback stacks");
-	put_count(out, ", ", st->definitions, "definition", "definitions");
-	put_count(out, " (", distinct, "distinct stack", "distinct stacks");
+	format_count(out, "", st->fallbacks, "fallback stacks");
+	format_count(out, ", ", st->definitions, "definitions");
+	format_count(out, " (", distinct, "distinct stacks");
 	fputc(')', out);
 	if (st->conflicting)
 		fprintf(out, ", %zu conflicting", st->conflicting);
 	if (st->corrupt)
 		fprintf(out, ", %zu corrupt", st->corrupt);
 	if (st->kstacks)
-		put_count(out, ", ", st->kstacks, "kernel stack",
-			  "kernel stacks");
+		format_count(out, ", ", st->kstacks, "kernel stacks");
 	if (matched != (size_t)-1)
 		fprintf(out, ", %zu matched", matched);
 	if (st->from_snapshot)

@@ -165,6 +165,16 @@ void format_orphan(struct trace_seq *s, struct tep_handle *tep, sm_u32 owner);
 void format_flush(struct trace_seq *s, FILE *out);
 
 /**
+ * format_count() - "@sep@n @plural", the noun in the singular when @n is 1
+ * @out: stream
+ * @sep: printed first ("" for none)
+ * @n: the count
+ * @plural: the noun in the plural, ending in 's' ("events", "fallback
+ *	stacks"): "1 event", "2 events"
+ */
+void format_count(FILE *out, const char *sep, size_t n, const char *plural);
+
+/**
  * format_summary() - the summary line
  * @out: stream (fgdecode uses stderr)
  * @records: records read, stackmap ones and kernel_stack included

@@ -152,12 +152,6 @@ static void print_tasks(const struct top_print_ctx *c,
 	free(mine);
 }
 
-/* "1 event", "2 events": @plural ends in 's'. */
-static void print_count(FILE *out, size_t n, const char *plural)
-{
-	fprintf(out, "%zu %.*s", n, (int)strlen(plural) - (n == 1), plural);
-}
-
 /* A weight: "4096 bytes", or, in ns, "1.00 s (1004150420 ns)". */
 static void print_weight(FILE *out, sm_u64 weight, const char *label)
 {
@@ -190,7 +184,7 @@ static void print_counted(const struct top_print_ctx *c,
 		n, shown, total);
 	for (i = 0; i < n; i++) {
 		fprintf(c->out, "#%zu ", i + 1);
-		print_count(c->out, hot[i]->count, "events");
+		format_count(c->out, "", hot[i]->count, "events");
 		fprintf(c->out, " %.2f%%", percent(hot[i]->count, total));
 		print_carriers(c, hot[i]);
 	}
@@ -215,7 +209,7 @@ static void print_weighed(const struct top_print_ctx *c,
 		fprintf(c->out, "#%zu ", i + 1);
 		print_weight(c->out, hot[i]->weight, label);
 		fprintf(c->out, " %.2f%% (", percent(hot[i]->weight, total));
-		print_count(c->out, hot[i]->count, counted);
+		format_count(c->out, "", hot[i]->count, counted);
 		fputc(')', c->out);
 		/*
 		 * The intervals of --off-cpu are all sched_switch's, and
