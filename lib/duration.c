@@ -18,3 +18,12 @@ const char *sm_duration(char *buf, sm_u64 ns)
 		snprintf(buf, SM_DURATION_LEN, "%llu ns", (unsigned long long)ns);
 	return buf;
 }
+
+const char *sm_duration_ns(char *buf, sm_u64 ns)
+{
+	char d[SM_DURATION_LEN];
+
+	snprintf(buf, SM_DURATION_NS_LEN, "%s (%llu ns)", sm_duration(d, ns),
+		 (unsigned long long)ns);
+	return buf;
+}

@@ -27,4 +27,17 @@
  */
 const char *sm_duration(char *buf, sm_u64 ns);
 
+/* Room for any sm_duration_ns() text, its NUL included. */
+#define SM_DURATION_NS_LEN	64
+
+/**
+ * sm_duration_ns() - sm_duration() and the exact figure: "2.95 s (2948778451
+ * ns)", as --top and the off-CPU summary print a time
+ * @buf: at least SM_DURATION_NS_LEN bytes
+ * @ns: nanoseconds
+ *
+ * Return: @buf.
+ */
+const char *sm_duration_ns(char *buf, sm_u64 ns);
+
 #endif /* LIBSTACKMAP_DURATION_H */

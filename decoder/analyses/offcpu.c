@@ -379,11 +379,10 @@ void offcpu_finish(struct offcpu *o)
 
 void offcpu_summary(FILE *out, const struct offcpu *o)
 {
-	char d[SM_DURATION_LEN];
+	char d[SM_DURATION_NS_LEN];
 
-	fprintf(out, "fgdecode: off-cpu: %s (%llu ns) in %zu intervals, %zu switch-ins with no switch-out in the trace, %zu tasks still off the CPU at its end (neither charged)",
-		sm_duration(d, o->stats.ns),
-		(unsigned long long)o->stats.ns, o->stats.intervals,
+	fprintf(out, "fgdecode: off-cpu: %s in %zu intervals, %zu switch-ins with no switch-out in the trace, %zu tasks still off the CPU at its end (neither charged)",
+		sm_duration_ns(d, o->stats.ns), o->stats.intervals,
 		o->stats.no_switch_out, o->stats.still_off);
 	if (o->sz)
 		fprintf(out, ", %zu ended by a wakeup in the trace, %zu by none",

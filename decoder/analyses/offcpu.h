@@ -252,7 +252,7 @@ const char *offcpu_state_name(sm_u64 state, char *buf);
  * Prints "fgdecode: off-cpu: D (T ns) in N intervals, U switch-ins with no
  * switch-out in the trace, V tasks still off the CPU at its end (neither
  * charged)", with wakers then ", W ended by a wakeup in the trace, X by
- * none"; D is T for people (sm_duration(): "2.95 s").
+ * none"; "D (T ns)" is sm_duration_ns()'s "2.95 s (2948778451 ns)".
  */
 void offcpu_summary(FILE *out, const struct offcpu *o);
 

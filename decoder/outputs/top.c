@@ -155,11 +155,10 @@ static void print_tasks(const struct top_print_ctx *c,
 /* A weight: "4096 bytes", or, in ns, "1.00 s (1004150420 ns)". */
 static void print_weight(FILE *out, sm_u64 weight, const char *label)
 {
-	char d[SM_DURATION_LEN];
+	char d[SM_DURATION_NS_LEN];
 
 	if (!strcmp(label, "ns"))
-		fprintf(out, "%s (%llu ns)", sm_duration(d, weight),
-			(unsigned long long)weight);
+		fputs(sm_duration_ns(d, weight), out);
 	else
 		fprintf(out, "%llu %s", (unsigned long long)weight, label);
 }

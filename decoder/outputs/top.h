@@ -18,9 +18,10 @@
  *
  * Each stack names the events that carried it, with their counts when it
  * was carried by more than one kind, and their tasks (COMM-PID, most first,
- * TOP_TASKS of them named, with their counts when more than one).  (--off-cpu counts intervals: "over N
- * intervals", "(K intervals)", and prints its nanoseconds for people too:
- * "#1 1.00 s (1004150420 ns) 34.05% (4 intervals)".)
+ * TOP_TASKS of them named, with their counts when more than one).
+ * (--off-cpu counts intervals: "over N intervals", "(K intervals)", and
+ * prints its nanoseconds for people too: "#1 1.00 s (1004150420 ns) 34.05%
+ * (4 intervals)".)
  * Counts are over the events shown (after filters) that carry a stack; the
  * percentage is of the weight of all of those.  Ties are broken by first
  * appearance.  An unresolved cookie counts under one line per kind

@@ -34,6 +34,18 @@ START_TEST(the_largest_value_fits)
 }
 END_TEST
 
+START_TEST(with_ns_gives_the_exact_figure_too)
+{
+	char buf[SM_DURATION_NS_LEN];
+
+	ck_assert_str_eq(sm_duration_ns(buf, 2948778451ULL),
+			 "2.95 s (2948778451 ns)");
+	ck_assert_str_eq(sm_duration_ns(buf, 999), "999 ns (999 ns)");
+	ck_assert_str_eq(sm_duration_ns(buf, ~0ULL),
+			 "18446744073.71 s (18446744073709551615 ns)");
+}
+END_TEST
+
 static Suite *duration_suite(void)
 {
 	Suite *s = suite_create("duration");
@@ -41,6 +53,7 @@ static Suite *duration_suite(void)
 
 	tcase_add_test(tc, each_unit_from_its_first_value);
 	tcase_add_test(tc, the_largest_value_fits);
+	tcase_add_test(tc, with_ns_gives_the_exact_figure_too);
 	suite_add_tcase(s, tc);
 	return s;
 }
