@@ -159,8 +159,7 @@ setup_dirs() {
 	fi
 	mkdir -p "$SHARE"
 	SHARE=$(cd "$SHARE" && pwd)
-	local tcg=""
-	[[ $TCG_THREAD == multi ]] || tcg=", one TCG thread for all vCPUs"
+	local tcg=", one TCG thread for all vCPUs"
 	[[ $TCG_THREAD == single ]] || tcg=", a TCG thread per vCPU"
 	if [[ -n $QEMU_ROOT ]]; then
 		local -a QEMU

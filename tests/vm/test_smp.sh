@@ -13,4 +13,4 @@ QEMU_ROOT=$("$ROOT/tests/roots.sh" qemu trixie) || { echo "test_smp: no trixie r
 export STACKMAP_QEMU_ROOT=$QEMU_ROOT STACKMAP_TCG_THREAD=multi STACKMAP_KERNEL=newest
 OUT=$ROOT/build/vm-smp-pairing "$ROOT/tests/vm/test_pairing.sh"
 OUT=$ROOT/build/vm-smp-module "$ROOT/tests/vm/test_module.sh"
-echo "test_smp: pairing and module suites passed on the newest kernel with a TCG thread per vCPU ($(chroot "$QEMU_ROOT" qemu-system-x86_64 --version | head -n 1))"
+echo "test_smp: pairing and module suites passed on the newest kernel with a TCG thread per vCPU ($("$ROOT/tests/roots.sh" run "$QEMU_ROOT" -- qemu-system-x86_64 --version | head -n 1))"
