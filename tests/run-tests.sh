@@ -88,16 +88,18 @@ declare -A PER_KERNEL=(
 # check once per compiler that wrote the DWARF (gcc 12: 6.1; gcc 14: newest);
 # the front end and the recording modes once per tracefs and ring buffer
 # generation (6.1, newest); the stress on RT and newest; the lifecycle on each
-# module API (6.1, 6.12, newest). 6.1 runs them all.
+# module API (6.1, 6.12, newest). 6.1 runs them all. On newest the pairing
+# and the module stress run in vm-smp, with a TCG thread per vCPU, and not
+# a second time with one thread for all.
 declare -A MATRIX=(
 	[kmod-build]="6.1 6.12 6.12-rt newest"
 	[vm-e2e]="6.1 newest"
-	[vm-pairing]="6.1 6.12 6.12-rt newest"
+	[vm-pairing]="6.1 6.12 6.12-rt"
 	[vm-answers]="6.1 6.12-rt newest"
 	[decoder-dbg]="6.1 newest"
 	[vm-frontend]="6.1 newest"
 	[vm-modes]="6.1 newest"
-	[vm-module]="6.1 6.12-rt newest"
+	[vm-module]="6.1 6.12-rt"
 	[vm-lifecycle]="6.1 6.12 newest"
 )
 # Per-kernel suites known to fail on a kernel, with why: reported as SKIP in
