@@ -348,6 +348,68 @@ int stackmap_snapshot_read_tracedat(const char *path,
 	return ret;
 }
 
+/* The generic reader's visitor: the last option of the id wins. */
+struct td_option {
+	unsigned int id;
+	size_t max_size;
+	char *buf;
+	size_t len;
+	int found;
+};
+
+static int visit_option(struct tracedat *td, sm_u64 id, sm_u64 off,
+			sm_u64 size, void *ctx, struct sm_err *err)
+{
+	struct td_option *o = ctx;
+	char *buf;
+	int ret;
+
+	if (id != o->id)
+		return 0;
+	if (size > o->max_size) {
+		td_fail(td, err, "offset %" PRIu64 ": option 0x%x: size %" PRIu64 " too large (at most %zu)",
+			off, o->id, size, o->max_size);
+		return -EBADMSG;
+	}
+	buf = malloc(size + 1);
+	if (!buf) {
+		td_fail(td, err, "out of memory");
+		return -ENOMEM;
+	}
+	ret = td_read(td, off, buf, size, "option payload", err);
+	if (ret) {
+		free(buf);
+		return ret;
+	}
+	buf[size] = '\0';
+	free(o->buf);
+	o->buf = buf;
+	o->len = size;
+	o->found = 1;
+	return 0;
+}
+
+int stackmap_tracedat_read_option(const char *path, unsigned int id,
+				  size_t max_size, char **buf, size_t *len,
+				  struct sm_err *err)
+{
+	struct td_option o = { .id = id, .max_size = max_size };
+	int ret;
+
+	ret = td_walk(path, visit_option, &o, err);
+	if (!ret && !o.found) {
+		sm_err_set(err, "%s: no option 0x%x", path, id);
+		ret = -ENOENT;
+	}
+	if (ret) {
+		free(o.buf);
+		return ret;
+	}
+	*buf = o.buf;
+	*len = o.len;
+	return 0;
+}
+
 /*
  * Does the section at @off, named after option @what, lie inside the
  * file (its 16-byte header, then as many bytes as the header says)?

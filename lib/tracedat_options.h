@@ -1,10 +1,12 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * tracedat_options: find the map snapshot in a trace.dat by walking its v7
- * option sections.
+ * tracedat_options: find the map snapshot, and our other options, in a
+ * trace.dat by walking its v7 option sections.
  */
 #ifndef LIBSTACKMAP_TRACEDAT_OPTIONS_H
 #define LIBSTACKMAP_TRACEDAT_OPTIONS_H
+
+#include <stddef.h>
 
 #include "snapshot.h"
 #include "sm_err.h"
@@ -52,6 +54,26 @@ int stackmap_tracedat_check_header(int fd, struct sm_err *err);
 int stackmap_snapshot_read_tracedat(const char *path,
 				    struct stackmap_snapshot *out,
 				    struct sm_err *err);
+
+/**
+ * stackmap_tracedat_read_option() - the payload of one of our options
+ * @path: a trace.dat
+ * @id: the option id (STACKMAP_TGIDS_OPTION, ...)
+ * @max_size: the largest payload accepted, in bytes
+ * @buf: set to a malloc()ed copy of the last option @id found, with a NUL
+ *	byte after its @len bytes (free() it)
+ * @len: set to the payload's size in bytes
+ * @err: set on failure, as stackmap_snapshot_read_tracedat() does
+ *
+ * Walks the option chain as stackmap_snapshot_read_tracedat() does.
+ *
+ * Return: 0; -ENOENT when the file holds no option @id; -ENOTSUP for a
+ * version 6 file or a compressed options section; -EBADMSG for a malformed
+ * file or a payload over @max_size; -ENOMEM; -errno when it cannot be read.
+ */
+int stackmap_tracedat_read_option(const char *path, unsigned int id,
+				  size_t max_size, char **buf, size_t *len,
+				  struct sm_err *err);
 
 /**
  * stackmap_tracedat_check_extent() - does every part of a version 7

@@ -56,6 +56,20 @@
 /* Largest payload accepted by the readers (a full default map is ~2.4 MiB). */
 #define STACKMAP_SNAPSHOT_MAX_SIZE	(256u << 20)
 
+/*
+ * Thread group ids, option id STACKMAP_TGIDS_OPTION (written by
+ * `stackmap-snapshot tgids`, which the front end runs after a recording it made
+ * with tracefs's options/record-tgid on): the tracefs file saved_tgids as it
+ * was at the end of the recording, unchanged: text lines "PID TGID\n", both
+ * decimal (kernel/trace/trace.c saved_tgids_show()), one per task the ring
+ * buffer saw.  trace-cmd stores the comm of each pid (saved_cmdlines) but not
+ * its process: readers take a task's process (its tgid) from here, and have
+ * none when a trace holds no such option.  At most STACKMAP_TGIDS_MAX_SIZE
+ * bytes; the last such option wins.
+ */
+#define STACKMAP_TGIDS_OPTION		0x5355
+#define STACKMAP_TGIDS_MAX_SIZE		(64u << 20)
+
 /* Longest owner name a listing line may carry ("system:event"), NUL included. */
 #define STACKMAP_SNAPSHOT_NAME_LEN	96
 
