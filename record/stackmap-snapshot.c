@@ -4,11 +4,14 @@
  * map snapshot (include/stackmap/snapshot.h), or print the one a trace holds.
  *
  *   stackmap-snapshot write TRACE.dat LISTING   append the snapshot option
+ *   stackmap-snapshot tgids TRACE.dat FILE      append FILE, a copy of tracefs's
+ *                                               saved_tgids, as the tgids
+ *                                               option (snapshot.h)
  *   stackmap-snapshot show TRACE.dat            "generation G entries N hits H"
  *                                               then one line per entry:
  *                                               "slot S hits H depth D"
  *
- * write parses LISTING completely before touching TRACE.dat, refuses a
+ * write and tgids parse their input completely before touching TRACE.dat, refuse a
  * version 6 file (its options precede the data), appends through
  * libtracecmd's own option writer (tracecmd_private.h) and reads the result
  * back to check it.  Exit status: 0 on success, 1 on any error (one line on
@@ -26,6 +29,7 @@
 
 #include "listing.h"
 #include "payload.h"
+#include "tgids.h"
 #include "tracecmd_private.h"
 #include "tracedat_options.h"
 
@@ -34,6 +38,7 @@
 static int usage(void)
 {
 	fprintf(stderr, "usage: " PROG " write TRACE.dat LISTING\n"
+			"       " PROG " tgids TRACE.dat SAVED_TGIDS\n"
 			"       " PROG " show TRACE.dat\n");
 	return 2;
 }
@@ -71,8 +76,9 @@ static int parse_listing(const char *listing, int long_size,
 	return ret ? -1 : 0;
 }
 
-/* Append @len bytes of @buf as the snapshot option of @path. */
-static int append_option(const char *path, const void *buf, size_t len)
+/* Append @len bytes of @buf as option @id (named @what in errors) of @path. */
+static int append_option(const char *path, unsigned short id,
+			 const char *what, const void *buf, size_t len)
 {
 	struct tracecmd_output *out;
 	int fd;
@@ -95,9 +101,9 @@ static int append_option(const char *path, const void *buf, size_t len)
 		close(fd);
 		return -1;
 	}
-	if (!tracecmd_add_option(out, STACKMAP_SNAPSHOT_OPTION, (int)len, buf) ||
+	if (!tracecmd_add_option(out, id, (int)len, buf) ||
 	    tracecmd_append_options(out)) {
-		fprintf(stderr, PROG ": %s: appending the snapshot option failed\n", path);
+		fprintf(stderr, PROG ": %s: appending the %s option failed\n", path, what);
 		tracecmd_output_free(out);
 		close(fd);
 		return -1;
@@ -150,7 +156,8 @@ static int cmd_write(const char *path, const char *listing)
 	else if (len > INT_MAX)
 		ret = -E2BIG;
 	if (!ret)
-		ret = append_option(path, buf, len);
+		ret = append_option(path, STACKMAP_SNAPSHOT_OPTION, "snapshot",
+				    buf, len);
 	if (!ret)
 		ret = verify(path, &snap);
 	if (!ret)
@@ -183,12 +190,76 @@ static int cmd_show(const char *path)
 	return 0;
 }
 
+/* Read all of @path (at most @max bytes) into a NUL-terminated buffer. */
+static char *read_file(const char *path, size_t max, size_t *len)
+{
+	char *buf = malloc(max + 1);
+	size_t n = 0;
+	FILE *f;
+
+	f = buf ? fopen(path, "r") : NULL;
+	if (!f) {
+		fprintf(stderr, PROG ": %s: %s\n", path, strerror(errno));
+		free(buf);
+		return NULL;
+	}
+	n = fread(buf, 1, max + 1, f);
+	if (ferror(f) || n > max) {
+		fprintf(stderr, PROG ": %s: %s\n", path,
+			n > max ? "larger than the tgids option may be" : "read error");
+		fclose(f);
+		free(buf);
+		return NULL;
+	}
+	fclose(f);
+	buf[n] = '\0';
+	*len = n;
+	return buf;
+}
+
+static int cmd_tgids(const char *path, const char *file)
+{
+	struct sm_tgids tg = { 0 };
+	struct sm_err err;
+	size_t len;
+	char *buf;
+	int ret;
+
+	buf = read_file(file, STACKMAP_TGIDS_MAX_SIZE, &len);
+	if (!buf)
+		return 1;
+	ret = sm_tgids_parse(&tg, buf, len, &err);
+	if (ret)
+		fprintf(stderr, PROG ": %s: %s\n", file, err.msg);
+	if (!ret)
+		ret = append_option(path, STACKMAP_TGIDS_OPTION, "tgids", buf, len);
+	if (!ret) {
+		struct sm_tgids back = { 0 };
+
+		ret = sm_tgids_read_tracedat(&back, path, &err);
+		if (ret)
+			fprintf(stderr, PROG ": reading back: %s\n", err.msg);
+		else if (back.nr != tg.nr)
+			fprintf(stderr, PROG ": %s: read back %zu tgids, wrote %zu\n",
+				path, back.nr, tg.nr), ret = -1;
+		sm_tgids_fini(&back);
+	}
+	if (!ret)
+		printf(PROG ": %s: tgids of %zu task%s, %zu bytes\n", path,
+		       tg.nr, tg.nr == 1 ? "" : "s", len);
+	sm_tgids_fini(&tg);
+	free(buf);
+	return ret ? 1 : 0;
+}
+
 int main(int argc, char **argv)
 {
 	/* libtracecmd warns about our own option ("unknown option 21332"). */
 	tracecmd_set_loglevel(TEP_LOG_ERROR);
 	if (argc == 4 && !strcmp(argv[1], "write"))
 		return cmd_write(argv[2], argv[3]);
+	if (argc == 4 && !strcmp(argv[1], "tgids"))
+		return cmd_tgids(argv[2], argv[3]);
 	if (argc == 3 && !strcmp(argv[1], "show"))
 		return cmd_show(argv[2]);
 	return usage();
