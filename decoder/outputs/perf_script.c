@@ -5,7 +5,7 @@
  * (FlameGraph's stackcollapse-perf.pl, speedscope, the Firefox Profiler,
  * Hotspot's perf import):
  *
- *   COMM PID [CPU] SEC.USEC: SYSTEM:EVENT: FIELDS
+ *   COMM PID/TID [CPU] SEC.USEC: SYSTEM:EVENT: FIELDS
  *   \tADDR SYMBOL+0xOFF (DSO)             one line per frame, innermost first
  *   \tADDR INLINED (inlined)              with DWARF, before its caller
  *   (an empty line)
@@ -14,11 +14,17 @@
  * kernel and "[MODULE]" for a module's frame, "[unknown]" with SYMBOL
  * "[unknown]" for an address no symbol covers.  The header follows
  * perf_sample__fprintf_start() of perf's builtin-script.c with callchains
- * (comm unpadded, tid "%7d", "[%03d]", time "%5u.%06u"), FIELDS is what
+ * (comm unpadded, "%7d/%-7d" for pid/tid, "[%03d]", time "%5u.%06u"), FIELDS is what
  * libtraceevent prints of the event (as trace-cmd report's last column), and
  * the frames follow sample__fprintf_callchain() of perf's
  * util/evsel_fprintf.c ("\t%16llx %s+0x%llx (%s)").  No public library
  * writes this format: hand-written, after those two functions.
+ *
+ * PID is the task's process (tgid), from the tgids the front end stores in
+ * the trace (lib/tgids.h): perf script prints "PID/TID" then.  trace-cmd
+ * stores none, so a task whose process the trace does not tell gets its tid
+ * alone ("%7d "), as perf prints a sample without its pid; the tools above
+ * read both.
  *
  * An event without a stack gets the header line and the empty line (perf
  * prints an event without callchain the same way); a stale, unknown or
@@ -30,12 +36,15 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "message.h"
 #include "output.h"
 #include "render_cache.h"
+#include "tgids.h"
 
 struct perf_script {
 	const struct output_env *env;
 	struct trace_seq line;
+	struct sm_tgids tgids;	/* empty when the trace stores none */
 	char **rendered;	/* by sset entry id: its frame lines */
 	size_t nr_rendered;
 };
@@ -44,8 +53,19 @@ static int perf_script_begin(void *state, struct output_env *env)
 {
 	struct perf_script *p = state;
 
+	struct sm_err err;
+	int ret;
+
 	p->env = env;
 	trace_seq_init(&p->line);
+	ret = sm_tgids_read_tracedat(&p->tgids, env->path, &err);
+	if (ret == -ENOMEM)
+		return ret;
+	/* None stored, or a version 6 file (which cannot store them): tids only. */
+	if (ret && ret != -ENOENT && ret != -ENOTSUP)
+		fg_warn("%s (processes not named: tids only)", err.msg);
+	if (ret)
+		sm_tgids_fini(&p->tgids);
 	return 0;
 }
 
@@ -56,9 +76,14 @@ static void put_header(struct perf_script *p, const struct fg_event *ev)
 	struct tep_record *r = ev->record;
 	struct tep_event *event = tep_find_event_by_record(tep, r);
 	int pid = tep_data_pid(tep, r);
+	int tgid = sm_tgids_lookup(&p->tgids, pid);
 
-	trace_seq_printf(&p->line, "%s %7d [%03d] %5llu.%06llu: ",
-			 tep_data_comm_from_pid(tep, pid), pid, r->cpu,
+	trace_seq_printf(&p->line, "%s ", tep_data_comm_from_pid(tep, pid));
+	if (tgid >= 0)
+		trace_seq_printf(&p->line, "%7d/%-7d ", tgid, pid);
+	else
+		trace_seq_printf(&p->line, "%7d ", pid);
+	trace_seq_printf(&p->line, "[%03d] %5llu.%06llu: ", r->cpu,
 			 r->ts / 1000000000ULL, r->ts % 1000000000ULL / 1000);
 	if (event)
 		trace_seq_printf(&p->line, "%s:%s: ", event->system,
@@ -150,6 +175,7 @@ static void perf_script_fini(void *state)
 	for (i = 0; i < p->nr_rendered; i++)
 		free(p->rendered[i]);
 	free(p->rendered);
+	sm_tgids_fini(&p->tgids);
 	trace_seq_destroy(&p->line);
 }
 

@@ -2206,6 +2206,35 @@ START_TEST(snapshot_resolves_cookies_without_a_definition)
 }
 END_TEST
 
+/*
+ * --perf-script names a task's process (PID/TID) when the trace stores its
+ * tgid (stackmap-snapshot tgids, as the front end does), its tid alone
+ * otherwise; a malformed tgids option is refused where it is written.
+ */
+START_TEST(perf_script_names_the_process_from_stored_tgids)
+{
+	define(0, 1 * SEC - 10, stackmap_cookie_make(7, 4), frames3, 3);
+	tick(0, 1 * SEC, 1);
+	cookie(0, 1 * SEC + 10, stackmap_cookie_make(7, 4));
+	write_v7_trace();
+	store_snapshot(listing7);
+	write_file("tgids", "42 40\n7 7\n");
+	ck_assert_int_eq(shell("'%s' tgids snap.dat tgids >/dev/null", snaptool), 0);
+	run("--perf-script --no-summary snap.dat");
+	ck_assert_int_eq(res.status, 0);
+	ck_assert_str_eq(res.out,
+		"worker      40/42      [000]     1.000000: test:tick: n=1\n"
+		PERF_STACK3 "\n");
+	ck_assert_str_eq(res.err, "");
+	/* The same trace without the option: the tid alone. */
+	run("--perf-script --no-summary trace.dat");
+	ck_assert_str_eq(res.out, PERF_TICK("0", "1", "1") PERF_STACK3 "\n");
+	write_file("bad", "42 forty\n");
+	ck_assert_int_ne(shell("'%s' tgids snap.dat bad 2>err.txt", snaptool), 0);
+	ck_assert_int_eq(shell("grep -q 'bad: line 1: not \"PID TGID\"' err.txt"), 0);
+}
+END_TEST
+
 /* --stack-map: one more source, after definitions and snapshot. */
 START_TEST(stack_map_option_resolves_its_generation_only)
 {
@@ -2716,6 +2745,7 @@ static Suite *fgdecode_suite(void)
 	tcase_add_checked_fixture(snapshot, setup, teardown);
 	tcase_set_timeout(snapshot, 60);
 	tcase_add_test(snapshot, snapshot_resolves_cookies_without_a_definition);
+	tcase_add_test(snapshot, perf_script_names_the_process_from_stored_tgids);
 	tcase_add_test(snapshot, snapshot_never_resolves_another_generation);
 	tcase_add_test(snapshot, stack_map_option_resolves_its_generation_only);
 	tcase_add_test(snapshot, stack_map_of_another_load_is_refused);
