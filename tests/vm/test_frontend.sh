@@ -145,6 +145,25 @@ check_recording() {
 	say "$name: fgdecode: $(summary "$name")"
 }
 
+# The front end stored saved_tgids (its record-tgid on while recording, off again after): every header of
+# `fgdecode --perf-script` names the task's process as PID/TID, the same as the guest's /proc says for the tasks
+# still alive; only the idle task (tid 0, which the kernel never saves) goes without.
+check_tgids() {
+	local counts with alive bad idle without
+	[[ $(cat "$FE/sched.record_tgid_after") == 0 ]] || fail tgids "options/record-tgid left on after the recording"
+	"$ROOT/decoder/fgdecode" --perf-script "$FE/sched.dat" >"$OUT/sched.perf" 2>/dev/null ||
+		fail tgids "fgdecode --perf-script failed"
+	counts=$(gawk 'FNR == NR { tg[$1] = $2; next }
+		/^[^\t]/ && match($0, / ([0-9]+)\/([0-9]+) +\[[0-9]+\] /, m) {
+			with++; if (m[2] in tg) { alive++; if (tg[m[2]] != m[1]) bad++ }; next }
+		/^[^\t]/ && match($0, / ([0-9]+) \[[0-9]+\] /, m) { if (m[1] == 0) idle++; else without++ }
+		END { printf "%d %d %d %d %d", with, alive, bad, idle, without }' "$FE/sched.proc_tgids" "$OUT/sched.perf")
+	read -r with alive bad idle without <<<"$counts"
+	((with > 100 && alive > 0 && bad == 0 && without == 0)) ||
+		fail tgids "perf-script headers: $with with PID/TID ($alive of tasks alive at the end, $bad of them wrong), $without of tasks other than idle without"
+	say "tgids: $with perf-script headers name PID/TID ($alive of tasks alive at the end, as /proc says), $idle of the idle task its tid alone; record-tgid off again"
+}
+
 check_reset() {
 	local gens
 	[[ $(rc reset) == 0 ]] || fail reset "exit $(rc reset): $(cat "$FE/reset.err")"
@@ -231,6 +250,7 @@ check_flight() {
 check_noload
 check_plain
 check_recording sched during sched:sched_switch
+check_tgids
 check_recording func during do_sys_openat2
 check_reset
 check_stale

@@ -62,10 +62,17 @@ insmod "$MODDIR/stackmap.ko"
 attachments before
 
 step "sched"
+echo 0 >/sys/kernel/tracing/options/record-tgid
 fe sched record -q -O stackmap -e sched:sched_switch -o "$O/sched.dat" \
 	sh -c ". /guest-common.sh; workload 20; cat $D/tracepoints >$O/sched.during"
 attachments sched
 cat $D/stack_map >"$O/sched.stack_map"
+# The front end turned record-tgid on for the recording only; the tgids of the tasks alive now, from /proc, are
+# what the host checks the stored ones against.
+cat /sys/kernel/tracing/options/record-tgid >"$O/sched.record_tgid_after"
+for f in /proc/[0-9]*/status; do
+	awk '$1 == "Pid:" { p = $2 } $1 == "Tgid:" { t = $2 } END { if (p != "") print p, t }' "$f" 2>/dev/null || true
+done >"$O/sched.proc_tgids"
 
 step "func"
 fe func record -q -O stackmap -p function -l do_sys_openat2 -o "$O/func.dat" \
