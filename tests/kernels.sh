@@ -5,7 +5,10 @@
 #   6.12-rt  the same for -rt-amd64 (PREEMPT_RT)
 #   newest   the newest linux-image-*+deb13-amd64 of trixie-backports (7.3.4 in December 2026): its headers want
 #            gcc-14 and glibc 2.38, so the module is built in a trixie root (tests/roots.sh build trixie)
-#   debug    tests/kernels/debug-kernel.sh's self-built bzImage (everything built in, no modules), if present
+#   debug    tests/kernels/debug-kernel.sh's self-built bzImage (everything built in, no modules) of Debian's
+#            6.1 source (linux-source-6.1), built once per machine
+#   debug-newest  the same of the newest kernel's source (linux-source-7.3 in December 2026), where tracepoint
+#            probes are preemptible (SRCU-fast): built once per machine
 # 6.12 and 6.12-rt are fetched with `apt-get download` and unpacked with `dpkg-deb -x` into one root per kernel
 # under $STACKMAP_CACHE (default /var/cache/stackmap/kernels), never installed: /boot, /lib/modules and the
 # "newest installed kernel" of the machine stay as they were.
@@ -31,7 +34,7 @@ set -euo pipefail
 PROG=kernels
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 CACHE=${STACKMAP_CACHE:-/var/cache/stackmap/kernels}
-NAMES=(6.1 6.12 6.12-rt newest debug)
+NAMES=(6.1 6.12 6.12-rt newest debug debug-newest)
 UPDATE=0
 
 log() { echo "$PROG: $*" >&2; }
@@ -248,14 +251,18 @@ prepare_newest() {
 # timeout on it is multiplied by this.
 DEBUG_TIMEOUT_SCALE=5
 
-prepare_debug() {
-	local script=$ROOT/tests/kernels/debug-kernel.sh dir
-	[[ -x $script ]] || die "debug: no $script"
-	dir=$("$script") || die "debug: $script failed"
-	write_env debug "KVER=$(cat "$dir/linux/include/config/kernel.release")" "KDIR=$dir/linux" \
+# debug_kernel NAME SOURCE: debug-kernel.sh's build of SOURCE (6.1 or newest) as kernel NAME.
+debug_kernel() {
+	local name=$1 script=$ROOT/tests/kernels/debug-kernel.sh dir
+	[[ -x $script ]] || die "$name: no $script"
+	dir=$("$script" --source "$2") || die "$name: $script --source $2 failed"
+	write_env "$name" "KVER=$(cat "$dir/linux/include/config/kernel.release")" "KDIR=$dir/linux" \
 		"CONFIG=$dir/linux/.config" "VM_ARGS=--bzimage $dir/bzImage --timeout-scale $DEBUG_TIMEOUT_SCALE"
-	log "debug = $dir/bzImage"
+	log "$name = $dir/bzImage"
 }
+
+prepare_debug() { debug_kernel debug 6.1; }
+prepare_debug-newest() { debug_kernel debug-newest newest; }
 
 # ---------------------------------------------------------------------------------------------------------------
 

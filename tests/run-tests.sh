@@ -22,7 +22,9 @@
 # minutes of qemu to a CI run near its limit) run on it, then
 # vm-debug (a module that sleeps in its probe must fail the run, the real
 # one pass) and vm-lockdown (a signed module under lockdown=integrity).
-# DEBUG_KERNEL= (empty) leaves all of that out.
+# DEBUG_KERNEL= (empty) leaves all of that out; DEBUG_KERNEL=debug-newest
+# runs it on the same configuration built from the newest kernel's source
+# (tests/kernels.sh; about three times as slow, so not the default).
 set -uo pipefail
 
 cd "$(dirname "$0")/.." || exit 2
@@ -62,7 +64,7 @@ declare -A SUITES=(
 	[decoder-outputs]="tests/decoder/test_outputs.sh"
 	[bench-quick]="tests/bench/run.sh --quick"
 	[debug-kernel]="tests/kernels.sh prepare $DEBUG_KERNEL"
-	[vm-debug]="tests/vm/test_debug.sh"
+	[vm-debug]="STACKMAP_KERNEL=$DEBUG_KERNEL tests/vm/test_debug.sh"
 	[vm-lockdown]="STACKMAP_KERNEL=$DEBUG_KERNEL tests/vm/test_lockdown.sh"
 	[fuzz-smoke]="make -C tests/fuzz run SECONDS=\${FUZZ_SECONDS:-15} TRACE=\$PWD/$E2E_TRACE && make -C tests/fuzz regress TRACE=\$PWD/$E2E_TRACE"
 )

@@ -1,12 +1,17 @@
 #!/bin/bash
-# Build a debug guest kernel from Debian's own 6.1 source (linux-source-6.1): allnoconfig plus what the qemu guest
-# needs (virtio-pci, 9p, the serial console, ACPI to power off) with KASAN (inline), lockdep (PROVE_LOCKING,
-# PROVE_RCU), DEBUG_ATOMIC_SLEEP, UBSAN and DEBUG_LIST, the tracing the module needs, and module signing with the
-# lockdown LSM (tests/vm/test_lockdown.sh), everything built in, so tests/vm/run-vm.sh --bzimage boots it with no
-# modules at all. Starting from allnoconfig rather than defconfig leaves out the drivers, file systems and network
-# stack a guest never uses: 11 minutes on 2 quiet cores (1380 files) instead of 25.
+# Build a debug guest kernel from Debian's own source: allnoconfig plus what the qemu guest needs (virtio-pci, 9p,
+# the serial console, ACPI to power off) with KASAN (inline), lockdep (PROVE_LOCKING, PROVE_RCU),
+# DEBUG_ATOMIC_SLEEP, UBSAN and DEBUG_LIST, the tracing the module needs, and module signing with the lockdown LSM
+# (tests/vm/test_lockdown.sh), everything built in, so tests/vm/run-vm.sh --bzimage boots it with no modules at
+# all. Starting from allnoconfig rather than defconfig leaves out the drivers, file systems and network stack a
+# guest never uses: 11 minutes on 2 quiet cores (1380 files) instead of 25.
 #
-# Usage: tests/kernels/debug-kernel.sh [--print-dir]
+# Usage: tests/kernels/debug-kernel.sh [--source 6.1|newest] [--print-dir]
+#   --source 6.1 (default): bookworm's linux-source-6.1, installed on the host.
+#   --source newest: the linux-source-X.Y of the newest kernel (tests/kernels.sh's "newest", 7.3 in December
+#     2026: tracepoint probes run preemptible there, under SRCU-fast), downloaded with the trixie build root's apt
+#     (tests/roots.sh) into the cache, never installed. Built on the host all the same: a kernel tree builds its
+#     own objtool and needs no newer compiler than bookworm's gcc 12.
 #   Builds into $STACKMAP_CACHE/debug-<source version>-<config hash> (default cache /var/cache/stackmap/kernels)
 #   unless that directory is complete already, then prints the directory on stdout (nothing else goes there).
 #   --print-dir only prints where the kernel is or would be, and exits 1 if it is not built.
@@ -17,11 +22,12 @@
 set -euo pipefail
 
 PROG=debug-kernel
-SRC_PKG=linux-source-6.1
-TARBALL=/usr/src/linux-source-6.1.tar.xz
+ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 CACHE=${STACKMAP_CACHE:-/var/cache/stackmap/kernels}
 JOBS=${STACKMAP_KERNEL_JOBS:-2}
-DEPS=("$SRC_PKG" flex bison bc libssl-dev libelf-dev build-essential xz-utils)
+DEPS=(flex bison bc libssl-dev libelf-dev build-essential xz-utils)
+# Set by source_6.1 / source_newest: the source package, its version and how to unpack its tarball.
+SRC_PKG="" SRC_VERSION="" SRC_DEB="" SOURCE=6.1
 
 # The config fragment, applied with scripts/config after allnoconfig. "NAME y" must be =y after
 # olddefconfig, "NAME n" must not be set; the cache key hashes these lines (comments and blank lines stripped),
@@ -117,7 +123,15 @@ IPV6 n
 log() { echo "$PROG: $*" >&2; }
 die() { log "$*"; exit 1; }
 
-fragment_lines() { sed -e '/^#/d' -e '/^$/d' <<<"$FRAGMENT"; }
+# The fragment's lines for this source. From 6.13 on, an architecture with lazy preemption (x86) offers
+# PREEMPT_LAZY as the default model, and Debian's 7.x kernels use it: newest takes it instead of PREEMPT (both are
+# fully preemptible kernels, CONFIG_PREEMPTION=y).
+fragment_lines() {
+	local lines
+	lines=$(sed -e '/^#/d' -e '/^$/d' <<<"$FRAGMENT")
+	[[ $SOURCE != newest ]] || lines=$(sed 's/^PREEMPT y$/PREEMPT_LAZY y/' <<<"$lines")
+	echo "$lines"
+}
 
 install_missing() {
 	local p missing=()
@@ -131,20 +145,53 @@ install_missing() {
 	DEBIAN_FRONTEND=noninteractive apt-get install -y -q "${missing[@]}" >&2
 }
 
-# debug-<source package version>-<first 12 hex of sha256(fragment)>
-kernel_dir() {
-	local ver hash
-	ver=$(dpkg-query -W -f='${Version}' "$SRC_PKG" 2>/dev/null) || die "$SRC_PKG is not installed"
-	hash=$(fragment_lines | sha256sum | cut -c1-12)
-	echo "$CACHE/debug-$ver-$hash"
+# source_6.1: bookworm's linux-source-6.1, installed on the host (/usr/src/linux-source-6.1.tar.xz).
+source_6.1() {
+	SRC_PKG=linux-source-6.1
+	DEPS+=("$SRC_PKG")
+	install_missing
+	SRC_VERSION=$(dpkg-query -W -f='${Version}' "$SRC_PKG" 2>/dev/null) || die "$SRC_PKG is not installed"
 }
 
+# source_newest: linux-source-X.Y of tests/kernels.sh's newest kernel, its .deb downloaded once into
+# CACHE/debs by the trixie build root's apt (a bookworm host's apt does not see trixie-backports).
+source_newest() {
+	local kver build_root
+	install_missing
+	kver=$("$ROOT/tests/kernels.sh" kver newest) || die "no newest kernel (tests/kernels.sh prepare newest)"
+	build_root=$("$ROOT/tests/kernels.sh" build-root newest)
+	SRC_PKG=linux-source-$(cut -d. -f1-2 <<<"$kver")
+	SRC_DEB=$(find "$CACHE/debs" -maxdepth 1 -name "${SRC_PKG}_*.deb" 2>/dev/null | sort -V | tail -n 1)
+	if [[ -z $SRC_DEB ]]; then
+		log "downloading $SRC_PKG with $build_root's apt"
+		mkdir -p "$CACHE/debs"
+		"$ROOT/tests/roots.sh" run "$build_root" --bind "$CACHE" -- bash -c \
+			'cd "$1" && apt-get download -q -o APT::Sandbox::User=root "$2"' download "$CACHE/debs" "$SRC_PKG" >&2 ||
+			die "apt-get download $SRC_PKG in $build_root failed"
+		SRC_DEB=$(find "$CACHE/debs" -maxdepth 1 -name "${SRC_PKG}_*.deb" | sort -V | tail -n 1)
+	fi
+	SRC_VERSION=$(dpkg-deb -f "$SRC_DEB" Version) || die "$SRC_DEB: not a package"
+}
+
+# debug-<source package version>-<first 12 hex of sha256(fragment)>
+kernel_dir() {
+	local hash
+	hash=$(fragment_lines | sha256sum | cut -c1-12)
+	echo "$CACHE/debug-$SRC_VERSION-$hash"
+}
+
+# unpack DIR: the source tarball into DIR/linux (from the installed package, or out of the downloaded .deb).
 unpack() {
 	local dir=$1
 	rm -rf "$dir/linux"
 	mkdir -p "$dir/linux"
-	log "unpacking $TARBALL"
-	tar -xJf "$TARBALL" -C "$dir/linux" --strip-components=1
+	log "unpacking $SRC_PKG $SRC_VERSION"
+	if [[ -n $SRC_DEB ]]; then
+		dpkg-deb --fsys-tarfile "$SRC_DEB" | tar -xO "./usr/src/$SRC_PKG.tar.xz" |
+			tar -xJ -C "$dir/linux" --strip-components=1
+	else
+		tar -xJf "/usr/src/$SRC_PKG.tar.xz" -C "$dir/linux" --strip-components=1
+	fi
 }
 
 configure() {
@@ -200,10 +247,18 @@ maybe_prune() {
 }
 
 main() {
-	local dir tree
-	install_missing
+	local dir tree print_dir=0
+	while (($#)); do
+		case $1 in
+		--source) SOURCE=${2:?--source needs 6.1 or newest}; shift 2 ;;
+		--print-dir) print_dir=1; shift ;;
+		*) die "usage: $0 [--source 6.1|newest] [--print-dir]" ;;
+		esac
+	done
+	[[ $SOURCE == 6.1 || $SOURCE == newest ]] || die "--source $SOURCE: have 6.1 and newest"
+	"source_$SOURCE"
 	dir=$(kernel_dir)
-	if [[ ${1:-} == --print-dir ]]; then
+	if ((print_dir)); then
 		echo "$dir"
 		[[ -e $dir/.done ]]
 		return

@@ -1,6 +1,7 @@
 #!/bin/bash
 # The module on a debug kernel (KASAN inline, lockdep with PROVE_RCU, DEBUG_ATOMIC_SLEEP, UBSAN, DEBUG_LIST;
-# tests/kernels/debug-kernel.sh builds it from Debian's linux-source-6.1, about 11 minutes the first time):
+# tests/kernels/debug-kernel.sh builds it from Debian's source, about 11 minutes the first time; STACKMAP_KERNEL
+# names which: debug, of linux-source-6.1, the default, or debug-newest, of the newest kernel's source):
 #   splat       a deliberately broken build (KCFLAGS=-DSTACKMAP_TEST_SLEEP_IN_PROBE: might_sleep() in the hot
 #               path) attached to sched:sched_switch for one `trace-cmd record`: the harness must FAIL the run
 #               with the kernel's "BUG: sleeping function called from invalid context" in stackmap_record.
@@ -11,11 +12,13 @@
 #   clean       the real module, the same recording, the idle/reset race and the rmmod race (parameters
 #               written from two loops while the module unloads, 5 rounds): the run must pass with no report,
 #               and some writes must have lost the race to rmmod (ENODEV), so that the race was run.
-# Usage: tests/vm/test_debug.sh   (as root; writes build/vm-debug/)
+# Usage: [STACKMAP_KERNEL=debug-newest] tests/vm/test_debug.sh   (as root; writes build/vm-debug/, or
+#        build/vm-debug-newest/)
 set -euo pipefail
 
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
-OUT=${OUT:-$ROOT/build/vm-debug}
+KERNEL=${STACKMAP_KERNEL:-debug}
+OUT=${OUT:-$ROOT/build/vm-$KERNEL}
 # A guest run on this kernel takes 10-15 times as long as on Debian's (NOTES: e2e 196 s instead of 15).
 TIMEOUT=${TIMEOUT:-1200}
 # The broken builds report within a minute of boot and may then hang the guest (the pre-fix module did, and a
@@ -93,9 +96,11 @@ check_clean() {
 }
 
 main() {
-	local dir
-	dir=$("$ROOT/tests/kernels/debug-kernel.sh") || fail kernel "tests/kernels/debug-kernel.sh"
-	KDIR=$dir/linux BZIMAGE=$dir/bzImage
+	[[ $KERNEL == debug* ]] || fail kernel "STACKMAP_KERNEL=$KERNEL is no debug kernel (debug, debug-newest)"
+	KDIR=$("$ROOT/tests/kernels.sh" kdir "$KERNEL") || fail kernel "tests/kernels.sh kdir $KERNEL"
+	# debug-kernel.sh's directory: linux/ (KDIR) and bzImage beside it.
+	BZIMAGE=$(dirname "$KDIR")/bzImage
+	echo "test_debug: kernel $KERNEL ($BZIMAGE)"
 	mkdir -p "$OUT"
 	build_module "$OUT/kmod-clean"
 	build_module "$OUT/kmod-splat" KCFLAGS=-DSTACKMAP_TEST_SLEEP_IN_PROBE
