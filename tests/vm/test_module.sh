@@ -51,8 +51,11 @@ check_stress() {
 	local f=$OUT/stress/stats.txt
 	[[ -s $f ]] || fail stress "no stats came back"
 	check_stats_add_up "$f" stress
-	(($(stat resets "$f") > 10)) || fail stress "fewer than 10 resets ran"
+	# Each reset waits for an RCU grace period: 40 resets in the 20 s on Debian's kernels, 18-20 on the 6.1 debug
+	# kernel, 9 on the 7.3 one (debug-newest). Five are enough to have raced the readers and the probes.
+	(($(stat resets "$f") >= 5)) || fail stress "fewer than 5 resets ran"
 	(($(stat dropped_nested "$f") == 0)) || fail stress "stacks dropped for nesting"
+	echo "test_module: stress: $(stat resets "$f") resets raced the probes and the readers"
 }
 
 check_full() {
