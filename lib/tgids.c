@@ -34,20 +34,15 @@ static int parse_num(const char **p, const char *end, int *out)
 	return 0;
 }
 
-static int tgids_add(struct sm_tgids *tg, int pid, int tgid)
+/* Set the tgid of @pid, added if absent (a later line for a pid wins). */
+static int tgids_set(struct sm_tgids *tg, int pid, int tgid)
 {
 	struct sm_tgid *e;
 
-	e = sm_hashtab_find(&tg->t, (sm_u64)pid + 1);
-	if (e) {
-		e->tgid = tgid;
-		return 0;
-	}
 	if (sm_hashtab_reserve(&tg->t))
 		return -ENOMEM;
 	e = sm_hashtab_insert(&tg->t, (sm_u64)pid + 1);
 	e->tgid = tgid;
-	tg->nr++;
 	return 0;
 }
 
@@ -71,7 +66,7 @@ int sm_tgids_parse(struct sm_tgids *tg, const char *text, size_t len,
 				   line);
 			return -EBADMSG;
 		}
-		if (tgids_add(tg, pid, tgid))
+		if (tgids_set(tg, pid, tgid))
 			return sm_err_set(err, "out of memory"), -ENOMEM;
 		p = nl + 1;
 	}

@@ -16,7 +16,6 @@
 /* pid -> tgid; empty (zeroed) when the trace holds none. */
 struct sm_tgids {
 	struct sm_hashtab t;	/* struct sm_tgid, keyed by pid + 1 */
-	size_t nr;		/* tasks with a known tgid */
 };
 
 /**
@@ -48,6 +47,12 @@ int sm_tgids_read_tracedat(struct sm_tgids *tg, const char *path,
 
 /** sm_tgids_lookup() - the tgid of task @pid, or -1 when unknown */
 int sm_tgids_lookup(const struct sm_tgids *tg, int pid);
+
+/** sm_tgids_count() - the number of tasks with a known tgid */
+static inline size_t sm_tgids_count(const struct sm_tgids *tg)
+{
+	return tg->t.used;
+}
 
 /** sm_tgids_fini() - free what sm_tgids_parse() allocated */
 void sm_tgids_fini(struct sm_tgids *tg);

@@ -239,14 +239,16 @@ static int cmd_tgids(const char *path, const char *file)
 		ret = sm_tgids_read_tracedat(&back, path, &err);
 		if (ret)
 			fprintf(stderr, PROG ": reading back: %s\n", err.msg);
-		else if (back.nr != tg.nr)
+		else if (sm_tgids_count(&back) != sm_tgids_count(&tg))
 			fprintf(stderr, PROG ": %s: read back %zu tgids, wrote %zu\n",
-				path, back.nr, tg.nr), ret = -1;
+				path, sm_tgids_count(&back),
+				sm_tgids_count(&tg)), ret = -1;
 		sm_tgids_fini(&back);
 	}
 	if (!ret)
 		printf(PROG ": %s: tgids of %zu task%s, %zu bytes\n", path,
-		       tg.nr, tg.nr == 1 ? "" : "s", len);
+		       sm_tgids_count(&tg), sm_tgids_count(&tg) == 1 ? "" : "s",
+		       len);
 	sm_tgids_fini(&tg);
 	free(buf);
 	return ret ? 1 : 0;

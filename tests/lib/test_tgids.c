@@ -23,7 +23,7 @@ START_TEST(threads_name_their_process)
 
 	/* saved_tgids of a guest: a kthread, a shell, two threads of 412. */
 	ck_assert_int_eq(parse(&tg, "2 2\n118 118\n412 412\n415 412\n"), 0);
-	ck_assert_uint_eq(tg.nr, 4);
+	ck_assert_uint_eq(sm_tgids_count(&tg), 4);
 	ck_assert_int_eq(sm_tgids_lookup(&tg, 415), 412);
 	ck_assert_int_eq(sm_tgids_lookup(&tg, 412), 412);
 	ck_assert_int_eq(sm_tgids_lookup(&tg, 2), 2);
@@ -40,7 +40,7 @@ START_TEST(pid_0_and_a_later_line_win)
 
 	/* No newline at the end; pid 7 reused by another process later on. */
 	ck_assert_int_eq(parse(&tg, "0 0\n7 5\n7 7"), 0);
-	ck_assert_uint_eq(tg.nr, 2);
+	ck_assert_uint_eq(sm_tgids_count(&tg), 2);
 	ck_assert_int_eq(sm_tgids_lookup(&tg, 0), 0);
 	ck_assert_int_eq(sm_tgids_lookup(&tg, 7), 7);
 	sm_tgids_fini(&tg);
@@ -52,7 +52,7 @@ START_TEST(empty_text_knows_no_task)
 	struct sm_tgids tg = { 0 };
 
 	ck_assert_int_eq(parse(&tg, ""), 0);
-	ck_assert_uint_eq(tg.nr, 0);
+	ck_assert_uint_eq(sm_tgids_count(&tg), 0);
 	ck_assert_int_eq(sm_tgids_lookup(&tg, 1), -1);
 	sm_tgids_fini(&tg);
 }
