@@ -187,33 +187,56 @@ int stackmap_tracedat_check_header(int fd, struct sm_err *err)
 	return td_fields(&td, version, &options, err);
 }
 
+/*
+ * The @size bytes of the option @what at @off, at most @max of them, in a
+ * malloc()ed buffer with a NUL byte after them (*@out; free() it).
+ * Return: 0; -EBADMSG when @size is over @max or the bytes lie beyond the
+ * file; -ENOMEM; -errno.
+ */
+static int td_payload(struct tracedat *td, sm_u64 off, sm_u64 size,
+		      sm_u64 max, const char *what, char **out,
+		      struct sm_err *err)
+{
+	char *buf;
+	int ret;
+
+	if (size > max) {
+		td_fail(td, err, "offset %" PRIu64 ": %s: size %" PRIu64 " too large",
+			off, what, size);
+		return -EBADMSG;
+	}
+	buf = malloc(size + 1);
+	if (!buf) {
+		td_fail(td, err, "out of memory");
+		return -ENOMEM;
+	}
+	ret = td_read(td, off, buf, size, what, err);
+	if (ret) {
+		free(buf);
+		return ret;
+	}
+	buf[size] = '\0';
+	*out = buf;
+	return 0;
+}
+
 /* Copy the payload of a snapshot option into @snap (replacing it). */
 static int td_snapshot(struct tracedat *td, sm_u64 off, sm_u64 size,
 		       struct stackmap_snapshot *snap,
 		       struct sm_err *err)
 {
 	struct sm_err e2;
-	void *buf;
+	char *buf;
 	int ret;
 
-	if (size > STACKMAP_SNAPSHOT_MAX_SIZE) {
-		td_fail(td, err, "offset %" PRIu64 ": snapshot option: size %" PRIu64 " too large",
-			off, size);
-		return -EBADMSG;
-	}
-	buf = malloc(size ? size : 1);
-	if (!buf) {
-		td_fail(td, err, "out of memory");
-		return -ENOMEM;
-	}
-	ret = td_read(td, off, buf, size, "snapshot option", err);
-	if (!ret) {
-		stackmap_snapshot_free(snap);
-		ret = stackmap_snapshot_decode(buf, size, snap, &e2);
-		if (ret)
-			td_fail(td, err, "option at offset %" PRIu64 ": %s",
-				off, e2.msg);
-	}
+	ret = td_payload(td, off, size, STACKMAP_SNAPSHOT_MAX_SIZE,
+			 "snapshot option", &buf, err);
+	if (ret)
+		return ret;
+	stackmap_snapshot_free(snap);
+	ret = stackmap_snapshot_decode(buf, size, snap, &e2);
+	if (ret)
+		td_fail(td, err, "option at offset %" PRIu64 ": %s", off, e2.msg);
 	free(buf);
 	return ret;
 }
@@ -361,27 +384,15 @@ static int visit_option(struct tracedat *td, sm_u64 id, sm_u64 off,
 			sm_u64 size, void *ctx, struct sm_err *err)
 {
 	struct td_option *o = ctx;
-	char *buf;
+	char what[32], *buf;
 	int ret;
 
 	if (id != o->id)
 		return 0;
-	if (size > o->max_size) {
-		td_fail(td, err, "offset %" PRIu64 ": option 0x%x: size %" PRIu64 " too large (at most %zu)",
-			off, o->id, size, o->max_size);
-		return -EBADMSG;
-	}
-	buf = malloc(size + 1);
-	if (!buf) {
-		td_fail(td, err, "out of memory");
-		return -ENOMEM;
-	}
-	ret = td_read(td, off, buf, size, "option payload", err);
-	if (ret) {
-		free(buf);
+	snprintf(what, sizeof(what), "option 0x%x", o->id);
+	ret = td_payload(td, off, size, o->max_size, what, &buf, err);
+	if (ret)
 		return ret;
-	}
-	buf[size] = '\0';
 	free(o->buf);
 	o->buf = buf;
 	o->len = size;
