@@ -52,7 +52,6 @@ struct perf_script {
 static int perf_script_begin(void *state, struct output_env *env)
 {
 	struct perf_script *p = state;
-
 	struct sm_err err;
 	int ret;
 
