@@ -23,137 +23,10 @@
 #include <unistd.h>
 
 #include "payload.h"
+#include "tracedat_file.h"
 #include "tracedat_options.h"
 
-#define TRACEDAT_MAGIC		STACKMAP_TRACEDAT_MAGIC
-#define TRACEDAT_MAGIC_LEN	STACKMAP_TRACEDAT_MAGIC_LEN
-#define TRACEDAT_OPTION_DONE	0	/* TRACECMD_OPTION_DONE */
-#define TRACEDAT_SEC_COMPRESS	1	/* TRACECMD_SEC_FL_COMPRESS */
-#define TRACEDAT_SECTION_HDR	16	/* u16 id, u16 flags, u32 desc, u64 size */
 #define TRACEDAT_MAX_SECTIONS	4096
-
-/* @path: the file's name, prefixed to every message; NULL for none. */
-struct tracedat {
-	int fd;
-	const char *path;
-	bool big_endian;
-	sm_u64 size;
-};
-
-/* Set @err to the message, after "PATH: " when @td has a path.  Return: -1. */
-static int td_fail(const struct tracedat *td, struct sm_err *err,
-		   const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-
-static int td_fail(const struct tracedat *td, struct sm_err *err,
-		   const char *fmt, ...)
-{
-	char msg[SM_ERR_LEN];
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(msg, sizeof(msg), fmt, ap);
-	va_end(ap);
-	return sm_err_set(err, "%s%s%s", td->path ? td->path : "",
-			  td->path ? ": " : "", msg);
-}
-
-static int td_read(struct tracedat *td, sm_u64 off, void *buf, size_t len,
-		   const char *field, struct sm_err *err)
-{
-	ssize_t n;
-
-	if (off > td->size || len > td->size - off) {
-		td_fail(td, err, "offset %" PRIu64 ": %s: beyond end of file (%" PRIu64 " bytes)",
-			off, field, td->size);
-		return -EBADMSG;
-	}
-	n = pread(td->fd, buf, len, (off_t)off);
-	if (n != (ssize_t)len) {
-		td_fail(td, err, "offset %" PRIu64 ": %s: read failed", off,
-			field);
-		return n < 0 ? -errno : -EBADMSG;
-	}
-	return 0;
-}
-
-/* Read an unsigned number of @bytes (2, 4 or 8) in the file's byte order. */
-static int td_num(struct tracedat *td, sm_u64 off, int bytes, sm_u64 *val,
-		  const char *field, struct sm_err *err)
-{
-	unsigned char b[8];
-	int i, ret;
-
-	ret = td_read(td, off, b, bytes, field, err);
-	if (ret)
-		return ret;
-	*val = 0;
-	for (i = 0; i < bytes; i++)
-		*val |= (sm_u64)b[td->big_endian ? i : bytes - 1 - i] <<
-			(8 * (bytes - 1 - i));
-	return 0;
-}
-
-/* Skip a NUL-terminated string at *off (at most 64 bytes). */
-static int td_string(struct tracedat *td, sm_u64 *off, char *out, size_t max,
-		     const char *field, struct sm_err *err)
-{
-	size_t i;
-	int ret;
-
-	for (i = 0; i < max; i++) {
-		ret = td_read(td, *off + i, &out[i], 1, field, err);
-		if (ret)
-			return ret;
-		if (!out[i]) {
-			*off += i + 1;
-			return 0;
-		}
-	}
-	td_fail(td, err, "offset %" PRIu64 ": %s: unterminated string", *off,
-		field);
-	return -EBADMSG;
-}
-
-/*
- * The file header, as tracecmd_alloc_fd() reads it: magic, version string,
- * endianness, long size and page size, and from version 7 the compression
- * name and version and the first options offset (*@options; 0 before 7).
- * @version receives the version string.
- */
-static int td_fields(struct tracedat *td, char version[64], sm_u64 *options,
-		     struct sm_err *err)
-{
-	char buf[64];
-	sm_u64 off = TRACEDAT_MAGIC_LEN;
-	int ret;
-
-	*options = 0;
-	ret = td_read(td, 0, buf, TRACEDAT_MAGIC_LEN, "magic", err);
-	if (ret)
-		return ret;
-	if (memcmp(buf, TRACEDAT_MAGIC, TRACEDAT_MAGIC_LEN)) {
-		td_fail(td, err, "offset 0: magic: not a trace.dat file");
-		return -EBADMSG;
-	}
-	ret = td_string(td, &off, version, 64, "version", err);
-	if (!ret)
-		ret = td_read(td, off, buf, 1 + 1 + 4,
-			      "endianness, long size and page size", err);
-	if (ret)
-		return ret;
-	td->big_endian = buf[0];
-	off += 1 + 1 + 4;
-	if (strtoul(version, NULL, 10) < 7)
-		return 0;
-	ret = td_string(td, &off, buf, sizeof(buf), "compression name", err);
-	if (!ret)
-		ret = td_string(td, &off, buf, sizeof(buf),
-				"compression version", err);
-	if (!ret)
-		ret = td_num(td, off, 8, options, "first options offset", err);
-	return ret;
-}
 
 /* The header up to the first options offset; a version 6 file has none. */
 static int td_header(struct tracedat *td, sm_u64 *options,
@@ -185,39 +58,6 @@ int stackmap_tracedat_check_header(int fd, struct sm_err *err)
 	}
 	td.size = st.st_size;
 	return td_fields(&td, version, &options, err);
-}
-
-/*
- * The @size bytes of the option @what at @off, at most @max of them, in a
- * malloc()ed buffer with a NUL byte after them (*@out; free() it).
- * Return: 0; -EBADMSG when @size is over @max or the bytes lie beyond the
- * file; -ENOMEM; -errno.
- */
-static int td_payload(struct tracedat *td, sm_u64 off, sm_u64 size,
-		      sm_u64 max, const char *what, char **out,
-		      struct sm_err *err)
-{
-	char *buf;
-	int ret;
-
-	if (size > max) {
-		td_fail(td, err, "offset %" PRIu64 ": %s: size %" PRIu64 " too large",
-			off, what, size);
-		return -EBADMSG;
-	}
-	buf = malloc(size + 1);
-	if (!buf) {
-		td_fail(td, err, "out of memory");
-		return -ENOMEM;
-	}
-	ret = td_read(td, off, buf, size, what, err);
-	if (ret) {
-		free(buf);
-		return ret;
-	}
-	buf[size] = '\0';
-	*out = buf;
-	return 0;
 }
 
 /* Copy the payload of a snapshot option into @snap (replacing it). */

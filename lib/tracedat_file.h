@@ -1,0 +1,57 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * tracedat_file: a trace.dat read as bytes, for the parts of libstackmap
+ * that read what libtracecmd has no public call for (the option chain).  Layout: trace-cmd 3.1.6
+ * lib/trace-cmd/trace-input.c (tracecmd_alloc_fd(), read_section_header()),
+ * unchanged in trace-cmd 3.3.1 (libtracecmd 1.5.2).
+ *
+ * Every function that fails sets @err to "PATH: offset N: FIELD: why" (no
+ * "PATH: " when the struct has no path) and returns a negative errno:
+ * -EBADMSG for a field beyond the end of the file or malformed, -ENOMEM,
+ * or the read's own errno.
+ */
+#ifndef LIBSTACKMAP_TRACEDAT_FILE_H
+#define LIBSTACKMAP_TRACEDAT_FILE_H
+#include <stdbool.h>
+#include <stddef.h>
+#include "sm_err.h"
+#include "stackmap/types.h"
+
+#define TRACEDAT_MAGIC		STACKMAP_TRACEDAT_MAGIC
+#define TRACEDAT_MAGIC_LEN	STACKMAP_TRACEDAT_MAGIC_LEN
+#define TRACEDAT_OPTION_DONE	0	/* TRACECMD_OPTION_DONE */
+#define TRACEDAT_SEC_COMPRESS	1	/* TRACECMD_SEC_FL_COMPRESS */
+#define TRACEDAT_SECTION_HDR	16	/* u16 id, u16 flags, u32 desc, u64 size */
+
+/* @path: the file's name, prefixed to every message; NULL for none. */
+struct tracedat {
+	int fd;
+	const char *path;
+	bool big_endian;
+	sm_u64 size;
+};
+
+/* Set @err to the message, after "PATH: " when @td has a path.  Return: -1. */
+int td_fail(const struct tracedat *td, struct sm_err *err,
+	    const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+/* @len bytes at @off into @buf; @field names them in the message. */
+int td_read(struct tracedat *td, sm_u64 off, void *buf, size_t len,
+	    const char *field, struct sm_err *err);
+/* An unsigned number of @bytes (2, 4 or 8) at @off in the file's byte order. */
+int td_num(struct tracedat *td, sm_u64 off, int bytes, sm_u64 *val,
+	   const char *field, struct sm_err *err);
+/* A NUL-terminated string of at most @max bytes at *@off; *@off moves past it. */
+int td_string(struct tracedat *td, sm_u64 *off, char *out, size_t max,
+	      const char *field, struct sm_err *err);
+/*
+ * The header fields: @version receives the version string, *@options the
+ * first options offset (0 before version 7); sets @td's byte order.
+ */
+int td_fields(struct tracedat *td, char version[64], sm_u64 *options,
+	      struct sm_err *err);
+/* @size bytes at @off (at most @max) in a malloc()ed, NUL-ended *@out. */
+int td_payload(struct tracedat *td, sm_u64 off, sm_u64 size,
+	       sm_u64 max, const char *what, char **out,
+	       struct sm_err *err);
+
+#endif /* LIBSTACKMAP_TRACEDAT_FILE_H */
