@@ -89,17 +89,16 @@ int td_string(struct tracedat *td, sm_u64 *off, char *out, size_t max,
 /*
  * The file header, as tracecmd_alloc_fd() reads it: magic, version string,
  * endianness, long size and page size, and from version 7 the compression
- * name and version and the first options offset (*@options; 0 before 7).
- * @version receives the version string.
+ * name and version and the first options offset.
  */
-int td_fields(struct tracedat *td, char version[64], sm_u64 *options,
+int td_fields(struct tracedat *td, struct tracedat_head *h,
 	      struct sm_err *err)
 {
 	char buf[64];
-	sm_u64 off = TRACEDAT_MAGIC_LEN;
+	sm_u64 off = TRACEDAT_MAGIC_LEN, page;
 	int ret;
 
-	*options = 0;
+	memset(h, 0, sizeof(*h));
 	ret = td_read(td, 0, buf, TRACEDAT_MAGIC_LEN, "magic", err);
 	if (ret)
 		return ret;
@@ -107,22 +106,32 @@ int td_fields(struct tracedat *td, char version[64], sm_u64 *options,
 		td_fail(td, err, "offset 0: magic: not a trace.dat file");
 		return -EBADMSG;
 	}
-	ret = td_string(td, &off, version, 64, "version", err);
+	ret = td_string(td, &off, h->version, sizeof(h->version), "version",
+			err);
 	if (!ret)
 		ret = td_read(td, off, buf, 1 + 1 + 4,
 			      "endianness, long size and page size", err);
 	if (ret)
 		return ret;
 	td->big_endian = buf[0];
+	ret = td_num(td, off + 2, 4, &page, "page size", err);
+	if (ret)
+		return ret;
+	h->page_size = page;
+	h->file_version = strtoul(h->version, NULL, 10);
 	off += 1 + 1 + 4;
-	if (strtoul(version, NULL, 10) < 7)
+	h->end = off;
+	if (h->file_version < 7)
 		return 0;
-	ret = td_string(td, &off, buf, sizeof(buf), "compression name", err);
+	ret = td_string(td, &off, h->compression, sizeof(h->compression),
+			"compression name", err);
 	if (!ret)
 		ret = td_string(td, &off, buf, sizeof(buf),
 				"compression version", err);
 	if (!ret)
-		ret = td_num(td, off, 8, options, "first options offset", err);
+		ret = td_num(td, off, 8, &h->options, "first options offset",
+			     err);
+	h->end = off + 8;
 	return ret;
 }
 

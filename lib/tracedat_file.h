@@ -43,11 +43,18 @@ int td_num(struct tracedat *td, sm_u64 off, int bytes, sm_u64 *val,
 /* A NUL-terminated string of at most @max bytes at *@off; *@off moves past it. */
 int td_string(struct tracedat *td, sm_u64 *off, char *out, size_t max,
 	      const char *field, struct sm_err *err);
-/*
- * The header fields: @version receives the version string, *@options the
- * first options offset (0 before version 7); sets @td's byte order.
- */
-int td_fields(struct tracedat *td, char version[64], sm_u64 *options,
+/* The fields of a trace.dat's header that td_fields() reads. */
+struct tracedat_head {
+	char version[64];		/* "6", "7" */
+	unsigned long file_version;	/* its number */
+	unsigned int page_size;		/* bytes */
+	char compression[64];		/* "zstd", "none"; "" before 7 */
+	sm_u64 options;			/* first options offset; 0 before 7 */
+	sm_u64 end;			/* offset after the last field */
+};
+
+/* The header fields into @h; sets @td's byte order. */
+int td_fields(struct tracedat *td, struct tracedat_head *h,
 	      struct sm_err *err);
 /* @size bytes at @off (at most @max) in a malloc()ed, NUL-ended *@out. */
 int td_payload(struct tracedat *td, sm_u64 off, sm_u64 size,

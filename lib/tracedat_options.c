@@ -32,12 +32,13 @@
 static int td_header(struct tracedat *td, sm_u64 *options,
 		     struct sm_err *err)
 {
-	char version[64];
-	int ret = td_fields(td, version, options, err);
+	struct tracedat_head h;
+	int ret = td_fields(td, &h, err);
 
-	if (!ret && strtoul(version, NULL, 10) < 7) {
+	*options = h.options;
+	if (!ret && h.file_version < 7) {
 		td_fail(td, err, "file version %s has no option sections after the data; record with --file-version 7 or run trace-cmd convert --file-version 7",
-			version);
+			h.version);
 		return -ENOTSUP;
 	}
 	return ret;
@@ -46,9 +47,8 @@ static int td_header(struct tracedat *td, sm_u64 *options,
 int stackmap_tracedat_check_header(int fd, struct sm_err *err)
 {
 	struct tracedat td = { .fd = fd };
-	char version[64];
+	struct tracedat_head h;
 	struct stat st;
-	sm_u64 options;
 
 	if (fstat(fd, &st)) {
 		int e = errno;
@@ -57,7 +57,7 @@ int stackmap_tracedat_check_header(int fd, struct sm_err *err)
 		return -e;
 	}
 	td.size = st.st_size;
-	return td_fields(&td, version, &options, err);
+	return td_fields(&td, &h, err);
 }
 
 /* Copy the payload of a snapshot option into @snap (replacing it). */
