@@ -92,7 +92,7 @@ static int load_snapshot(struct fgdecode *fg)
 	struct sm_err err;
 	int ret;
 
-	ret = stackmap_snapshot_read_tracedat(fg->opt.path, &snap, &err);
+	ret = stackmap_snapshot_read_tracedat(fg->reader.file, &snap, &err);
 	if (ret == -ENOENT ||
 	    (ret == -ENOTSUP && fg->reader.file_version < 7))
 		return 0;
@@ -171,6 +171,7 @@ static int begin_output(struct fgdecode *fg)
 
 	fg->env = (struct output_env){
 		.path = fg->opt.path,
+		.file = fg->reader.file,
 		.tep = fg->reader.tep,
 		.nr_cpus = fg->reader.nr_cpus,
 		.uname = reader_uname(&fg->reader),
@@ -241,6 +242,8 @@ static int run_guarded(struct fgdecode *fg)
 		fg_file_error(fg->opt.path, "%s", err.msg);
 		return EXIT_ERROR;
 	}
+	if (reader_salvaged(&fg->reader, &err))
+		fg_warn("%s: %s", fg->opt.path, err.msg);
 	if (make_output(fg, &made)) {
 		fg_file_error(fg->opt.path, "out of memory");
 		goto out;

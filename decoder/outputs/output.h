@@ -113,6 +113,8 @@ struct output_args {
 /**
  * struct output_env - what the run gives every output
  * @path: the trace.dat (for titles and messages)
+ * @file: the file to read the trace's options from: @path, or the copy
+ *	rebuilt when @path was truncated (reader_open())
  * @tep: its handle
  * @nr_cpus: its CPU count
  * @uname: the uname of its kernel as trace-cmd stored it, or ""
@@ -127,6 +129,7 @@ struct output_args {
  */
 struct output_env {
 	const char *path;
+	const char *file;
 	struct tep_handle *tep;
 	int nr_cpus;
 	const char *uname;

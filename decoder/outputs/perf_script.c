@@ -57,7 +57,7 @@ static int perf_script_begin(void *state, struct output_env *env)
 
 	p->env = env;
 	trace_seq_init(&p->line);
-	ret = sm_tgids_read_tracedat(&p->tgids, env->path, &err);
+	ret = sm_tgids_read_tracedat(&p->tgids, env->file, &err);
 	if (ret == -ENOMEM)
 		return ret;
 	/* None stored, or a version 6 file (which cannot store them): tids only. */

@@ -228,23 +228,99 @@ static bool truncated(const char *path, struct sm_err *err)
 	return true;
 }
 
-static struct tracecmd_input *open_trace(const char *path, unsigned int flags,
-					 struct sm_err *err)
+/* libtracecmd's open of @path; NULL when it refuses the file. */
+static struct tracecmd_input *open_file(const char *path, unsigned int flags,
+					bool *headers)
 {
 	struct tracecmd_input *handle;
 
+	*headers = false;
 	handle = FAULT_GUARDED(-1, tracecmd_open_head(path,
 			flags & READER_NO_PLUGINS ? TRACECMD_FL_LOAD_NO_PLUGINS : 0));
+	if (!handle)
+		return NULL;
+	*headers = true;
+	if (FAULT_GUARDED(-1, tracecmd_init_data(handle)) < 0)
+		return NULL;
+	return handle;
+}
+
+/* The repaired copy of @r->path for libtracecmd; NULL with @err set. */
+static struct tracecmd_input *open_copy(struct reader *r, unsigned int flags,
+					const char *cut, struct sm_err *err)
+{
+	struct tracecmd_input *handle;
+	bool headers;
+
+	snprintf(r->salvage_path, sizeof(r->salvage_path), "/proc/self/fd/%d",
+		 r->salvage.fd);
+	handle = open_file(r->salvage_path, flags, &headers);
 	if (!handle) {
-		if (!truncated(path, err))
-			sm_err_set(err, "not a trace-cmd trace.dat file, or its headers are corrupt");
+		sm_err_set(err, "%s; its repaired copy is not readable either",
+			   cut);
 		return NULL;
 	}
-	if (FAULT_GUARDED(-1, tracecmd_init_data(handle)) < 0) {
-		if (!truncated(path, err))
-			sm_err_set(err, "its event data is truncated or corrupt (libtracecmd cannot index it)");
+	r->file = r->salvage_path;
+	return handle;
+}
+
+/*
+ * @r->path's CPU data, or the options placing it, run past its end (a
+ * check without a copy found that a copy can be made): open the copy
+ * stackmap_tracedat_salvage() makes in $TMPDIR.  libtracecmd never opens
+ * the cut file itself: 3.1.6 cannot close a handle whose data it refused.
+ */
+static struct tracecmd_input *open_salvaged(struct reader *r,
+					    unsigned int flags,
+					    struct sm_err *err)
+{
+	const char *tmp = getenv("TMPDIR");
+	struct sm_err cut;
+
+	if (!truncated(r->path, &cut))
+		snprintf(cut.msg, sizeof(cut.msg), "truncated");
+	if (stackmap_tracedat_salvage(r->path, tmp && *tmp ? tmp : "/tmp",
+				      &r->salvage, err))
 		return NULL;
-	}
+	return open_copy(r, flags, cut.msg, err);
+}
+
+/*
+ * libtracecmd refused @r->path: say why in @err, naming where a cut file
+ * ends and, when it ends before the parts a salvage needs, what stops it.
+ */
+static void refused(struct reader *r, bool headers, struct sm_err *err)
+{
+	size_t skip = strlen(r->path) + 2;
+	struct sm_err cut, why;
+	bool known = truncated(r->path, &cut);
+	int ret;
+
+	ret = stackmap_tracedat_salvage(r->path, NULL, &r->salvage, &why);
+	if (strncmp(why.msg, r->path, skip - 2) == 0)
+		memmove(why.msg, why.msg + skip, strlen(why.msg + skip) + 1);
+	if (known)
+		sm_err_set(err, "%s; not decodable: %s", cut.msg, why.msg);
+	else if (ret == -EBADMSG && strstr(why.msg, "beyond end of file"))
+		sm_err_set(err, "truncated: %s", why.msg);
+	else if (headers)
+		sm_err_set(err, "its event data is truncated or corrupt (libtracecmd cannot index it)");
+	else
+		sm_err_set(err, "not a trace-cmd trace.dat file, or its headers are corrupt");
+}
+
+static struct tracecmd_input *open_trace(struct reader *r, unsigned int flags,
+					 struct sm_err *err)
+{
+	struct tracecmd_input *handle;
+	struct sm_err ignored;
+	bool headers;
+
+	if (!stackmap_tracedat_salvage(r->path, NULL, &r->salvage, &ignored))
+		return open_salvaged(r, flags, err);
+	handle = open_file(r->path, flags, &headers);
+	if (!handle)
+		refused(r, headers, err);
 	return handle;
 }
 
@@ -274,13 +350,15 @@ int reader_open(struct reader *r, const char *path, unsigned int flags,
 {
 	memset(r, 0, sizeof(*r));
 	r->path = path;
+	r->file = path;
+	r->salvage.fd = -1;
 	if (reader_check(path, err))
 		return -1;
 	/* Failures are reported here in one line, not by the library. */
 	tracecmd_set_loglevel(TEP_LOG_NONE);
-	r->handle = open_trace(path, flags, err);
+	r->handle = open_trace(r, flags, err);
 	if (!r->handle)
-		return -1;
+		goto fail_salvage;
 	r->tep = tracecmd_get_tep(r->handle);
 	r->file_version = tracecmd_get_in_file_version(r->handle);
 	r->nr_cpus = buffer_cpus(r->handle);
@@ -293,7 +371,46 @@ int reader_open(struct reader *r, const char *path, unsigned int flags,
 fail:
 	close_buffers(r);
 	tracecmd_close(r->handle);
+fail_salvage:
+	if (r->salvage.fd >= 0)
+		close(r->salvage.fd);
+	r->salvage.fd = -1;
 	return -1;
+}
+
+bool reader_salvaged(const struct reader *r, struct sm_err *what)
+{
+	const struct stackmap_salvage *s = &r->salvage;
+	char cut[160] = "", total[16] = "";
+
+	if (s->fd < 0)
+		return false;
+	if (s->lost)
+		snprintf(total, sizeof(total), "%u ", s->kept + s->lost);
+	if (s->cut_cpu >= 0)
+		snprintf(cut, sizeof(cut), "; the cut ends inside CPU %d's data: %u of its %s%s kept",
+			 s->cut_cpu, s->kept, total, s->unit);
+	if (s->cut_cpu >= 0 && r->file_version >= 7)
+		snprintf(cut + strlen(cut), sizeof(cut) - strlen(cut),
+			 ", the last %llu bytes lost",
+			 (unsigned long long)s->bytes_lost);
+	if (r->file_version < 7)
+		sm_err_set(what, "truncated at byte %llu: the CPU data its table places runs past the end: decoding what the file holds (%llu bytes of CPU data lost, %u CPU%s with none left, %u instance%s lost)%s",
+			   (unsigned long long)s->file_size,
+			   (unsigned long long)s->bytes_lost, s->cpus_lost,
+			   s->cpus_lost == 1 ? "" : "s", s->buffers_lost,
+			   s->buffers_lost == 1 ? "" : "s", cut);
+	else if (!s->data_section)
+		sm_err_set(what, "truncated at byte %llu: the options from offset %llu on are lost (they placed no CPU data; a map snapshot or saved_tgids stored there is lost too): decoding the rest",
+			   (unsigned long long)s->file_size,
+			   (unsigned long long)s->lost_at);
+	else
+		sm_err_set(what, "truncated at byte %llu: the options written after its CPU data (offset %llu on, with any map snapshot or saved_tgids) are lost; decoding the CPU data of the section at offset %llu as placed again (%u CPU%s, %s clock)%s",
+			   (unsigned long long)s->file_size,
+			   (unsigned long long)s->lost_at,
+			   (unsigned long long)s->data_section, s->cpus,
+			   s->cpus == 1 ? "" : "s", s->clock, cut);
+	return true;
 }
 
 /* Release the records queued for @stream. */
@@ -314,7 +431,10 @@ void reader_close(struct reader *r)
 		drop_queue(r, s);
 	close_buffers(r);
 	tracecmd_close(r->handle);
+	if (r->salvage.fd >= 0)
+		close(r->salvage.fd);
 	memset(r, 0, sizeof(*r));
+	r->salvage.fd = -1;
 }
 
 void reader_rewind(struct reader *r)

@@ -26,6 +26,7 @@
 #include <trace-cmd.h>
 
 #include "tep_stack.h"
+#include "tracedat_salvage.h"
 
 
 /*
@@ -68,6 +69,14 @@ struct reader_kstack {
 
 struct reader {
 	const char *path;
+	/*
+	 * When @path was cut short after its CPU data: the repaired copy
+	 * libtracecmd reads instead (salvage.fd >= 0; file names it as
+	 * /proc/self/fd/N).  Else salvage.fd is -1 and file is @path.
+	 */
+	struct stackmap_salvage salvage;
+	char salvage_path[32];
+	const char *file;
 	struct tracecmd_input *handle;
 	struct tep_handle *tep;
 	unsigned long file_version;		/* 6 or 7 */
@@ -123,6 +132,12 @@ int reader_check(const char *path, struct sm_err *err);
  * numeric 'size' or an array 'caller').  Leaves the reader positioned at the
  * start of the trace.
  *
+ * A version 7 file cut short after (or inside) its CPU data is read from
+ * the copy stackmap_tracedat_salvage() rebuilds in $TMPDIR (default /tmp):
+ * reader_salvaged() then says what was lost, and @r->file names the copy
+ * for readers of the trace's options.  When no copy can be made, @err says
+ * "truncated: ...; not decodable: WHY".
+ *
  * Return: 0, or -1 with @err set (@r needs no reader_close()).
  */
 int reader_open(struct reader *r, const char *path, unsigned int flags,
@@ -138,6 +153,17 @@ int reader_open(struct reader *r, const char *path, unsigned int flags,
 void reader_close(struct reader *r);
 
 const char *reader_uname(const struct reader *r);
+
+/**
+ * reader_salvaged() - was the trace decoded from a repaired copy?
+ * @r: an open reader
+ * @what: when it was, one line: where the file ends, which options were
+ *	lost, how the CPU data was placed again, and what a cut inside the
+ *	data took (chunks and bytes of that CPU)
+ *
+ * Return: true when reader_open() read a salvaged copy of the trace.
+ */
+bool reader_salvaged(const struct reader *r, struct sm_err *what);
 
 /**
  * reader_type() - the event id of a record: tep_data_type(), without its

@@ -20,8 +20,8 @@ PASSED=0 FAILED=0
 
 # libtracecmd's own leaks (tests/decoder/libtracecmd.supp); fgdecode leaves
 # the handle of a trace with truncated data unfreed on purpose
-# (decoder/pipeline/read.c, open_trace()).
-{ cat "$ROOT/tests/decoder/libtracecmd.supp"; echo 'leak:open_trace'; } >"$TMP/lsan.supp"
+# (decoder/pipeline/read.c, open_file()).
+{ cat "$ROOT/tests/decoder/libtracecmd.supp"; echo 'leak:open_file'; } >"$TMP/lsan.supp"
 export LSAN_OPTIONS="suppressions=$TMP/lsan.supp"
 # Full unwinding, so the suppression can see libtracecmd's frames.
 export ASAN_OPTIONS="exitcode=90:fast_unwind_on_malloc=0" UBSAN_OPTIONS="exitcode=91:print_stacktrace=1"
@@ -90,16 +90,64 @@ matrix_truncated() {
 	done
 }
 
-# A version 7 trace cut in its tail (the option sections after the data): an error that says it is truncated and
-# where the file ends, not that it is no trace.dat.
+# A trace cut in its tail.  Version 7: the options after the data gone (118 bytes: the strings section and the
+# options that place the CPU data) decodes exactly as the whole file; a cut inside the last CPU's data decodes the
+# whole chunks before it, warned, printing only lines the whole file prints; once a CPU's data is gone entirely
+# the other CPUs' cannot be told apart and the file is refused, saying why.  Version 6: the whole pages of a cut
+# CPU's data are kept.  At least one cut of each file must end inside the data and decode.
 matrix_cut_tail() {
-	local file=$1 size cut
+	local label=$1 file=$2 size cut inside=0 name
+	shift 2
 	size=$(stat -c %s "$file")
-	for cut in 118 4096 40000; do
+	timeout 120 "$FG" "$file" >"$TMP/whole" 2>/dev/null
+	for cut in "$@"; do
+		name=$label-last-$cut-bytes-cut
 		head -c "$((size - cut))" "$file" >"$TMP/cut"
-		run_case "v7-last-$cut-bytes-cut" error "$TMP/cut"
-		expect_message "v7-last-$cut-bytes-cut" ": truncated: the file ends at byte $((size - cut)), before "
+		timeout 120 "$FG" "$TMP/cut" >"$TMP/out" 2>"$TMP/err"
+		if grep -q "; not decodable: " "$TMP/err"; then
+			run_case "$name" error "$TMP/cut"
+			expect_message "$name" ": truncated: the file ends at byte $((size - cut)), before "
+		elif grep -q "the cut ends inside CPU" "$TMP/err"; then
+			run_case "$name" decode "$TMP/cut"
+			expect_message "$name" "warning: $TMP/cut: truncated at byte $((size - cut)): "
+			expect_lines_of "$name" "$TMP/out" "$TMP/whole"
+			inside=$((inside + 1))
+		else
+			run_case "$name" decode "$TMP/cut"
+			expect_same "$name" "$TMP/out" "$TMP/whole"
+		fi
 	done
+	if ((inside)); then
+		PASSED=$((PASSED + 1))
+		echo "PASS $label-cut-inside-the-data ($inside cuts decoded)"
+	else
+		FAILED=$((FAILED + 1))
+		echo "FAIL $label-cut-inside-the-data: no cut ended inside a CPU's data and decoded"
+	fi
+}
+
+# expect_same NAME OUT WHOLE: the cut file's output is the whole file's.
+expect_same() {
+	if cmp -s "$2" "$3"; then
+		PASSED=$((PASSED + 1))
+		echo "PASS $1 (output identical to the whole file's)"
+	else
+		FAILED=$((FAILED + 1))
+		echo "FAIL $1: output differs from the whole file's: $(diff "$2" "$3" | head -n 2 | tr '\n' ' ')"
+	fi
+}
+
+# expect_lines_of NAME OUT WHOLE: every line of OUT is a line of WHOLE, but the marker of a stack the cut took.
+expect_lines_of() {
+	local extra
+	extra=$(grep -v '<no stack: ' "$2" | sort | comm -23 - <(sort "$3") | head -n 1)
+	if [[ -z $extra && $(wc -l <"$2") -lt $(wc -l <"$3") ]]; then
+		PASSED=$((PASSED + 1))
+		echo "PASS $1 ($(wc -l <"$2") of $(wc -l <"$3") lines, all the whole file's)"
+	else
+		FAILED=$((FAILED + 1))
+		echo "FAIL $1: ${extra:+a line the whole file lacks: $extra}${extra:-not fewer lines than the whole file}"
+	fi
 }
 
 # Every prefix of the first 100 bytes: an error naming what is missing, never an abort (libtracecmd 3.1.6 freed
@@ -234,7 +282,8 @@ main() {
 	matrix_prefixes v6 "$TMP/v6.dat"
 	matrix_kinds
 	matrix_truncated v7 "$TRACE"
-	matrix_cut_tail "$TRACE"
+	matrix_cut_tail v7 "$TRACE" 118 300 1000 2000 4096 40000
+	matrix_cut_tail v6 "$TMP/v6.dat" 1 118 4096 10000
 	matrix_truncated v6 "$TMP/v6.dat"
 	matrix_flipped v6 "$TMP/v6.dat"
 	matrix_page_header

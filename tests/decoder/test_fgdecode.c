@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -1040,6 +1041,120 @@ START_TEST(truncated_trace_does_not_crash)
 END_TEST
 
 
+static int count_of(const char *hay, const char *needle);
+
+/*
+ * Each of @n cuts of the trace at trace_path: for cut i, the file without
+ * its last @step * (i + 1) bytes.  Every decode of a cut file must exit 0;
+ * one that took only what follows the data must print exactly @whole (a
+ * version 7 file's strings section, the last, names sections only: cut
+ * alone it changes nothing and is not warned about); one that ends inside
+ * a CPU's data must warn and print only lines of @whole (and the marker of
+ * the stack it cut off); once a cut took a whole CPU's data, the CPU of
+ * what is left is not known and the file must be refused, saying so.
+ * Return: how many cuts were decoded from options placed again (warned,
+ * and every line printed); *@inside: how many ended inside a CPU's data.
+ */
+static int decode_cuts(const char *name, const char *whole, int step, int n,
+		       int *inside)
+{
+	char cmd[512], *line, *save, *out;
+	struct stat st;
+	int i, same = 0;
+
+	ck_assert_int_eq(stat(trace_path, &st), 0);
+	for (i = 0; i < n; i++) {
+		snprintf(cmd, sizeof(cmd), "head -c %lld '%s' > '%s/cut.dat'",
+			 (long long)st.st_size - step * (i + 1), trace_path, dir);
+		ck_assert_int_eq(system(cmd), 0);
+		run("cut.dat");
+		if (res.status == 1 && strstr(res.err, "which CPU each belongs to"))
+			continue;
+		ck_assert_msg(res.status == 0, "%s cut %d: status %d: %s", name,
+			      i, res.status, res.err);
+		if (!strstr(res.err, "the cut ends inside")) {
+			ck_assert_msg(!strcmp(res.out, whole),
+				      "%s cut %d: output differs from the whole trace's; %.400s",
+				      name, i, res.err);
+			same += !!strstr(res.err, "as placed again");
+			continue;
+		}
+		ck_assert_msg(strstr(res.err, ": truncated at byte "),
+			      "%s cut %d: no warning: %s", name, i, res.err);
+		(*inside)++;
+		out = strdup(res.out);
+		for (line = strtok_r(out, "\n", &save); line;
+		     line = strtok_r(NULL, "\n", &save))
+			ck_assert_msg(strstr(whole, line) ||
+				      strstr(line, "<no stack: "),
+				      "%s cut %d: line not in the whole trace: %s",
+				      name, i, line);
+		free(out);
+	}
+	return same;
+}
+
+/* trace-cmd writes a CPU's data as whole pages; mkt_add() too. */
+static void fill_pages(int cpu, unsigned long long ts, int events)
+{
+	int i;
+
+	for (i = 0; i < events; i++)
+		tick(cpu, ts + i * 1000ULL, i);
+}
+
+START_TEST(v6_trace_cut_inside_its_data_decodes_the_whole_pages)
+{
+	int inside = 0;
+	char *whole;
+
+	fill_pages(0, 1 * SEC, 40);
+	fill_pages(1, 1 * SEC + 500, 600);
+	write_trace();
+	run("trace.dat");
+	ck_assert_int_eq(res.status, 0);
+	whole = strdup(res.out);
+	ck_assert_int_eq(decode_cuts("v6", whole, 1000, 3, &inside), 0);
+	ck_assert_int_eq(inside, 3);
+	ck_assert(strstr(res.err, "the cut ends inside CPU 1's data: "));
+	ck_assert(strstr(res.err, " pages kept"));
+	/* CPU 0's events all stay, CPU 1 keeps fewer. */
+	ck_assert_int_eq(count_of(res.out, "[000]"), count_of(whole, "[000]"));
+	ck_assert_int_gt(count_of(res.out, "[001]"), 0);
+	ck_assert_int_lt(count_of(res.out, "[001]"), count_of(whole, "[001]"));
+	free(whole);
+}
+END_TEST
+
+START_TEST(v7_trace_cut_after_its_data_decodes_the_same)
+{
+	char cmd[512], *whole;
+	int inside = 0;
+
+	/* trace-cmd 3.1.6 converts a version 6 file only with its options. */
+	mkt_set_uname(mt, "Linux test 6.1.0 #1 SMP x86_64");
+	fill_pages(0, 1 * SEC, 40);
+	fill_pages(1, 1 * SEC + 500, 600);
+	write_trace();
+	snprintf(cmd, sizeof(cmd),
+		 "cd '%s' && trace-cmd convert --file-version 7 -i trace.dat -o v7.dat >convert.log 2>&1 && mv v7.dat trace.dat",
+		 dir);
+	ck_assert_int_eq(system(cmd), 0);
+	run("trace.dat");
+	ck_assert_int_eq(res.status, 0);
+	whole = strdup(res.out);
+	/*
+	 * Cuts of 40, 80, ... 2000 bytes: the strings and the options that
+	 * place the data first (decoded the same, from the data placed
+	 * again), then the end of CPU 1's compressed data.
+	 */
+	ck_assert_int_gt(decode_cuts("v7", whole, 40, 50, &inside), 0);
+	ck_assert_int_gt(inside, 0);
+	ck_assert(strstr(res.err, "which CPU each belongs to"));
+	free(whole);
+}
+END_TEST
+
 /* ---- kernel_stack, buffer instances, v7 ---- */
 
 #define FX_ID_KSTACK	4
@@ -1272,8 +1387,6 @@ static void write_mixed_trace(void)
 	tick(0, 5 * SEC, 5);
 	write_trace();
 }
-
-static int count_of(const char *hay, const char *needle);
 
 START_TEST(folded_prints_root_first_per_event_sorted_with_counts)
 {
@@ -2708,6 +2821,8 @@ static Suite *fgdecode_suite(void)
 	tcase_add_test(bad, missing_file_is_one_line_and_exit_1);
 	tcase_add_test(bad, file_that_is_not_a_trace_is_one_line_and_exit_1);
 	tcase_add_test(bad, truncated_trace_does_not_crash);
+	tcase_add_test(bad, v6_trace_cut_inside_its_data_decodes_the_whole_pages);
+	tcase_add_test(bad, v7_trace_cut_after_its_data_decodes_the_same);
 	suite_add_tcase(s, bad);
 
 	tcase_add_checked_fixture(sources, setup, teardown);
