@@ -7,11 +7,12 @@ Usage: perf_script_browser.py SPEEDSCOPE PERF_SCRIPT FOLDED OUTDIR [CHROMIUM]
 
 SPEEDSCOPE is speedscope's release directory (dist/release of its npm
 package), PERF_SCRIPT the output of `fgdecode --perf-script TRACE`, FOLDED
-`fgdecode --folded --merge TRACE` (the ground truth).  The file is loaded as
-speedscope's own command line does (index.html#localProfilePath= a script
-calling speedscope.loadFileFromBase64), under a name that says nothing of
-its format, so speedscope picks the importer by its content.  Checks,
-printing PASS/FAIL per check:
+`fgdecode --folded --merge TRACE` (the ground truth).  speedscope and the
+file are served over HTTP on loopback (127.0.0.1, a free port, for the
+run's length) and the file is opened as a hosted speedscope opens one
+(index.html#profileURL=), under a name that says nothing of its format, so
+speedscope picks the importer by its content.  Checks, printing PASS/FAIL
+per check:
 
   import   speedscope imported it as "linux perf script output"
   threads  its profiles are the tasks of the output's event lines, one per
@@ -24,12 +25,16 @@ printing PASS/FAIL per check:
 and keeps OUTDIR/speedscope.png and OUTDIR/speedscope.json (the export).
 Exit status: 0 when every check passed.
 """
-import base64
+import functools
+import http.server
 import json
 import os
 import re
+import shutil
 import sys
 import tempfile
+import threading
+import urllib.parse
 
 from devtools import Browser
 
@@ -87,19 +92,35 @@ def tasks(path):
     return out
 
 
-def load(b, release, perf_script, profile_dir):
-    """Open speedscope on PERF_SCRIPT; return the console lines it printed."""
-    with open(perf_script, "rb") as f:
-        data = base64.b64encode(f.read()).decode()
-    loader = os.path.join(profile_dir, "load.js")
-    with open(loader, "w") as f:
-        f.write(f"speedscope.loadFileFromBase64({json.dumps('recording.txt')}, {json.dumps(data)})\n")
-    b.open("file://" + os.path.join(release, "index.html") + "#localProfilePath=" + loader, 1200, 800)
+class QuietHandler(http.server.SimpleHTTPRequestHandler):
+    """Serves a directory without a log line per request."""
+
+    def log_message(self, *args):
+        pass
+
+
+def serve(root):
+    """Serve ROOT on 127.0.0.1 at a free port from a thread; return the server."""
+    server = http.server.ThreadingHTTPServer(
+        ("127.0.0.1", 0), functools.partial(QuietHandler, directory=root))
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    return server
+
+
+def load(b, release, perf_script, site):
+    """Serve speedscope and PERF_SCRIPT from SITE on loopback, open it;
+    return the console lines speedscope printed and the server."""
+    shutil.copytree(release, os.path.join(site, "speedscope"))
+    shutil.copyfile(perf_script, os.path.join(site, "recording.txt"))
+    server = serve(site)
+    base = f"http://127.0.0.1:{server.server_address[1]}"
+    b.open(f"{base}/speedscope/index.html#profileURL=" +
+           urllib.parse.quote(f"{base}/recording.txt", safe=""), 1200, 800)
     console = []
     while not any("Importing" in c or "rror" in c for c in console):
         ev = b.wait_event("Runtime.consoleAPICalled")
         console.append(" ".join(str(a.get("value", "")) for a in ev["params"]["args"]))
-    return console
+    return console, server
 
 
 def pause(b):
@@ -134,16 +155,19 @@ def main():
     release, perf_script, folded, outdir = (os.path.abspath(a) for a in sys.argv[1:5])
     chromium = sys.argv[5] if len(sys.argv) > 5 else "chromium"
     os.makedirs(outdir, exist_ok=True)
-    with tempfile.TemporaryDirectory() as profile_dir:
+    with tempfile.TemporaryDirectory() as profile_dir, tempfile.TemporaryDirectory() as site:
         b = Browser(chromium, profile_dir)
+        server = None
         try:
-            console = load(b, release, perf_script, profile_dir)
+            console, server = load(b, release, perf_script, site)
             result("import", "" if any("linux perf script" in c for c in console) else
                    f"speedscope said: {' | '.join(console)[:300]}")
             got = export(b)
             b.screenshot(os.path.join(outdir, "speedscope.png"))
         finally:
             b.close()
+            if server:
+                server.shutdown()
     if got is None:
         result("export", "no file came out of speedscope's Export")
         return 1
