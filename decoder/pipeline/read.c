@@ -205,13 +205,6 @@ const char *reader_uname(const struct reader *r)
 }
 
 /*
- * tracecmd_open() in two steps, as it does them itself (trace-input.c,
- * tracecmd_open_fd(): headers, then tracecmd_init_data()).  When the data
- * part is truncated, 3.1.6 frees the half-built handle with tracecmd_close(),
- * which dereferences NULL; here the handle is left allocated instead and the
- * caller exits with the error.
- */
-/*
  * libtracecmd refused @path: was it cut short?  Then @err says where
  * (stackmap_tracedat_check_extent(): version 7 files) and true is returned.
  */
@@ -228,7 +221,15 @@ static bool truncated(const char *path, struct sm_err *err)
 	return true;
 }
 
-/* libtracecmd's open of @path; NULL when it refuses the file. */
+/*
+ * libtracecmd's open of @path; NULL when it refuses the file (*@headers: it
+ * read the headers).  tracecmd_open() in two steps, as it does them itself
+ * (trace-input.c, tracecmd_open_fd(): headers, then tracecmd_init_data()).
+ * When the data part is truncated, 3.1.6 frees the half-built handle with
+ * tracecmd_close(), which dereferences NULL; here the handle is left
+ * allocated instead and the caller exits with the error (a file a salvage
+ * can repair never gets here: open_trace()).
+ */
 static struct tracecmd_input *open_file(const char *path, unsigned int flags,
 					bool *headers)
 {

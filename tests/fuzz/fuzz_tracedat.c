@@ -16,13 +16,13 @@
 /*
  * Leaks that are not fgdecode's: libtracecmd 3.1.6 loses memory on its own
  * error paths, and fgdecode deliberately leaves a half-opened handle unfreed
- * (decoder/pipeline/read.c, open_trace()).
+ * (decoder/pipeline/read.c, open_file()).
  */
 const char *__lsan_default_suppressions(void)
 {
 	return "leak:tracecmd_parse_trace_clock\n"
 	       "leak:tracecmd_alloc_fd\n"
-	       "leak:open_trace\n";
+	       "leak:open_file\n";
 }
 
 static char path[64];
