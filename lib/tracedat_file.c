@@ -5,15 +5,36 @@
  * of the option walker (tracedat_options.c) for a second reader.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "tracedat_file.h"
 #include "tracedat_options.h"
+
+int td_open(struct tracedat *td, const char *path, struct sm_err *err)
+{
+	struct stat st;
+	int ret;
+
+	memset(td, 0, sizeof(*td));
+	td->path = path;
+	td->fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (td->fd < 0 || fstat(td->fd, &st)) {
+		ret = -errno;
+		sm_err_set(err, "%s: %s", path, strerror(errno));
+		if (td->fd >= 0)
+			close(td->fd);
+		return ret;
+	}
+	td->size = st.st_size;
+	return 0;
+}
 
 /* Set @err to the message, after "PATH: " when @td has a path.  Return: -1. */
 int td_fail(const struct tracedat *td, struct sm_err *err,

@@ -31,6 +31,8 @@ struct tracedat {
 	sm_u64 size;
 };
 
+/* Open @path for reading into @td (close td->fd); "PATH: why" and -errno. */
+int td_open(struct tracedat *td, const char *path, struct sm_err *err);
 /* Set @err to the message, after "PATH: " when @td has a path.  Return: -1. */
 int td_fail(const struct tracedat *td, struct sm_err *err,
 	    const char *fmt, ...) __attribute__((format(printf, 3, 4)));

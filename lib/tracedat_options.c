@@ -13,7 +13,6 @@
  * the one place that knows that layout.
  */
 #include <errno.h>
-#include <fcntl.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <inttypes.h>
@@ -145,20 +144,13 @@ static int td_section(struct tracedat *td, sm_u64 off, sm_u64 *next,
 static int td_walk(const char *path, td_visit_fn visit, void *ctx,
 		   struct sm_err *err)
 {
-	struct tracedat td = { .path = path };
-	struct stat st;
+	struct tracedat td;
 	sm_u64 off;
 	int ret, n;
 
-	td.fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (td.fd < 0 || fstat(td.fd, &st)) {
-		ret = -errno;
-		sm_err_set(err, "%s: %s", path, strerror(errno));
-		if (td.fd >= 0)
-			close(td.fd);
+	ret = td_open(&td, path, err);
+	if (ret)
 		return ret;
-	}
-	td.size = st.st_size;
 	ret = td_header(&td, &off, err);
 	for (n = 0; !ret && off; n++) {
 		if (n == TRACEDAT_MAX_SECTIONS) {

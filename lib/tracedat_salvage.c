@@ -12,7 +12,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include "tracedat_file.h"
@@ -806,24 +805,17 @@ int stackmap_tracedat_salvage(const char *path, const char *tmpdir,
 			      struct stackmap_salvage *out,
 			      struct sm_err *err)
 {
-	struct tracedat td = { .path = path };
-	struct stat st;
+	struct tracedat td;
 	int ret;
 
 	memset(out, 0, sizeof(*out));
 	out->fd = -1;
 	out->cut_cpu = -1;
-	td.fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (td.fd < 0 || fstat(td.fd, &st)) {
-		ret = -errno;
-		sm_err_set(err, "%s: %s", path, strerror(errno));
-		if (td.fd >= 0)
-			close(td.fd);
+	ret = td_open(&td, path, err);
+	if (ret)
 		return ret;
-	}
-	td.size = st.st_size;
 	out->file_size = td.size;
-	ret = salvage(&td, tmpdir ? tmpdir : "/tmp", out, err);
+	ret = salvage(&td, tmpdir, out, err);
 	close(td.fd);
 	return ret;
 }

@@ -1094,13 +1094,19 @@ static int decode_cuts(const char *name, const char *whole, int step, int n,
 	return same;
 }
 
-/* trace-cmd writes a CPU's data as whole pages; mkt_add() too. */
-static void fill_pages(int cpu, unsigned long long ts, int events)
+/*
+ * Two CPUs, CPU 1's data three pages long (trace-cmd writes whole pages,
+ * mkt_write() too), written to trace_path.
+ */
+static void write_two_cpus(void)
 {
 	int i;
 
-	for (i = 0; i < events; i++)
-		tick(cpu, ts + i * 1000ULL, i);
+	for (i = 0; i < 40; i++)
+		tick(0, 1 * SEC + i * 1000ULL, i);
+	for (i = 0; i < 600; i++)
+		tick(1, 1 * SEC + 500 + i * 1000ULL, i);
+	write_trace();
 }
 
 START_TEST(v6_trace_cut_inside_its_data_decodes_the_whole_pages)
@@ -1108,9 +1114,7 @@ START_TEST(v6_trace_cut_inside_its_data_decodes_the_whole_pages)
 	int inside = 0;
 	char *whole;
 
-	fill_pages(0, 1 * SEC, 40);
-	fill_pages(1, 1 * SEC + 500, 600);
-	write_trace();
+	write_two_cpus();
 	run("trace.dat");
 	ck_assert_int_eq(res.status, 0);
 	whole = strdup(res.out);
@@ -1133,9 +1137,7 @@ START_TEST(v7_trace_cut_after_its_data_decodes_the_same)
 
 	/* trace-cmd 3.1.6 converts a version 6 file only with its options. */
 	mkt_set_uname(mt, "Linux test 6.1.0 #1 SMP x86_64");
-	fill_pages(0, 1 * SEC, 40);
-	fill_pages(1, 1 * SEC + 500, 600);
-	write_trace();
+	write_two_cpus();
 	snprintf(cmd, sizeof(cmd),
 		 "cd '%s' && trace-cmd convert --file-version 7 -i trace.dat -o v7.dat >convert.log 2>&1 && mv v7.dat trace.dat",
 		 dir);
