@@ -7,11 +7,13 @@
 #   2. record: stackmap.ko on the newest kernel (tests/kernels.sh newest) in the qemu guest, recorded by the
 #      root's trace-cmd (run-vm.sh --userland; tests/vm/guest/userland.sh): its defaults (file version 7,
 #      compressed), a recording with an instance, and one through the root's record front end
-#      (record/trace-cmd record -O stackmap, storing the snapshot with the root's stackmap-snapshot)
+#      (record/trace-cmd record -O stackmap, storing the snapshot with the root's stackmap-snapshot), and a flight
+#      recorder (trace-cmd start -b 64, stop) extracted through the front end, which stores the snapshot too
 #   3. snapshot: the root's stackmap-snapshot stores the map in a copy of the default recording; the host's reads
 #      it back with every entry of the guest's listing (the v7 option walker on what libtracecmd 1.5 writes)
-#   4. decode: the three traces with both userlands, the root's and the host's: every cookie resolved, event lines
-#      equal to that userland's trace-cmd report, plugin and fgdecode agreeing (tests/decoder/check_traces.sh)
+#   4. decode: the four recordings and the snapshot copy with both userlands, the root's and the host's: every
+#      cookie resolved, event lines equal to that userland's trace-cmd report, plugin and fgdecode agreeing, and
+#      each less its last 118 bytes decoded (tests/decoder/check_traces.sh)
 # Usage: tests/test_userland.sh [SUITE]   (default trixie). Needs root. Prints each step's time.
 set -uo pipefail
 
@@ -69,6 +71,12 @@ check_snapshot() {
 		fail "$1" "the host's stackmap-snapshot finds no snapshot in the front end's $2/frontend.dat"
 	[[ $head =~ " entries "([1-9][0-9]*)" " ]] || fail "$1" "frontend.dat's snapshot: '$head'"
 	echo "$PROG: $1: front end: frontend.dat's snapshot: '$head'"
+	# The front end's extract stores the map as the guest listed it after detaching: the same entries.
+	head=$("$ROOT/record/stackmap-snapshot" show "$2/extract.dat" | sed -n 1p) ||
+		fail "$1" "the host's stackmap-snapshot finds no snapshot in the front end's $2/extract.dat"
+	want=$(grep -c '^slot ' "$2/extract.stack_map")
+	[[ $head == *" entries $want "* ]] || fail "$1" "extract.dat's snapshot '$head', the listing has $want entries"
+	echo "$PROG: $1: front end: extract.dat's snapshot: '$head' ($want entries in the listing)"
 }
 
 main() {
@@ -92,12 +100,12 @@ main() {
 		/root/stackmap/record/stackmap-snapshot show '$out/snapshot.dat' | head -n 1"
 	check_snapshot "$suite" "$out"
 	root_step "$suite" "$dir" "$log" decode-"$suite" /root/stackmap/tests/decoder/check_traces.sh "$out/default.dat" \
-		"$out/instance.dat" "$out/snapshot.dat" "$out/frontend.dat"
+		"$out/instance.dat" "$out/snapshot.dat" "$out/frontend.dat" "$out/extract.dat"
 	step_start=$SECONDS
 	echo "$PROG: $suite: decode-host"
 	make -s -C "$ROOT/tests/decoder" fgdecode_san >/dev/null || fail "$suite" "make -C tests/decoder fgdecode_san on the host"
 	"$ROOT/tests/decoder/check_traces.sh" "$out/default.dat" "$out/instance.dat" "$out/snapshot.dat" \
-		"$out/frontend.dat" >"$log.decode-host" 2>&1 ||
+		"$out/frontend.dat" "$out/extract.dat" >"$log.decode-host" 2>&1 ||
 		{ tail -n 20 "$log.decode-host"; fail "$suite" "the host's userland on the root's recordings (log: $log.decode-host)"; }
 	tail -n 3 "$log.decode-host"
 	echo "$PROG: $suite: decode-host passed in $((SECONDS - step_start)) s"

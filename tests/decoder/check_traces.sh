@@ -7,7 +7,8 @@
 #   - trace-cmd report with the plugin prints fgdecode's stack under every event (tests/plugin/check_report.sh)
 #   - the file without its last 118 bytes decodes with a warning that it is truncated; a version 7 file (whose
 #     last bytes are the options written after the data) exactly as the whole file does (that trace-cmd's
-#     layout of the sections after the data: lib/tracedat_salvage.c)
+#     layout of the sections after the data: lib/tracedat_salvage.c), unless it stores a map snapshot, the last
+#     thing in the file and the first the cut takes
 # Usage: tests/decoder/check_traces.sh TRACE.dat...   (after make decoder plugin and make -C tests/decoder all)
 set -euo pipefail
 
@@ -41,7 +42,7 @@ cut_tail() {
 	"$ROOT/decoder/fgdecode" "$tmp/cut.dat" >"$tmp/cut" 2>"$tmp/err" ||
 		fail "$1" "less its last 118 bytes: $(head -n 1 "$tmp/err")"
 	grep -q ": truncated at byte $((size - 118)): " "$tmp/err" || fail "$1" "less its last 118 bytes: no warning"
-	if [[ $(head -c 11 "$1" | tail -c 1) == 7 ]]; then
+	if [[ $(head -c 11 "$1" | tail -c 1) == 7 ]] && ! "$ROOT/record/stackmap-snapshot" show "$1" >/dev/null 2>&1; then
 		cmp -s "$tmp/cut" "$tmp/whole" || fail "$1" "less its last 118 bytes: not decoded as the whole file"
 	fi
 	rm -rf "$tmp"

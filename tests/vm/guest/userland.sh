@@ -7,6 +7,9 @@
 # detached, a recording through the record front end (/extra: the root's record/trace-cmd and
 # stackmap-snapshot, installed as make install puts them, and libtracecmd.so.1) over that trace-cmd:
 #   frontend.dat  trace-cmd record -O stackmap: the front end attaches, records, detaches and stores the snapshot
+#   extract.dat   a flight recorder: the module attached by hand, trace-cmd start -b 64 and stop (that trace-cmd
+#                 through the front end), detached, then the front end's extract, which stores the snapshot
+#                 (extract.stack_map: the listing it must equal)
 set -eu
 
 D=/sys/kernel/debug/stackmap
@@ -41,6 +44,17 @@ PATH=/usr/local/bin:$PATH LD_LIBRARY_PATH=/extra trace-cmd record -q -O stackmap
 	-o "$SHARE/frontend.dat" sh -c '. /guest-common.sh; workload 10'
 # The front end detached what it attached.
 test -z "$(cat $D/tracepoints)"
+
+step "front end: start -b 64, workload, stop, extract over $(command -v trace-cmd)"
+echo sched:sched_switch >>$D/tracepoints
+PATH=/usr/local/bin:$PATH LD_LIBRARY_PATH=/extra trace-cmd start -b 64 -e stackmap -e sched:sched_switch
+sh -c '. /guest-common.sh; workload 10'
+PATH=/usr/local/bin:$PATH LD_LIBRARY_PATH=/extra trace-cmd stop
+# Detached before the listing, so the map does not change until extract stores it.
+echo '!sched:sched_switch' >>$D/tracepoints
+cat $D/stack_map >"$SHARE/extract.stack_map"
+PATH=/usr/local/bin:$PATH LD_LIBRARY_PATH=/extra trace-cmd extract -o "$SHARE/extract.dat"
+PATH=/usr/local/bin:$PATH LD_LIBRARY_PATH=/extra trace-cmd reset >/dev/null 2>&1 || echo "guest: trace-cmd reset failed"
 step "rmmod"
 rmmod stackmap
 step "done"
