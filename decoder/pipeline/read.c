@@ -288,22 +288,22 @@ static struct tracecmd_input *open_salvaged(struct reader *r,
 
 /*
  * libtracecmd refused @r->path: say why in @err, naming where a cut file
- * ends and, when it ends before the parts a salvage needs, what stops it.
+ * ends and, when it ends before the parts a salvage needs, what stops it
+ * (@ret and @why: what the salvage's check said).
  */
-static void refused(struct reader *r, bool headers, struct sm_err *err)
+static void refused(struct reader *r, bool headers, int ret,
+		    struct sm_err *why, struct sm_err *err)
 {
 	size_t skip = strlen(r->path) + 2;
-	struct sm_err cut, why;
+	struct sm_err cut;
 	bool known = truncated(r->path, &cut);
-	int ret;
 
-	ret = stackmap_tracedat_salvage(r->path, NULL, &r->salvage, &why);
-	if (strncmp(why.msg, r->path, skip - 2) == 0)
-		memmove(why.msg, why.msg + skip, strlen(why.msg + skip) + 1);
+	if (strncmp(why->msg, r->path, skip - 2) == 0)
+		memmove(why->msg, why->msg + skip, strlen(why->msg + skip) + 1);
 	if (known)
-		sm_err_set(err, "%s; not decodable: %s", cut.msg, why.msg);
-	else if (ret == -EBADMSG && strstr(why.msg, "beyond end of file"))
-		sm_err_set(err, "truncated: %s", why.msg);
+		sm_err_set(err, "%s; not decodable: %s", cut.msg, why->msg);
+	else if (ret == -EBADMSG && strstr(why->msg, "beyond end of file"))
+		sm_err_set(err, "truncated: %s", why->msg);
 	else if (headers)
 		sm_err_set(err, "its event data is truncated or corrupt (libtracecmd cannot index it)");
 	else
@@ -314,14 +314,16 @@ static struct tracecmd_input *open_trace(struct reader *r, unsigned int flags,
 					 struct sm_err *err)
 {
 	struct tracecmd_input *handle;
-	struct sm_err ignored;
+	struct sm_err why;
 	bool headers;
+	int ret;
 
-	if (!stackmap_tracedat_salvage(r->path, NULL, &r->salvage, &ignored))
+	ret = stackmap_tracedat_salvage(r->path, NULL, &r->salvage, &why);
+	if (!ret)
 		return open_salvaged(r, flags, err);
 	handle = open_file(r->path, flags, &headers);
 	if (!handle)
-		refused(r, headers, err);
+		refused(r, headers, ret, &why, err);
 	return handle;
 }
 
