@@ -15,6 +15,7 @@
 #                                 tests/kernels.sh; a full-size run writes
 #                                 RESULTS-6.12.md
 #   BENCH_B9_PCTS="25 50"         B9 also with these redefine_pct values
+#   BENCH_B9_BUFFERS_KB=64        B9 with only these buffer sizes (KiB per CPU)
 #
 # Needs `make` done (kmod/stackmap.ko, decoder/fgdecode) and root for qemu's
 # 9p share, like tests/vm.  Benchmarks are not tests: nothing here judges a
@@ -50,7 +51,7 @@ set_sizes() {
 		B2_ITERS=280 B2_BUFFER_KB=40000
 		# B1's workload without a reader, ~800 sched_switch a round: the
 		# 256 KiB buffer (~3000 with cookies) is overwritten about 10 times
-		B9_ITERS=40 B9_BUFFERS_KB="64 256"
+		B9_ITERS=40 B9_BUFFERS_KB=${BENCH_B9_BUFFERS_KB:-64 256}
 		GUEST_SMP=2 GUEST_TIMEOUT=1500
 	fi
 	B6_FUNC=${BENCH_B6_FUNC:-vfs_fsync_range}	# the function B6 attaches to
