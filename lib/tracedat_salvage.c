@@ -466,15 +466,13 @@ static int sv_copy(int in, int fd, sm_u64 len)
 	return 0;
 }
 
-/* Write @val at @off of the copy @fd; no copy (a check only): nothing. */
+/* Write @val at @off of the copy @fd. */
 static int sv_patch(int fd, sm_u64 off, sm_u64 val, int bytes,
 		    bool big_endian)
 {
 	unsigned char buf[8];
 	size_t pos = 0;
 
-	if (fd < 0)
-		return 0;
 	put_num(buf, &pos, val, bytes, big_endian);
 	return pwrite(fd, buf, bytes, off) == bytes ? 0 : -EIO;
 }
@@ -725,12 +723,12 @@ static int salvage_v6(struct tracedat *td, const struct tracedat_head *h,
 		return -ENOMEM;
 	}
 	ret = sv6_find(td, h, v, err);
-	fd = ret || !tmpdir ? -1 : sv_tmpfile(tmpdir);
-	if (!ret && tmpdir && fd < 0) {
+	fd = ret ? -1 : sv_tmpfile(tmpdir);
+	if (!ret && fd < 0) {
 		ret = -errno;
 		sm_err_set(err, "%s: %s", tmpdir, strerror(errno));
 	}
-	if (!ret && tmpdir)
+	if (!ret)
 		ret = sv_copy(td->fd, fd, td->size);
 	for (b = 0; !ret && b < v->nr; b++) {
 		if (v->table[b] + 16 * v->cpus > td->size) {
@@ -794,7 +792,7 @@ static int salvage(struct tracedat *td, const char *tmpdir,
 		if (!ret)
 			ret = sv_cpus(td, c, d, out, err);
 	}
-	if (!ret && tmpdir)
+	if (!ret)
 		ret = sv_write(td, c, d, &h, out, tmpdir, err);
 	free(c);
 	free(d);

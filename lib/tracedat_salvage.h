@@ -55,9 +55,7 @@ struct stackmap_salvage {
  * stackmap_tracedat_salvage() - a readable copy of a truncated trace.dat
  * @path: a trace.dat whose CPU data, or the options placing it, run past
  *	its end
- * @tmpdir: where the copy is made (O_TMPFILE, else mkstemp() and unlink());
- *	NULL: only check that a copy can be made (@out is filled but for @fd,
- *	which stays -1)
+ * @tmpdir: where the copy is made (O_TMPFILE, else mkstemp() and unlink())
  * @out: filled on success (close @out->fd)
  * @err: set on failure: "PATH: ..." naming the offset and field, or why
  *	the data cannot be placed

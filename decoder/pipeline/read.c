@@ -266,30 +266,9 @@ static struct tracecmd_input *open_copy(struct reader *r, unsigned int flags,
 }
 
 /*
- * @r->path's CPU data, or the options placing it, run past its end (a
- * check without a copy found that a copy can be made): open the copy
- * stackmap_tracedat_salvage() makes in $TMPDIR.  libtracecmd never opens
- * the cut file itself: 3.1.6 cannot close a handle whose data it refused.
- */
-static struct tracecmd_input *open_salvaged(struct reader *r,
-					    unsigned int flags,
-					    struct sm_err *err)
-{
-	const char *tmp = getenv("TMPDIR");
-	struct sm_err cut;
-
-	if (!truncated(r->path, &cut))
-		snprintf(cut.msg, sizeof(cut.msg), "truncated");
-	if (stackmap_tracedat_salvage(r->path, tmp && *tmp ? tmp : "/tmp",
-				      &r->salvage, err))
-		return NULL;
-	return open_copy(r, flags, cut.msg, err);
-}
-
-/*
  * libtracecmd refused @r->path: say why in @err, naming where a cut file
  * ends and, when it ends before the parts a salvage needs, what stops it
- * (@ret and @why: what the salvage's check said).
+ * (@ret and @why: what the salvage said).
  */
 static void refused(struct reader *r, bool headers, int ret,
 		    struct sm_err *why, struct sm_err *err)
@@ -313,14 +292,25 @@ static void refused(struct reader *r, bool headers, int ret,
 static struct tracecmd_input *open_trace(struct reader *r, unsigned int flags,
 					 struct sm_err *err)
 {
+	const char *tmp = getenv("TMPDIR");
 	struct tracecmd_input *handle;
-	struct sm_err why;
+	struct sm_err why, cut;
 	bool headers;
 	int ret;
 
-	ret = stackmap_tracedat_salvage(r->path, NULL, &r->salvage, &why);
-	if (!ret)
-		return open_salvaged(r, flags, err);
+	/*
+	 * A file whose CPU data, or the options placing it, run past its end
+	 * is read from the copy stackmap_tracedat_salvage() makes (it makes
+	 * none of a whole file): libtracecmd never opens the cut file itself,
+	 * 3.1.6 cannot close a handle whose data it refused.
+	 */
+	ret = stackmap_tracedat_salvage(r->path, tmp && *tmp ? tmp : "/tmp",
+					&r->salvage, &why);
+	if (!ret) {
+		if (!truncated(r->path, &cut))
+			snprintf(cut.msg, sizeof(cut.msg), "truncated");
+		return open_copy(r, flags, cut.msg, err);
+	}
 	handle = open_file(r->path, flags, &headers);
 	if (!handle)
 		refused(r, headers, ret, &why, err);
