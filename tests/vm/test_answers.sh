@@ -107,7 +107,9 @@ check_diff() {
 
 # --off-cpu --json: valid JSON, every interval of the trace-cmd report
 # computation (pid, state, switch-out and switch-in ns) and no other;
-# anstool's four sleeps each 250 ms (+5 %) under do_nanosleep.
+# anstool's four sleeps each 250 ms (-1 %, +5 %) under do_nanosleep.  An interval starts at the switch-out,
+# after nanosleep armed its timer: on the newest kernel under TCG that gap was 0.3 ms (249,695,002 ns seen),
+# so an interval may fall short of the 250 ms asked by that much.
 check_off_cpu_json() {
 	local got
 	"$FG" --off-cpu --json --no-summary "$OUT/base.dat" >"$OUT/offcpu.json" ||
@@ -131,7 +133,7 @@ for line in open(sys.argv[1]):
     if o["comm"] == "anstool" and o["state"] == "S" and \
        any(f["symbol"] == "do_nanosleep" for f in o.get("stack", [])):
         print(o["off_ns"])' "$OUT/offcpu.json")
-	gawk 'NF == 1 && $1 >= 250000000 && $1 <= 262500000 { n++ } END { exit !(n == 4 && NR == 4) }' <<<"$got" ||
+	gawk 'NF == 1 && $1 >= 247500000 && $1 <= 262500000 { n++ } END { exit !(n == 4 && NR == 4) }' <<<"$got" ||
 		fail "--off-cpu --json of anstool sleep 4 250" "intervals under do_nanosleep (ns): $(echo $got)"
 	echo "test_answers: --off-cpu --json: $(wc -l <"$OUT/offcpu.json") intervals, the same as trace-cmd report's; anstool's sleeps (ns): $(echo $got)"
 }
@@ -141,9 +143,9 @@ check_off_cpu() {
 	"$FG" --off-cpu --task-root --folded "$OUT/base.dat" >"$OUT/offcpu.folded" 2>"$OUT/offcpu.err" ||
 		fail "--off-cpu" "fgdecode exited $? ($(head -n1 "$OUT/offcpu.err"))"
 	ns=$(sum_matching "$OUT/offcpu.folded" '^anstool;[[]S[]];.*;do_nanosleep;')
-	# 4 * 250 ms asked; TCG timers overshoot a little, never undershoot.
-	((ns >= 1000000000 && ns <= 1050000000)) ||
-		fail "--off-cpu of anstool sleep 4 250" "$ns ns under do_nanosleep, expected 1e9 ns within 5 %"
+	# 4 * 250 ms asked; TCG timers overshoot a little; each interval starts after its timer was armed.
+	((ns >= 990000000 && ns <= 1050000000)) ||
+		fail "--off-cpu of anstool sleep 4 250" "$ns ns under do_nanosleep, expected 1e9 ns (-1 %, +5 %)"
 	echo "test_answers: --off-cpu: anstool slept $ns ns under do_nanosleep (asked 1000000000)"
 	# Every state's sum against an awk computation from trace-cmd report.
 	trace-cmd report -t -N "$OUT/base.dat" 2>/dev/null | gawk -f "$ROOT/tests/vm/offcpu_ref.awk" |
