@@ -14,8 +14,9 @@
 #                files by itself, another task listing the same directories first: the instance filters out the
 #                definitions the full recording takes (pidfilter/trace.dat, full.dat)
 #   snapshot     a flight recording whose buffer is swapped with the snapshot buffer (echo 1 > snapshot)
-#                3 times, 300 ms apart, while tasks allocate: the live buffer (trace.dat; trace-cmd 3.1.6 extract -s
-#                of the snapshot buffer gave files its own report reads no event from)
+#                3 times, 300 ms apart, while two tasks allocate (and list twice more after the last swap): the
+#                live buffer (trace.dat; trace-cmd 3.1.6 extract -s of the snapshot buffer gave files its own
+#                report reads no event from)
 # The allocating workloads are guest/lib.sh's allocate, read_loop and dir_loop.
 set -eu
 
@@ -138,7 +139,13 @@ phase_snapshot() {
 	begin snapshot
 	# shellcheck disable=SC2086
 	trace-cmd start -q -b 2048 $EVENTS
-	sh -c '. /guest-common.sh; allocate 6 & allocate 6; wait' &
+	# Two tasks allocate until the last swap and then list the directories twice more: the live buffer at the
+	# end holds stacks from before and after that swap whatever the speed of the vCPUs (with a TCG thread per
+	# vCPU, a fixed 6 listings each ended before the third swap and left 349 stacks to check).
+	rm -f /tmp/swapped
+	sh -c '. /guest-common.sh
+		work() { while [ ! -e /tmp/swapped ]; do allocate 1; done; allocate 2; }
+		work & work; wait' &
 	work=$!
 	# An odd number of swaps: the buffer live at the end is the one the first swap brought in (after an even
 	# number the first buffer, holding the first definitions, would be back and hide a missing epoch).
@@ -148,6 +155,7 @@ phase_snapshot() {
 		echo 1 >$T/snapshot
 		n=$((n + 1))
 	done
+	: >/tmp/swapped
 	wait $work || true
 	trace-cmd stop
 	trace-cmd extract -o "$SHARE/snapshot/trace.dat" >/dev/null
