@@ -47,8 +47,9 @@ declare -A SUITES=(
 	[install]="tests/test_install.sh"
 	# the Debian packages built, installed, recorded with in the guest and purged in fresh bookworm and trixie roots
 	[deb]="tests/test_deb.sh bookworm trixie"
-	# trixie's userland: build, unit suites, trace-cmd 3.3.1 recordings decoded by both userlands
-	[userland]="tests/test_userland.sh trixie"
+	# trixie's userland: build, unit suites, trace-cmd 3.3.1 recordings decoded by both userlands, the decoder
+	# suites on the vm-e2e@6.1 recording with its build
+	[userland]="tests/test_userland.sh trixie $E2E_TRACE"
 	# the man pages render without warnings and name every option --help lists
 	[man]="tests/test_man.sh"
 	[vm-harness]="tests/vm/selftest.sh"
@@ -109,7 +110,7 @@ declare -A MATRIX=(
 # the default run (named explicitly, they run).  Each is an open problem.
 declare -A KNOWN_BAD=(
 )
-ORDER=(map-unit lib-unit decoder-unit plugin-unit man install deb userland kmod-build vm-harness vm-e2e vm-pairing vm-answers decoder-badinput decoder-dbg decoder-pprof decoder-flamegraph decoder-perf-script decoder-identity vm-frontend vm-modes
+ORDER=(map-unit lib-unit decoder-unit plugin-unit man install deb kmod-build vm-harness vm-e2e vm-pairing vm-answers decoder-badinput decoder-dbg decoder-pprof decoder-flamegraph decoder-perf-script decoder-identity userland vm-frontend vm-modes
 	vm-module vm-lifecycle vm-smp bench-quick fuzz-smoke debug)
 # Suites run only when named: decoder-outputs guards refactors of the
 # decoder (the outputs issue) against a base revision that each deliberate

@@ -14,7 +14,12 @@
 #   4. decode: the four recordings and the snapshot copy with both userlands, the root's and the host's: every
 #      cookie resolved, event lines equal to that userland's trace-cmd report, plugin and fgdecode agreeing, and
 #      each less its last 118 bytes decoded (tests/decoder/check_traces.sh)
-# Usage: tests/test_userland.sh [SUITE]   (default trixie). Needs root. Prints each step's time.
+#   5. suites: the decoder suites on TRACE (the vm-e2e@6.1 recording the host's suites use) with the root's build:
+#      identity (against the root's trace-cmd report) and bad input in the root, with its libtracecmd 1.5;
+#      pprof and flame graph on the host, their consumers (go tool pprof, Chromium) reading what the root's
+#      fgdecode wrote (FGDECODE_SAN: a wrapper that runs it in the root)
+# Usage: tests/test_userland.sh [SUITE [TRACE]]   (default trixie and build/vm-e2e-6.1/trace.dat). Needs root.
+# Prints each step's time.
 set -uo pipefail
 
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
@@ -79,9 +84,50 @@ check_snapshot() {
 	echo "$PROG: $1: front end: extract.dat's snapshot: '$head' ($want entries in the listing)"
 }
 
+# fgdecode_in_root SUITE DIR TRACE: a program that runs DIR's fgdecode_san with its arguments, from the current
+# directory, seeing this tree, /tmp, the cache of debug files and TRACE's directory at their own paths, and the
+# sanitizers' options of the caller. Prints its path.
+fgdecode_in_root() {
+	local wrapper=$WORK/$1.fgdecode_san
+	cat >"$wrapper" <<-EOF
+		#!/bin/bash
+		# $PROG: $2's /root/stackmap/tests/decoder/fgdecode_san, run by tests/roots.sh.
+		vars=()
+		for v in ASAN_OPTIONS LSAN_OPTIONS UBSAN_OPTIONS TMPDIR TZ; do
+			[[ -v \$v ]] && vars+=("\$v=\${!v}")
+		done
+		exec "$ROOT/tests/roots.sh" run "$2" --bind /tmp --bind "$ROOT" --bind "$(dirname "$(realpath "$3")")" \\
+			\$( [[ -d /var/cache/stackmap ]] && echo --bind /var/cache/stackmap ) -- \\
+			/bin/sh -c 'cd "\$1" 2>/dev/null || cd /; shift; exec env "\$@"' sh "\$PWD" "\${vars[@]}" \\
+			/root/stackmap/tests/decoder/fgdecode_san "\$@"
+	EOF
+	chmod +x "$wrapper"
+	echo "$wrapper"
+}
+
+# suites SUITE DIR LOG TRACE: the decoder suites with the root's build (step 5 above).
+suites() {
+	local suite=$1 dir=$2 log=$3 trace t start fg
+	trace=$(realpath "$4")
+	ROOT_BINDS=("$(dirname "$trace")")
+	root_step "$suite" "$dir" "$log" identity /root/stackmap/tests/decoder/test_identity.sh "$trace" \
+		/root/stackmap/tests/fixtures/traces/views.dat /root/stackmap/tests/fixtures/traces/kstack.dat
+	root_step "$suite" "$dir" "$log" badinput /root/stackmap/tests/decoder/test_badinput.sh "$trace"
+	fg=$(fgdecode_in_root "$suite" "$dir" "$trace")
+	for t in pprof flamegraph; do
+		start=$SECONDS
+		echo "$PROG: $suite: $t (the root's fgdecode, the host's consumer)"
+		FGDECODE_SAN=$fg "$ROOT/tests/decoder/test_$t.sh" "$trace" >"$log.$t" 2>&1 ||
+			{ tail -n 15 "$log.$t"; fail "$suite" "test_$t.sh with the root's fgdecode (log: $log.$t)"; }
+		tail -n 2 "$log.$t"
+		echo "$PROG: $suite: $t passed in $((SECONDS - start)) s"
+	done
+}
+
 main() {
-	local suite=${1:-trixie} dir log out start=$SECONDS step_start
+	local suite=${1:-trixie} trace=${2:-$ROOT/build/vm-e2e-6.1/trace.dat} dir log out start=$SECONDS step_start
 	((EUID == 0)) || fail "$suite" "needs root (debootstrap, chroot)"
+	[[ -r $trace ]] || fail "$suite" "no $trace to run the decoder suites on (run tests/run-tests.sh vm-e2e@6.1 first)"
 	dir=$WORK/$suite log=$WORK/$suite.log out=$ROOT/build/userland-$suite
 	mkdir -p "$WORK"
 	rm -f "$log".*
@@ -109,6 +155,7 @@ main() {
 		{ tail -n 20 "$log.decode-host"; fail "$suite" "the host's userland on the root's recordings (log: $log.decode-host)"; }
 	tail -n 3 "$log.decode-host"
 	echo "$PROG: $suite: decode-host passed in $((SECONDS - step_start)) s"
+	suites "$suite" "$dir" "$log" "$trace"
 	((${KEEP:-0})) || rm -rf "$dir" "$WORK/$suite.extra"
 	echo "$PROG: $suite: PASS in $((SECONDS - start)) s"
 }

@@ -23,10 +23,12 @@
 #              and the locations carry file:line
 # Usage: test_pprof.sh [TRACE.dat]   (default: build/vm-e2e-6.1/trace.dat,
 # which the vm-e2e@6.1 suite leaves behind)
+# FGDECODE_SAN=PROGRAM tests another build of fgdecode_san in its place
+# (tests/test_userland.sh: the one built in a trixie root).
 set -uo pipefail
 
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
-FG=$ROOT/tests/decoder/fgdecode_san
+FG=${FGDECODE_SAN:-$ROOT/tests/decoder/fgdecode_san}
 TRACE=${1:-$ROOT/build/vm-e2e-6.1/trace.dat}
 TMP=$(mktemp -d)
 trap 'rm -rf "$TMP"' EXIT
