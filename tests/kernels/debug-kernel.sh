@@ -6,12 +6,15 @@
 # all. Starting from allnoconfig rather than defconfig leaves out the drivers, file systems and network stack a
 # guest never uses: 11 minutes on 2 quiet cores (1380 files) instead of 25.
 #
-# Usage: tests/kernels/debug-kernel.sh [--source 6.1|newest] [--print-dir]
+# Usage: tests/kernels/debug-kernel.sh [--source 6.1|newest] [--checker kasan|kcsan] [--print-dir]
 #   --source 6.1 (default): bookworm's linux-source-6.1, installed on the host.
 #   --source newest: the linux-source-X.Y of the newest kernel (tests/kernels.sh's "newest", 7.3 in December
 #     2026: tracepoint probes run preemptible there, under SRCU-fast), downloaded with the trixie build root's apt
 #     (tests/roots.sh) into the cache, never installed. Built on the host all the same: a kernel tree builds its
 #     own objtool and needs no newer compiler than bookworm's gcc 12.
+#   --checker kcsan: the data-race detector KCSAN instead of KASAN (the two exclude each other), with its
+#     interrupt watcher (races between a task and the interrupts on its own CPU, as a probe hit in an IRQ or NMI
+#     races the one it interrupted); lockdep, UBSAN and the rest as with kasan (the default).
 #   Builds into $STACKMAP_CACHE/debug-<source version>-<config hash> (default cache /var/cache/stackmap/kernels)
 #   unless that directory is complete already, then prints the directory on stdout (nothing else goes there).
 #   --print-dir only prints where the kernel is or would be, and exits 1 if it is not built.
@@ -27,7 +30,7 @@ CACHE=${STACKMAP_CACHE:-/var/cache/stackmap/kernels}
 JOBS=${STACKMAP_KERNEL_JOBS:-2}
 DEPS=(flex bison bc libssl-dev libelf-dev build-essential xz-utils)
 # Set by source_6.1 / source_newest: the source package, its version and how to unpack its tarball.
-SRC_PKG="" SRC_VERSION="" SRC_DEB="" SOURCE=6.1
+SRC_PKG="" SRC_VERSION="" SRC_DEB="" SOURCE=6.1 CHECKER=kasan
 
 # The config fragment, applied with scripts/config after allnoconfig. "NAME y" must be =y after
 # olddefconfig, "NAME n" must not be set; the cache key hashes these lines (comments and blank lines stripped),
@@ -123,13 +126,18 @@ IPV6 n
 log() { echo "$PROG: $*" >&2; }
 die() { log "$*"; exit 1; }
 
-# The fragment's lines for this source. From 6.13 on, an architecture with lazy preemption (x86) offers
-# PREEMPT_LAZY as the default model, and Debian's 7.x kernels use it: newest takes it instead of PREEMPT (both are
-# fully preemptible kernels, CONFIG_PREEMPTION=y).
+# KCSAN's lines (--checker kcsan), in place of the fragment's KASAN ones.
+KCSAN_FRAGMENT='KCSAN y
+KCSAN_INTERRUPT_WATCHER y'
+
+# The fragment's lines for this source and checker. From 6.13 on, an architecture with lazy preemption (x86)
+# offers PREEMPT_LAZY as the default model, and Debian's 7.x kernels use it: newest takes it instead of PREEMPT
+# (both are fully preemptible kernels, CONFIG_PREEMPTION=y).
 fragment_lines() {
 	local lines
 	lines=$(sed -e '/^#/d' -e '/^$/d' <<<"$FRAGMENT")
 	[[ $SOURCE != newest ]] || lines=$(sed 's/^PREEMPT y$/PREEMPT_LAZY y/' <<<"$lines")
+	[[ $CHECKER != kcsan ]] || lines=$(sed '/^KASAN/d' <<<"$lines"; echo "$KCSAN_FRAGMENT")
 	echo "$lines"
 }
 
@@ -251,11 +259,13 @@ main() {
 	while (($#)); do
 		case $1 in
 		--source) SOURCE=${2:?--source needs 6.1 or newest}; shift 2 ;;
+		--checker) CHECKER=${2:?--checker needs kasan or kcsan}; shift 2 ;;
 		--print-dir) print_dir=1; shift ;;
-		*) die "usage: $0 [--source 6.1|newest] [--print-dir]" ;;
+		*) die "usage: $0 [--source 6.1|newest] [--checker kasan|kcsan] [--print-dir]" ;;
 		esac
 	done
 	[[ $SOURCE == 6.1 || $SOURCE == newest ]] || die "--source $SOURCE: have 6.1 and newest"
+	[[ $CHECKER == kasan || $CHECKER == kcsan ]] || die "--checker $CHECKER: have kasan and kcsan"
 	"source_$SOURCE"
 	dir=$(kernel_dir)
 	if ((print_dir)); then
