@@ -105,11 +105,20 @@ struct stackmap_consumer {
  * @written: records it had committed on the CPU since its last reset
  *	(entries + read + overrun: only a reset makes it smaller)
  * @dropped: its dropped-events count on the CPU
+ * @busy: stack records of the consumer being compared with this on the CPU
+ *	(more than 1: a probe in an interrupt or NMI interrupted another's)
+ *
+ * Only the outermost of nested probes on a CPU updates it: a nested one
+ * compares only, so it never sees or leaves half of another's update (found
+ * by KCSAN's interrupt watcher, tests/kernels.sh kcsan).  What the outer one
+ * then writes was read before the nested record: at worst its next record
+ * is flagged after a loss the nested one flagged already (a drop in between).
  */
 struct stackmap_seen {
 	struct trace_buffer *buffer;
 	unsigned long written;
 	unsigned long dropped;
+	unsigned int busy;
 };
 
 /*
@@ -244,19 +253,25 @@ static u8 stackmap_buffer_changed(int i, struct trace_buffer *buffer)
 	int cpu = smp_processor_id();
 	unsigned long written = stackmap_buffer_records(buffer, cpu);
 	unsigned long dropped = ring_buffer_dropped_events_cpu(buffer, cpu);
+	struct trace_buffer *last;
 	u8 ret = SM_SETTLED;
+	bool outer = this_cpu_inc_return(stackmap_seen[i].busy) == 1;
 
-	if (!seen->buffer)
+	last = READ_ONCE(seen->buffer);
+	if (!last)
 		;	/* the consumer's first record here: nothing to compare */
-	else if (buffer != seen->buffer)
+	else if (buffer != last)
 		ret = SM_REFUSED;
-	else if (written < seen->written)
+	else if (written < READ_ONCE(seen->written))
 		ret = SM_NEW;
-	else if (dropped != seen->dropped)
+	else if (dropped != READ_ONCE(seen->dropped))
 		ret = SM_REFUSED;
-	seen->buffer = buffer;
-	seen->written = written;
-	seen->dropped = dropped;
+	if (outer) {
+		WRITE_ONCE(seen->buffer, buffer);
+		WRITE_ONCE(seen->written, written);
+		WRITE_ONCE(seen->dropped, dropped);
+	}
+	this_cpu_dec(stackmap_seen[i].busy);
 	return ret;
 }
 
