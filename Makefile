@@ -10,7 +10,7 @@
 #                 tests/run-tests.sh's MATRIX (6.1, 6.12, 6.12-rt, newest;
 #                 make check KERNELS=6.12 runs them all on 6.12 only),
 #                 then on a debug kernel built once per machine (KASAN,
-#                 lockdep; DEBUG_KERNEL= leaves it out; README "Debug kernel")
+#                 lockdep; DEBUG_KERNEL= leaves it out; tests/README.md "Debug kernel")
 #   make check-fresh  the README's two commands in a fresh debootstrap root
 #                 (tests/test_fresh_root.sh; before changing the build)
 #   make bench    run the benchmarks (tests/bench/RESULTS.md); bench-quick

@@ -9,7 +9,7 @@
 # VM suites run per kernel (names of tests/kernels.sh), as SUITE@KERNEL:
 # vm-e2e@6.12 runs tests/vm/test_e2e.sh with STACKMAP_KERNEL=6.12. Which
 # suite runs on which kernel is the table MATRIX below, chosen by what each
-# kernel can break (README "Kernels"); KERNELS="6.12 newest" runs every
+# kernel can break (tests/README.md "Kernels"); KERNELS="6.12 newest" runs every
 # per-kernel suite on those kernels instead. A per-kernel SUITE without
 # @KERNEL means it on its kernels. The other suites run once, on the default
 # kernel, with the host's userland (printed first).
