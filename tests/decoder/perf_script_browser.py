@@ -17,6 +17,10 @@ per check:
   import   speedscope imported it as "linux perf script output"
   threads  its profiles are the tasks of the output's event lines, one per
            "COMM PID" ("COMM tid: PID", as its importer names them)
+  samples  each task's time per stack in speedscope's export is what its
+           samples give, weighed as speedscope weighs perf script samples
+           (halfway to the previous sample to halfway to the next): every
+           sample reached its task with its time and its stack
   stacks   speedscope's own export (its Export button: a speedscope JSON
            file, evented profiles) opens exactly the call paths of FOLDED:
            every root-first prefix of every stack, none other (marker
@@ -80,16 +84,97 @@ def export_paths(export):
     return paths
 
 
-def tasks(path):
-    """'COMM tid: PID' of every event line of a --perf-script file ('COMM'
-    alone for pid 0: speedscope's importer leaves out a tid that is 0)."""
-    out = set()
+def task_name(header):
+    """The task of a --perf-script event line as speedscope names its
+    profile: 'COMM pid: PID tid: TID', 'COMM tid: TID' when the line has the
+    tid alone, a pid or tid of 0 left out; None for no event line."""
+    m = re.match(r"(\S.+?)\s+(\d+)(?:/?(\d+))?\s+", header)
+    if not m:
+        return None
+    pid, tid = (m.group(2), m.group(3)) if m.group(3) else (None, m.group(2))
+    return m.group(1) + "".join(f" {k}: {v}" for k, v in (("pid", pid), ("tid", tid)) if v and int(v))
+
+
+def events(path):
+    """(task, time in s, root-first frame names) of every event of a
+    --perf-script file, frames named as speedscope names them: the symbol
+    without its +0xOFF, '?' for [unknown]."""
     with open(path) as f:
-        for line in f:
-            m = re.match(r"(\S.+?)\s+(\d+) \[\d+\] ", line)
+        blocks = f.read().split("\n\n")
+    out = []
+    for block in blocks:
+        lines = block.split("\n")
+        task, when = task_name(lines[0]), re.search(r"\s(\d+\.\d+):\s", lines[0])
+        if task is None or when is None:
+            continue
+        frames = []
+        for line in lines[1:]:
+            m = re.match(r"\s*\w+\s*(.+) \((\S*)\)", line)
             if m:
-                out.add(m.group(1) + (f" tid: {m.group(2)}" if int(m.group(2)) else ""))
+                name = re.sub(r"\+0x[0-9a-f]+$", "", m.group(1))
+                frames.append("?" if name == "[unknown]" else name)
+        out.append((task, float(when.group(1)), tuple(reversed(frames))))
     return out
+
+
+def tasks(path):
+    """Every task of a --perf-script file, as speedscope names them."""
+    return {task for task, _, _ in events(path)}
+
+
+def sample_times(path):
+    """{task: {root-first stack: seconds}} of a --perf-script file, each
+    event a sample weighed as speedscope weighs perf script's samples: from
+    halfway to the task's previous sample to halfway to its next (its
+    StackListProfileBuilder.appendSampleWithTimestamp), a task's only sample
+    weighing 1; stacks without frames left out."""
+    by_task = {}
+    for task, when, stack in events(path):
+        by_task.setdefault(task, []).append((when, stack))
+    out = {}
+    for task, samples in by_task.items():
+        times = out.setdefault(task, {})
+        for i, (when, stack) in enumerate(samples):
+            if len(samples) == 1:
+                weight = 1.0
+            else:
+                start = when if i == 0 else (samples[i - 1][0] + when) / 2
+                end = when if i == len(samples) - 1 else (when + samples[i + 1][0]) / 2
+                weight = end - start
+            if stack and weight > 0:
+                times[stack] = times.get(stack, 0.0) + weight
+    return out
+
+
+def export_times(export):
+    """{profile name: {root-first stack: seconds}} of a speedscope export's
+    evented profiles: the time each stack of frames is the open one."""
+    names = ["?" if f["name"].startswith("??? ") else f["name"] for f in export["shared"]["frames"]]
+    out = {}
+    for prof in export["profiles"]:
+        times, stack, last = out.setdefault(prof["name"], {}), [], None
+        for ev in prof["events"]:
+            if stack and ev["at"] > last:
+                key = tuple(stack)
+                times[key] = times.get(key, 0.0) + ev["at"] - last
+            last = ev["at"]
+            if ev["type"] == "O":
+                stack.append(names[ev["frame"]])
+            else:
+                stack.pop()
+    return out
+
+
+def compare_times(want, have, tolerance=1e-7):
+    """'' when every task's time per stack agrees within TOLERANCE s, else
+    what differs first."""
+    for task in sorted(set(want) | set(have)):
+        w, h = want.get(task, {}), have.get(task, {})
+        for stack in sorted(set(w) | set(h)):
+            if abs(w.get(stack, 0.0) - h.get(stack, 0.0)) > tolerance:
+                return (f"{task}: {';'.join(stack[-2:])}: {h.get(stack, 0.0):.9f} s in speedscope, "
+                        f"{w.get(stack, 0.0):.9f} s from the samples")
+    return ""
 
 
 class QuietHandler(http.server.SimpleHTTPRequestHandler):
@@ -176,6 +261,9 @@ def main():
     want_tasks, got_tasks = tasks(perf_script), {p["name"] for p in got["profiles"]}
     result(f"threads ({len(got_tasks)})", "" if got_tasks == want_tasks else
            f"missing {sorted(want_tasks - got_tasks)[:5]}, extra {sorted(got_tasks - want_tasks)[:5]}")
+    want_times = sample_times(perf_script)
+    nsamples = sum(1 for _, _, stack in events(perf_script) if stack)
+    result(f"samples ({nsamples} with a stack)", compare_times(want_times, export_times(got)))
     want, have = folded_paths(folded), export_paths(got)
     result(f"stacks ({len(have)} call paths)", "" if want == have else
            f"{len(want - have)} of --folded's paths missing (e.g. {';'.join(min(want - have, default=()))}), "

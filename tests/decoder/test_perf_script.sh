@@ -2,7 +2,8 @@
 # fgdecode --perf-script read by a real consumer of perf script's text: speedscope (its release, from the npm
 # registry, checked against the registry's sha512 and cached in $STACKMAP_CACHE/speedscope), served with the file
 # over HTTP on 127.0.0.1 and opened by URL in headless Chromium, driven by perf_script_browser.py, which checks that speedscope imports it as perf script output,
-# finds every task, and opens exactly the call paths of fgdecode --folded --merge of the same trace (its own
+# finds every task, gives each task's stacks the time its samples give (every sample reached its task with its
+# time and its stack), and opens exactly the call paths of fgdecode --folded --merge of the same trace (its own
 # export, read back).  The ASan/UBSan build (tests/decoder/fgdecode_san) writes both.  Kept in
 # build/perf-script/: the output, speedscope's export and a screenshot.
 # Usage: test_perf_script.sh [TRACE.dat]   (default: build/vm-e2e-6.1/trace.dat, which vm-e2e@6.1 leaves)
