@@ -433,7 +433,8 @@ static int place_candidates(const struct kallsyms *ks, struct dwmod *m,
 }
 
 int dwmod_find(const char *dir, const struct kallsyms *ks,
-	       struct dwmod **mods, size_t *nr, struct sm_err *err)
+	       struct dwmod **mods, size_t *nr, size_t *recorded,
+	       struct sm_err *err)
 {
 	size_t i;
 	int ret = 0;
@@ -443,6 +444,7 @@ int dwmod_find(const char *dir, const struct kallsyms *ks,
 		sm_err_set(err, "%s", strerror(ENOMEM));
 		return give_up(mods, nr);
 	}
+	*recorded = *nr;
 	walk_mods = *mods;
 	walk_nr = *nr;
 	walk_cands = calloc(*nr ? *nr : 1, sizeof(*walk_cands));

@@ -44,6 +44,7 @@ struct dwmod {
  * @ks: the recorded kallsyms
  * @mods: set to the placed modules (free with dwmod_free())
  * @nr: set to their number (0 is fine: no module found)
+ * @recorded: set to the number of modules @ks names
  * @err: on failure, one line (no newline)
  *
  * A module whose name several files under @dir bear (another build in
@@ -55,7 +56,8 @@ struct dwmod {
  * matches the recording).
  */
 int dwmod_find(const char *dir, const struct kallsyms *ks,
-	       struct dwmod **mods, size_t *nr, struct sm_err *err);
+	       struct dwmod **mods, size_t *nr, size_t *recorded,
+	       struct sm_err *err);
 
 /** dwmod_is_module_file() - does file name @name end in .ko, .ko.xz, .ko.gz or .ko.zst? */
 bool dwmod_is_module_file(const char *name);

@@ -118,7 +118,10 @@ static void note_symbol(struct elf_info *ei, const char *name,
 	ei->nr++;
 }
 
-/* Collect the function symbols of .symtab, sorted by name, dups marked. */
+/*
+ * Collect the function symbols of .symtab, sorted by name, dups marked.
+ * Return: 0, -ENOENT when there is no symbol table, -ENOMEM.
+ */
 static int read_symtab(Elf *elf, struct elf_info *ei)
 {
 	Elf_Scn *scn = NULL;
@@ -131,11 +134,11 @@ static int read_symtab(Elf *elf, struct elf_info *ei)
 		if (gelf_getshdr(scn, &sh) && sh.sh_type == SHT_SYMTAB)
 			break;
 	if (!scn || !sh.sh_entsize || !(data = elf_getdata(scn, NULL)))
-		return -1;
+		return -ENOENT;
 	n = sh.sh_size / sh.sh_entsize;
 	ei->syms = calloc(n ? n : 1, sizeof(*ei->syms));
 	if (!ei->syms)
-		return -1;
+		return -ENOMEM;
 	for (i = 0; i < n; i++) {
 		const char *name;
 
@@ -263,16 +266,54 @@ static bool too_few(const struct kallsyms *ks, const struct elf_info *ei,
 	return matched * 2 < (ei->nr < recorded_fns ? ei->nr : recorded_fns);
 }
 
+/* The name of ELF type @type ("ET_DYN"); an unnamed one's number in @buf. */
+static const char *elf_type_name(unsigned int type, char *buf, size_t len)
+{
+	static const char *const names[] = {
+		[ET_NONE] = "ET_NONE", [ET_REL] = "ET_REL",
+		[ET_EXEC] = "ET_EXEC", [ET_DYN] = "ET_DYN",
+		[ET_CORE] = "ET_CORE",
+	};
+
+	if (type < sizeof(names) / sizeof(names[0]))
+		return names[type];
+	snprintf(buf, len, "ELF type %#x", type);
+	return buf;
+}
+
+/*
+ * Refuse @path, which lacks what a vmlinux has: a loadable segment
+ * (@no_load) or a symbol table (@no_symtab).  One line naming its type and
+ * what it lacks: "FILE: not a vmlinux: ET_DYN with no symbol table".
+ */
+static int not_vmlinux(Elf *elf, const char *path, bool no_load,
+		       bool no_symtab, struct sm_err *err)
+{
+	GElf_Ehdr eh = { 0 };
+	char type[32];
+
+	gelf_getehdr(elf, &eh);
+	return sm_err_set(err, "%s: not a vmlinux: %s with %s%s%s%s", path,
+			  elf_type_name(eh.e_type, type, sizeof(type)),
+			  no_load ? "no loadable segment" : "",
+			  no_load && no_symtab ? " and " : "",
+			  no_symtab ? "no symbol table" : "",
+			  eh.e_type == ET_REL ? " (a kernel module? --modules DIR reads those)" : "");
+}
+
 /* Find the bias of @path's ELF against the recording, or refuse it. */
 static int place_vmlinux(const struct kallsyms *ks, Elf *elf,
 			 const char *path, struct elf_info *ei, sm_u64 *bias,
 			 struct sm_err *err)
 {
 	size_t agree = 0, matched = 0;
+	bool no_load = load_range(elf, ei) != 0;
+	int symtab = read_symtab(elf, ei);
 
-	if (load_range(elf, ei) || read_symtab(elf, ei))
-		return sm_err_set(err, "%s: no program headers or no symbol table",
-			    path);
+	if (symtab == -ENOMEM)
+		return sm_err_set(err, "%s", strerror(ENOMEM));
+	if (no_load || symtab)
+		return not_vmlinux(elf, path, no_load, symtab == -ENOENT, err);
 	if (vote_bias(ks, ei, bias, &agree, &matched))
 		return sm_err_set(err, "%s", strerror(ENOMEM));
 	if (!matched)
@@ -662,15 +703,32 @@ out:
 	return ret;
 }
 
+/*
+ * A modules directory where none of the @recorded modules is found: a
+ * warning, for a wrong directory would otherwise change nothing, silently
+ * (the frames keep their kallsyms symbols).
+ */
+static void warn_no_module(const char *dir, size_t recorded)
+{
+	if (!recorded)
+		fg_warn("%s: the recording names no module to look for there",
+			dir);
+	else
+		fg_warn("%s: none of the recorded modules (%zu) is under it as NAME.ko, .ko.xz, .ko.gz or .ko.zst: their frames keep the kallsyms symbols",
+			dir, recorded);
+}
+
 /* Place the modules found under @dir. */
 static int open_modules(struct dwsym *d, const struct kallsyms *ks,
 			const char *dir, struct sm_err *err)
 {
 	const char *example = NULL, *why = NULL;
-	size_t i, without = 0;
+	size_t i, without = 0, recorded;
 
-	if (dwmod_find(dir, ks, &d->mods, &d->nr_mods, err))
+	if (dwmod_find(dir, ks, &d->mods, &d->nr_mods, &recorded, err))
 		return -1;
+	if (!d->nr_mods)
+		warn_no_module(dir, recorded);
 	/* One line for all modules without usable DWARF (a stripped tree). */
 	for (i = 0; i < d->nr_mods; i++)
 		if (d->mods[i].dwarf_problem) {

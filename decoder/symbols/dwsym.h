@@ -79,8 +79,13 @@ struct dwsym_stats {
  * @modules: directory searched for the recorded modules' .ko files, or NULL
  * @err: on failure, one line (no newline) saying what is wrong
  *
- * Return: 0, or -1 with @err set: a file cannot be read or is not an ELF
- * with a symbol table, or its symbols do not match the recorded kallsyms.
+ * A @modules directory where none of the recorded modules is found (or a
+ * recording that names none) is one warning on stderr, not an error.
+ *
+ * Return: 0, or -1 with @err set: a file cannot be read or is not a
+ * vmlinux ("FILE: not a vmlinux: ET_DYN with no symbol table": an ELF
+ * without a loadable segment or a symbol table) or a module, or its
+ * symbols do not match the recorded kallsyms.
  */
 int dwsym_open(struct dwsym **out, const struct kallsyms *ks,
 	       const char *vmlinux, const char *modules, struct sm_err *err);

@@ -206,11 +206,23 @@ matrix_page_header() {
 	LSAN_OPTIONS="$LSAN_OPTIONS:detect_leaks=0" run_case v6-page-commit-past-the-page either "$TMP/page" --cookies
 }
 
+# --vmlinux and --modules: a file or directory that cannot serve is an error
+# naming it and saying why (/bin/ls: "not a vmlinux: ET_DYN with no symbol
+# table" where it is stripped, "not a vmlinux of the recorded kernel" where
+# not); a directory without the recorded modules is one warning, and decodes.
 matrix_symbols() {
 	run_case vmlinux-missing error "$TRACE" --vmlinux "$TMP/no-vmlinux"
+	expect_message vmlinux-missing "^fgdecode: $TMP/no-vmlinux: No such file or directory$"
 	run_case vmlinux-not-elf error "$TRACE" --vmlinux "$TMP/text"
+	expect_message vmlinux-not-elf "^fgdecode: $TMP/text: not an ELF file$"
 	run_case vmlinux-of-another-program error "$TRACE" --vmlinux /bin/ls
+	expect_message vmlinux-of-another-program "^fgdecode: /bin/ls: not a vmlinux"
 	run_case modules-dir-missing error "$TRACE" --modules "$TMP/no-modules"
+	expect_message modules-dir-missing "^fgdecode: $TMP/no-modules: cannot search it for modules$"
+	mkdir -p "$TMP/no-ko"
+	run_case modules-dir-without-modules decode "$TRACE" --modules "$TMP/no-ko"
+	expect_message modules-dir-without-modules \
+		"^fgdecode: warning: $TMP/no-ko: \(none of the recorded modules ([1-9][0-9]*) is under it\|the recording names no module\)"
 }
 
 # --stack-map LISTING: a listing that cannot be read or parsed is an error

@@ -607,6 +607,49 @@ START_TEST(vmlinux_that_does_not_match_is_refused)
 }
 END_TEST
 
+/* dwsym_open() of DIR/@name as the vmlinux: its error, "" when accepted. */
+static const char *vmlinux_error(const char *name, struct sm_err *err)
+{
+	char path[256];
+	struct dwsym *d;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	if (!dwsym_open(&d, &(struct kallsyms){ 0 }, path, NULL, err)) {
+		dwsym_free(d);
+		return "";
+	}
+	/* One line naming the file, after the directory. */
+	ck_assert_ptr_null(strchr(err->msg, '\n'));
+	ck_assert_msg(!strncmp(err->msg, path, strlen(path)), "%s", err->msg);
+	return err->msg + strlen(path);
+}
+
+/*
+ * An ELF that lacks what a vmlinux has (a stripped program or library, a
+ * stripped kernel, an object file) is refused saying that it is not one,
+ * its type and what it lacks.
+ */
+START_TEST(vmlinux_that_is_no_vmlinux_says_what_it_is)
+{
+	struct sm_err err = { "" };
+	char cmd[512];
+
+	build_fixture();
+	snprintf(cmd, sizeof(cmd),
+		 "cd '%s' && strip -o fx-stripped.elf fx.elf && "
+		 "gcc -shared -fPIC -o lib.so c.c && strip lib.so && gcc -c -o c.o c.c",
+		 dir);
+	ck_assert_int_eq(system(cmd), 0);
+	ck_assert_str_eq(vmlinux_error("fx-stripped.elf", &err),
+			 ": not a vmlinux: ET_EXEC with no symbol table");
+	ck_assert_str_eq(vmlinux_error("lib.so", &err),
+			 ": not a vmlinux: ET_DYN with no symbol table");
+	ck_assert_str_eq(vmlinux_error("c.o", &err),
+			 ": not a vmlinux: ET_REL with no loadable segment (a kernel module? --modules DIR reads those)");
+	remove_fixture();
+}
+END_TEST
+
 /* Write DIR/trace.dat: a tick with a fallback stack in the fixture. */
 static void write_fixture_trace(const sm_u64 *frames, int depth)
 {
@@ -951,6 +994,22 @@ START_TEST(fgdecode_modules_prints_module_lines_and_inlined_frames)
 	out = capture(cmd);
 	ck_assert_str_eq(out, "fgdecode: nonexistent: cannot search it for modules\nrc=1\n");
 	free(out);
+	/* A directory without the recorded module: one warning, decoded. */
+	snprintf(cmd, sizeof(cmd),
+		 "mkdir -p empty && '%s' --no-summary --modules empty trace.dat 2>&1 >/dev/null; echo rc=$?",
+		 fg);
+	out = capture(cmd);
+	ck_assert_str_eq(out, "fgdecode: warning: empty: none of the recorded modules (1) is under it as NAME.ko, .ko.xz, .ko.gz or .ko.zst: their frames keep the kallsyms symbols\nrc=0\n");
+	free(out);
+	/* A trace that records no module: nothing to look for, said so. */
+	frames[0] = ret_in_a_top() + BIAS;
+	write_fixture_trace(frames, 1);
+	snprintf(cmd, sizeof(cmd),
+		 "'%s' --no-summary --modules mods trace.dat 2>&1 >/dev/null; echo rc=$?",
+		 fg);
+	out = capture(cmd);
+	ck_assert_str_eq(out, "fgdecode: warning: mods: the recording names no module to look for there\nrc=0\n");
+	free(out);
 	remove_fixture();
 }
 END_TEST
@@ -1199,6 +1258,7 @@ static Suite *dwarf_suite(void)
 	tcase_add_test(tc, return_address_is_looked_up_at_the_call);
 	tcase_add_test(tc, module_is_placed_from_its_recorded_symbols);
 	tcase_add_test(tc, vmlinux_that_does_not_match_is_refused);
+	tcase_add_test(tc, vmlinux_that_is_no_vmlinux_says_what_it_is);
 	tcase_add_test(tc, fgdecode_vmlinux_prints_lines_and_inlined_frames);
 	tcase_add_test(tc, fgdecode_pprof_gives_an_address_its_inlined_frames_as_lines);
 	tcase_add_test(tc, fgdecode_says_a_vmlinux_has_no_dwarf);
