@@ -81,7 +81,8 @@ static void report_usage(FILE *out)
 		"  --from SEC      only events at or after SEC (seconds, as printed)\n"
 		"  --to SEC        only events at or before SEC\n"
 		"Event text (default: as trace-cmd report, with its libtraceevent plugins):\n"
-		"  -N, --no-plugins  load no plugin, as trace-cmd report -N\n"
+		"  -N, --no-plugins  load no plugin, as trace-cmd report -N (the text and\n"
+		"                  --perf-script outputs: the others print no event text)\n"
 		"Other:\n"
 		"  --strict        exit 3 if any cookie is stale, unknown or conflicting,\n"
 		"                  any stack is an orphan or any record is corrupt\n"
@@ -114,6 +115,7 @@ static void map_usage(FILE *out)
 		"                  second of the stacks that changed (text or --top N)\n"
 		"  --count N       with --interval: stop after N intervals\n"
 		"Other:\n"
+		"  --no-summary    accepted as by report and diff; map prints no summary\n"
 		"  -h, --help      print this help and exit\n"
 		"  --version       print the version and exit\n");
 }
@@ -161,7 +163,8 @@ static const struct option report_fixed_longopts[] = {
 
 /*
  * fgdecode map: the map profiler's options (--no-summary is accepted, as
- * it always was, and changes nothing: map prints no summary).
+ * it always was, and changes nothing: map prints no summary; its help says
+ * so).
  */
 static const struct option map_longopts[] = {
 	{ "no-summary", no_argument, NULL, OPT_NO_SUMMARY },
@@ -483,17 +486,23 @@ static int parse_off_cpu(struct trace_options *opt)
 	return 0;
 }
 
+/* The output report prints: the one chosen, or the table's default. */
+static const struct output_ops *chosen_output(const struct trace_options *opt)
+{
+	return opt->output ? opt->output : output_table()[0];
+}
+
 /*
  * Options that shape one kind of output do nothing in another: a usage
  * error rather than silence.  Which output takes which is in its flags
  * (output.h): --cookies and --show-defines mark the text output; --weight
  * and --off-cpu weigh the stacks of the others (--off-cpu: --json lists
- * its intervals); --merge merges the event roots of --folded.
+ * its intervals); --merge merges the event roots of --folded; -N changes
+ * the events' text, which only the text output and --perf-script print.
  */
 static int check_output_options(const struct trace_options *opt)
 {
-	const struct output_ops *ops = opt->output ? opt->output :
-				       output_table()[0];
+	const struct output_ops *ops = chosen_output(opt);
 	const struct output_args *out = &opt->out;
 	char list[256];
 
@@ -512,6 +521,12 @@ static int check_output_options(const struct trace_options *opt)
 		fg_error("%s marks the text output: not with %s",
 			 out->cookies ? "--cookies" : "--show-defines",
 			 output_name(ops));
+		return -1;
+	}
+	if (opt->no_plugins && !(ops->flags & OUTPUT_EVENT_TEXT)) {
+		fg_error("-N changes the event text, which %s does not print (the text output and %s do)",
+			 output_name(ops),
+			 output_list(OUTPUT_EVENT_TEXT, " and ", list, sizeof(list)));
 		return -1;
 	}
 	if (out->weight && !(ops->flags & OUTPUT_WEIGHS)) {
@@ -578,7 +593,8 @@ int parse_diff_options(struct diff_options *opt, int argc, char **argv)
 	int c, ret;
 
 	opt->trace.summary = true;
-	while ((c = getopt_long(argc, argv, "hN", diff_longopts, NULL)) != -1) {
+	/* No -N: diff prints no event text (check_output_options()). */
+	while ((c = getopt_long(argc, argv, "h", diff_longopts, NULL)) != -1) {
 		ret = parse_diff_option(opt, c, optarg);
 		if (ret > 0)
 			ret = parse_trace_option(&opt->trace, c, optarg);

@@ -150,6 +150,8 @@ struct output_env {
 #define OUTPUT_MERGES		0x8	/* --merge */
 #define OUTPUT_NAMES_ONLY	0x10	/* prints function names only: no
 					 * module list needed without DWARF */
+#define OUTPUT_EVENT_TEXT	0x20	/* prints the events' text, which -N
+					 * changes */
 
 /**
  * struct output_ops - one output of fgdecode report

@@ -182,6 +182,7 @@ const struct output_ops perf_script_output = {
 	.option = "perf-script",
 	.help = "  --perf-script   the events and their stacks as `perf script` prints them\n"
 		"                  (stackcollapse-perf.pl, speedscope, Firefox Profiler)\n",
+	.flags = OUTPUT_EVENT_TEXT,
 	.size = sizeof(struct perf_script),
 	.begin = perf_script_begin,
 	.event = perf_script_event,

@@ -114,7 +114,7 @@ static void text_fini(void *state)
 }
 
 const struct output_ops text_output = {
-	.flags = OUTPUT_TEXT_MARKS,
+	.flags = OUTPUT_TEXT_MARKS | OUTPUT_EVENT_TEXT,
 	.size = sizeof(struct text),
 	.begin = text_begin,
 	.define = text_define,

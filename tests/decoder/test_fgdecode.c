@@ -1614,6 +1614,21 @@ START_TEST(output_options_reject_bad_combinations)
 	ck_assert_int_eq(res.status, 2);
 	ck_assert_str_eq(res.err,
 		"fgdecode: --weight weighs the stacks of --json, --folded, --top, --pprof or --flamegraph: not the text output\n");
+	/* -N changes the event text: not with an output that prints none. */
+	run("-N --folded trace.dat");
+	ck_assert_int_eq(res.status, 2);
+	ck_assert_str_eq(res.err,
+		"fgdecode: -N changes the event text, which --folded does not print (the text output and --perf-script do)\n");
+	run("--no-plugins --json trace.dat");
+	ck_assert_int_eq(res.status, 2);
+	run("-N --top 3 trace.dat");
+	ck_assert_int_eq(res.status, 2);
+	run("-N --perf-script --no-summary trace.dat");
+	ck_assert_int_eq(res.status, 0);
+	run("-N --no-summary trace.dat");
+	ck_assert_int_eq(res.status, 0);
+	run("diff -N trace.dat trace.dat");
+	ck_assert_int_eq(res.status, 2);
 }
 END_TEST
 
