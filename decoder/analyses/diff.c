@@ -9,6 +9,7 @@
 
 #include "array.h"
 #include "diff.h"
+#include "format.h"
 #include "hashtab.h"
 
 #define DIFF_MIN_CAP	1024
@@ -137,26 +138,37 @@ static struct row *make_rows(const struct fgdiff *d, bool normalize)
 	return rows;
 }
 
+/* Table columns: wide enough for a time ("250.0 ms (250000000 ns)"). */
+#define COLUMN		14
+#define COLUMN_NS	26
+
 static void print_table(FILE *out, const struct fgdiff *d, struct row *rows,
 			const struct fgdiff_print *p)
 {
 	bool unit = *p->unit && strcmp(p->unit, p->name);
+	const char *bare = format_bare_unit(p->unit);
+	int col = *bare ? COLUMN_NS : COLUMN;
+	char b[FORMAT_WEIGHT_LEN], n[FORMAT_WEIGHT_LEN], c[FORMAT_WEIGHT_LEN];
 	size_t i, changed = 0, shown;
 
 	qsort(rows, d->nr, sizeof(*rows), cmp_change);
 	for (i = 0; i < d->nr; i++)
 		changed += rows[i].change != 0;
-	fprintf(out, "fgdecode: diff by %s%s%s%s: base %llu, new %llu%s; %zu of %zu stacks changed\n",
+	fprintf(out, "fgdecode: diff by %s%s%s%s: base %s, new %s%s; %zu of %zu stacks changed\n",
 		p->name, unit ? " (" : "", unit ? p->unit : "", unit ? ")" : "",
-		(unsigned long long)d->total[DIFF_BASE],
-		(unsigned long long)d->total[DIFF_NEW],
+		format_weight(b, d->total[DIFF_BASE], bare),
+		format_weight(n, d->total[DIFF_NEW], bare),
 		p->normalize ? " (base normalized to the new total)" : "",
 		changed, d->nr);
-	fprintf(out, "%14s %14s %14s  STACK\n", "BASE", "NEW", "CHANGE");
+	fprintf(out, "%*s %*s %*s  STACK\n", col, "BASE", col, "NEW", col,
+		"CHANGE");
 	shown = p->top && p->top < changed ? p->top : changed;
 	for (i = 0; i < shown; i++)
-		fprintf(out, "%14lld %14lld %+14lld  %s\n", rows[i].base,
-			rows[i].new, rows[i].change, rows[i].s->stack);
+		fprintf(out, "%*s %*s %*s  %s\n",
+			col, format_weight(b, rows[i].base, bare),
+			col, format_weight(n, rows[i].new, bare),
+			col, format_change(c, rows[i].change, bare),
+			rows[i].s->stack);
 }
 
 int fgdiff_print(FILE *out, struct fgdiff *d, const struct fgdiff_print *p)
@@ -196,9 +208,11 @@ int fgdiff_foreach(const struct fgdiff *d, bool normalize,
 	return ret;
 }
 
-void fgdiff_summary(FILE *out, const struct fgdiff *d)
+void fgdiff_summary(FILE *out, const struct fgdiff *d, const char *unit)
 {
 	size_t i, only_base = 0, only_new = 0, changed = 0;
+	char b[FORMAT_WEIGHT_LEN], n[FORMAT_WEIGHT_LEN];
+	const char *bare = format_bare_unit(unit);
 	const struct diff_stack *s;
 
 	for (i = 0; i < d->nr; i++) {
@@ -210,9 +224,9 @@ void fgdiff_summary(FILE *out, const struct fgdiff *d)
 		else if (s->w[DIFF_BASE] != s->w[DIFF_NEW])
 			changed++;
 	}
-	fprintf(out, "fgdecode: diff: %zu stacks, %zu only in base, %zu only in new, %zu changed, %zu unchanged; totals %llu -> %llu\n",
+	fprintf(out, "fgdecode: diff: %zu stacks, %zu only in base, %zu only in new, %zu changed, %zu unchanged; totals %s -> %s\n",
 		d->nr, only_base, only_new, changed,
 		d->nr - only_base - only_new - changed,
-		(unsigned long long)d->total[DIFF_BASE],
-		(unsigned long long)d->total[DIFF_NEW]);
+		format_weight(b, d->total[DIFF_BASE], bare),
+		format_weight(n, d->total[DIFF_NEW], bare));
 }

@@ -17,9 +17,18 @@
  *            BASE         NEW      CHANGE  STACK
  *          102400      302400     +200000  kmalloc;entry_SYSCALL_64_after_hwframe;...;__kmalloc
  *
+ *    With --off-cpu (unit "ns") the totals and every cell read as times,
+ *    as the off-CPU summary gives them, the exact ns in parentheses (a
+ *    change: its sign, then its size):
+ *
+ *      fgdecode: diff by off-cpu (ns): base 2.75 s (2750000000 ns), new 1.50 s (1500000000 ns); 3 of 3 stacks changed
+ *                            BASE                        NEW                     CHANGE  STACK
+ *          2.00 s (2000000000 ns)    500.0 ms (500000000 ns)    -1.50 s (1500000000 ns)  [S];...;__schedule
+ *
  *  - --folded: every stack as "STACK BASE NEW", sorted bytewise: the
  *    two-column folded format of differential flame graphs
- *    (difffolded.pl output, flamegraph.pl's input for red/blue graphs).
+ *    (difffolded.pl output, flamegraph.pl's input for red/blue graphs),
+ *    in the weights' own unit (ns with --off-cpu).
  *
  * With normalize, the base weights are scaled by new total / base total
  * (rounded to the nearest integer) before they are compared, so that a
@@ -94,10 +103,12 @@ int fgdiff_foreach(const struct fgdiff *d, bool normalize,
  * fgdiff_summary() - one line: the totals and how many stacks differ
  * @out: stream (fgdecode uses stderr)
  * @d: the diff
+ * @unit: the weights' unit (struct fgdiff_print's): in "ns" the totals
+ *	read as times, as in the table
  *
  * "fgdecode: diff: N stacks, A only in base, B only in new, C changed,
  * D unchanged; totals BASE -> NEW" (raw, not normalized).
  */
-void fgdiff_summary(FILE *out, const struct fgdiff *d);
+void fgdiff_summary(FILE *out, const struct fgdiff *d, const char *unit);
 
 #endif /* FGDECODE_DIFF_H */

@@ -14,6 +14,7 @@
 
 #include "duration.h"
 #include "folded.h"
+#include "format.h"
 #include "offcpu.h"
 
 #define OFFCPU_MIN_CAP	1024
@@ -168,9 +169,13 @@ void offcpu_on_interval(struct offcpu *o, offcpu_interval_fn fn, void *arg)
 	o->on_interval_arg = arg;
 }
 
-/* Hand the interval of @t, charged as @ns and ended by @record, to the callback. */
+/*
+ * Hand the interval of @t, charged as @ns to @charged (@blocked, or it
+ * under its waker) and ended by @record, to the callback.
+ */
 static int report_interval(struct offcpu *o, struct offcpu_task *t,
 			   struct sset_entry *blocked,
+			   struct sset_entry *charged,
 			   struct tep_record *record, sm_u64 ns)
 {
 	struct offcpu_interval iv = {
@@ -183,6 +188,7 @@ static int report_interval(struct offcpu *o, struct offcpu_task *t,
 		.out_cpu = t->cpu,
 		.in_cpu = record->cpu,
 		.blocked = blocked,
+		.charged = charged,
 		.waker = t->waker,
 		.waker_pid = t->waker_pid,
 	};
@@ -221,7 +227,7 @@ int offcpu_switch_in(struct offcpu *o, struct tep_handle *tep,
 	o->stats.ns += ns;
 	ret = sset_count_weighted(o->set, e, o->event_id, ns);
 	if (!ret && o->on_interval)
-		ret = report_interval(o, t, blocked, record, ns);
+		ret = report_interval(o, t, blocked, e, record, ns);
 	return ret;
 }
 
@@ -381,9 +387,12 @@ void offcpu_summary(FILE *out, const struct offcpu *o)
 {
 	char d[SM_DURATION_NS_LEN];
 
-	fprintf(out, "fgdecode: off-cpu: %s in %zu intervals, %zu switch-ins with no switch-out in the trace, %zu tasks still off the CPU at its end (neither charged)",
-		sm_duration_ns(d, o->stats.ns), o->stats.intervals,
-		o->stats.no_switch_out, o->stats.still_off);
+	fprintf(out, "fgdecode: off-cpu: %s", sm_duration_ns(d, o->stats.ns));
+	format_count(out, " in ", o->stats.intervals, "intervals");
+	format_count(out, ", ", o->stats.no_switch_out, "switch-ins");
+	format_count(out, " with no switch-out in the trace, ",
+		     o->stats.still_off, "tasks");
+	fputs(" still off the CPU at its end (neither charged)", out);
 	if (o->sz)
 		fprintf(out, ", %zu ended by a wakeup in the trace, %zu by none",
 			o->stats.woken, o->stats.no_waker);

@@ -77,6 +77,8 @@ struct offcpu_task;
  * @blocked: the stack it left with (frames innermost first, or a marker
  *	status, or depth 0: its sched_switch carried no stack); its root is
  *	"[STATE]" or "COMM;[STATE]"
+ * @charged: the stack set's entry the interval was counted under: @blocked,
+ *	or with wakers @blocked under its waker's root frames
  * @waker: with wakers, the stack of the first wakeup after the switch-out
  *	(no root); NULL when none in the trace ended the interval, or
  *	without wakers
@@ -89,6 +91,7 @@ struct offcpu_interval {
 	sm_u64 out_ts, in_ts, ns;
 	int out_cpu, in_cpu;
 	struct sset_entry *blocked;
+	struct sset_entry *charged;
 	struct sset_entry *waker;
 	int waker_pid;
 };
@@ -251,8 +254,10 @@ const char *offcpu_state_name(sm_u64 state, char *buf);
  *
  * Prints "fgdecode: off-cpu: D (T ns) in N intervals, U switch-ins with no
  * switch-out in the trace, V tasks still off the CPU at its end (neither
- * charged)", with wakers then ", W ended by a wakeup in the trace, X by
- * none"; "D (T ns)" is sm_duration_ns()'s "2.95 s (2948778451 ns)".
+ * charged)" (a count of 1 names its noun in the singular: "1 interval",
+ * "1 switch-in", "1 task"), with wakers then ", W ended by a wakeup in the
+ * trace, X by none"; "D (T ns)" is sm_duration_ns()'s "2.95 s (2948778451
+ * ns)".
  */
 void offcpu_summary(FILE *out, const struct offcpu *o);
 

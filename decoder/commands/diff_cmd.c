@@ -151,7 +151,7 @@ static int run_diff(const struct diff_options *opt)
 		goto out;
 	}
 	if (opt->trace.summary)
-		fgdiff_summary(stderr, d);
+		fgdiff_summary(stderr, d, p.unit);
 	ret = 0;
 out:
 	fgdiff_free(d);

@@ -21,6 +21,7 @@
 #include "output.h"
 #include "flamegraph.js.h"
 #include "folded.h"
+#include "format.h"
 #include "kallsyms.h"
 
 #define PAD		10	/* left and right margin, px */
@@ -58,6 +59,7 @@ struct fg_tree {
 	int max_depth;
 	sm_u64 total;
 	const char *unit;	/* what a weight is: "events", "bytes", ... */
+	const char *counted;	/* what a count is: "events", "intervals" */
 	bool weighted;
 	bool merge;		/* --merge: no event frames */
 	bool diff;		/* a differential graph (base and new) */
@@ -362,18 +364,28 @@ static void put_fill(FILE *out, const struct fg_tree *t,
 	fprintf(out, "rgb(%d,%d,%d)", c[0], c[1], c[2]);
 }
 
-/* "NAME: W UNIT, P%[, N events]" for the tooltip. */
+/*
+ * "NAME: W UNIT, P%[, N events]" for the tooltip (in ns "2.95 s (2948778451
+ * ns)", and --off-cpu counts intervals); in a diff "NAME: W UNIT, P% (base
+ * B, +C)".
+ */
 static void put_tooltip(FILE *out, const struct fg_tree *t,
 			const struct fg_node *n)
 {
+	const char *bare = format_bare_unit(t->unit);
+	char w[FORMAT_WEIGHT_LEN], c[FORMAT_WEIGHT_LEN];
+
 	put_xml(out, n->name);
-	fprintf(out, ": %llu %s, %.2f%%", (unsigned long long)n->weight,
-		t->unit, t->total ? 100.0 * n->weight / t->total : 0.0);
+	fputs(": ", out);
+	put_xml(out, format_weight(w, n->weight, t->unit));
+	fprintf(out, ", %.2f%%",
+		t->total ? 100.0 * n->weight / t->total : 0.0);
 	if (t->diff)
-		fprintf(out, " (base %llu, %+lld)", (unsigned long long)n->base,
-			(long long)(n->weight - n->base));
+		fprintf(out, " (base %s, %s)", format_weight(w, n->base, bare),
+			format_change(c, (long long)(n->weight - n->base),
+				      bare));
 	else if (t->weighted)
-		fprintf(out, ", %zu events", n->count);
+		format_count(out, ", ", n->count, t->counted);
 	if (n->kind == FG_INLINED)
 		fputs(" (inlined)", out);
 	else if (n->kind == FG_MODULE)
@@ -550,6 +562,7 @@ int flamegraph_write(const char *path, const struct symbolizer *sz,
 
 	t.unit = !t.weighted ? "events" : *sset_weight_unit(set) ?
 		 sset_weight_unit(set) : sset_weight_name(set);
+	t.counted = sset_count_name(set);
 	return write_svg(&t, build(&t, sz, set), path, title, err);
 }
 

@@ -27,8 +27,10 @@
  * of thousands of stacks.
  *
  * In a browser (flamegraph.js): each frame's tooltip (<title>) says its
- * name, weight and share of the total ("__schedule: 412 events, 22.84%");
- * clicking a frame zooms to it, "Search" (or Ctrl-F) paints the frames
+ * name, weight and share of the total ("__schedule: 412 events, 22.84%"),
+ * with --weight also its count, and in ns the time for people as the title
+ * gives it ("[S]: 2.00 s (2000000000 ns), 72.73%, 1 interval": --off-cpu
+ * counts intervals); clicking a frame zooms to it, "Search" (or Ctrl-F) paints the frames
  * whose name matches a regular expression and shows the share they hold.
  */
 #ifndef FGDECODE_FLAMEGRAPH_H

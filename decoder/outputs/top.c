@@ -6,7 +6,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "duration.h"
 #include "hashtab.h"
 #include "format.h"
 #include "output.h"
@@ -155,22 +154,43 @@ static void print_tasks(const struct top_print_ctx *c,
 /* A weight: "4096 bytes", or, in ns, "1.00 s (1004150420 ns)". */
 static void print_weight(FILE *out, sm_u64 weight, const char *label)
 {
-	char d[SM_DURATION_NS_LEN];
+	char w[FORMAT_WEIGHT_LEN];
 
-	if (!strcmp(label, "ns"))
-		fputs(sm_duration_ns(d, weight), out);
-	else
-		fprintf(out, "%llu %s", (unsigned long long)weight, label);
+	fputs(format_weight(w, weight, label), out);
 }
 
-/* The rest of a stack's line (its events and tasks), then its stack. */
+/* Does @set count events (not the intervals of --off-cpu)? */
+static bool counts_events(const struct stackset *set)
+{
+	return !strcmp(sset_count_name(set), "events");
+}
+
+/*
+ * The rest of a stack's line: its events (not when it counts intervals:
+ * those of --off-cpu are all sched_switch's) and its tasks; then its stack.
+ */
 static void print_carriers(const struct top_print_ctx *c,
 			   struct sset_entry *e)
 {
-	print_events(c, e);
+	if (counts_events(c->set))
+		print_events(c, e);
 	print_tasks(c, e);
 	fputc('\n', c->out);
 	print_entry(c->out, c->sz, e);
+}
+
+/* "fgdecode: top N of M distinct stacks[ by NAME] over K events": a header. */
+static void print_header(const struct top_print_ctx *c, size_t n,
+			 size_t shown, const char *by)
+{
+	fprintf(c->out, "fgdecode: top %zu of ", n);
+	format_count(c->out, "", shown, "distinct stacks");
+	if (by)
+		fprintf(c->out, " by %s", by);
+	format_count(c->out, " over ", sset_total(c->set),
+		     sset_count_name(c->set));
+	if (counts_events(c->set))
+		fputs(" with a stack", c->out);
 }
 
 /* The header and the line of each stack when the set weighs events. */
@@ -179,8 +199,8 @@ static void print_counted(const struct top_print_ctx *c,
 {
 	size_t total = sset_total(c->set), i;
 
-	fprintf(c->out, "fgdecode: top %zu of %zu distinct stacks over %zu events with a stack\n",
-		n, shown, total);
+	print_header(c, n, shown, NULL);
+	fputc('\n', c->out);
 	for (i = 0; i < n; i++) {
 		fprintf(c->out, "#%zu ", i + 1);
 		format_count(c->out, "", hot[i]->count, "events");
@@ -195,31 +215,21 @@ static void print_weighed(const struct top_print_ctx *c,
 {
 	const char *unit = sset_weight_unit(c->set);
 	const char *label = *unit ? unit : sset_weight_name(c->set);
-	const char *counted = sset_count_name(c->set);
 	sm_u64 total = sset_total_weight(c->set);
 	size_t i;
 
-	fprintf(c->out, "fgdecode: top %zu of %zu distinct stacks by %s over %zu %s%s, ",
-		n, shown, sset_weight_name(c->set), sset_total(c->set),
-		counted, strcmp(counted, "events") ? "" : " with a stack");
+	print_header(c, n, shown, sset_weight_name(c->set));
+	fputs(", ", c->out);
 	print_weight(c->out, total, label);
 	fputs(" in all\n", c->out);
 	for (i = 0; i < n; i++) {
 		fprintf(c->out, "#%zu ", i + 1);
 		print_weight(c->out, hot[i]->weight, label);
 		fprintf(c->out, " %.2f%% (", percent(hot[i]->weight, total));
-		format_count(c->out, "", hot[i]->count, counted);
+		format_count(c->out, "", hot[i]->count,
+			     sset_count_name(c->set));
 		fputc(')', c->out);
-		/*
-		 * The intervals of --off-cpu are all sched_switch's, and
-		 * their tasks are root frames with --task-root.
-		 */
-		if (strcmp(counted, "events")) {
-			fputc('\n', c->out);
-			print_entry(c->out, c->sz, hot[i]);
-		} else {
-			print_carriers(c, hot[i]);
-		}
+		print_carriers(c, hot[i]);
 	}
 }
 
@@ -267,20 +277,33 @@ static int top_begin(void *state, struct output_env *env)
 	return sm_hashtab_init(&t->tasks, sizeof(struct top_task), 64);
 }
 
+/* One more event or interval of task @pid under the stack @stack_id. */
+static int count_task(struct top *t, sm_u32 stack_id, int pid)
+{
+	struct top_task *task;
+
+	if (sm_hashtab_reserve(&t->tasks))
+		return -ENOMEM;
+	task = sm_hashtab_insert(&t->tasks, top_task_key(stack_id, pid));
+	task->count++;
+	return 0;
+}
+
 /* Count the event's task under its stack (orphans are no event's). */
 static int top_event(void *state, const struct fg_event *ev)
 {
 	struct top *t = state;
-	struct top_task *task;
 
 	if (ev->standalone || !ev->entry)
 		return 0;
-	if (sm_hashtab_reserve(&t->tasks))
-		return -ENOMEM;
-	task = sm_hashtab_insert(&t->tasks, top_task_key(ev->entry->id,
-			tep_data_pid(t->env->tep, ev->record)));
-	task->count++;
-	return 0;
+	return count_task(t, ev->entry->id,
+			  tep_data_pid(t->env->tep, ev->record));
+}
+
+/* --off-cpu: count the interval's task under the stack it was charged to. */
+static int top_interval(void *state, const struct offcpu_interval *iv)
+{
+	return count_task(state, iv->charged->id, iv->pid);
 }
 
 /* fgdecode report --top N: the N heaviest stacks, after the last event. */
@@ -312,6 +335,7 @@ const struct output_ops top_output = {
 	.check = top_check,
 	.begin = top_begin,
 	.event = top_event,
+	.interval = top_interval,
 	.end = top_end,
 	.fini = top_fini,
 };

@@ -21,7 +21,9 @@
  * TOP_TASKS of them named, with their counts when more than one).
  * (--off-cpu counts intervals: "over N intervals", "(K intervals)", and
  * prints its nanoseconds for people too: "#1 1.00 s (1004150420 ns) 34.05%
- * (4 intervals)".)
+ * (4 intervals); by sh-113 (3), ls-209 (1)": the tasks of the intervals,
+ * no event, all being sched_switch's.)  A count of 1 names its noun in
+ * the singular ("top 1 of 1 distinct stack", "1 interval").
  * Counts are over the events shown (after filters) that carry a stack; the
  * percentage is of the weight of all of those.  Ties are broken by first
  * appearance.  An unresolved cookie counts under one line per kind

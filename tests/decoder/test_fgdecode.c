@@ -1275,7 +1275,7 @@ START_TEST(one_stack_under_alternating_events_counts_each_pair)
 	run("--top 1 --no-summary trace.dat");
 	ck_assert_int_eq(res.status, 0);
 	ck_assert_str_eq(res.out,
-		"fgdecode: top 1 of 1 distinct stacks over 5 events with a stack\n"
+		"fgdecode: top 1 of 1 distinct stack over 5 events with a stack\n"
 		"#1 5 events 100.00% in tick (3), tock (2); by worker-42\n"
 		STACK3);
 }
@@ -1543,7 +1543,7 @@ START_TEST(top_names_the_tasks_of_each_stack)
 	ck_assert_int_eq(res.status, 0);
 	/* 42 has no saved comm but worker; the others print as <...>. */
 	ck_assert_str_eq(res.out,
-		"fgdecode: top 1 of 1 distinct stacks over 8 events with a stack\n"
+		"fgdecode: top 1 of 1 distinct stack over 8 events with a stack\n"
 		"#1 8 events 100.00% in tick; by worker-42 (3), <...>-43 (2), <...>-44 (1) and 2 other tasks (2)\n"
 		STACK3);
 }
@@ -1843,7 +1843,7 @@ START_TEST(off_cpu_charges_each_interval_to_its_switch_out_stack_and_state)
 		"[R+];kthread;schedule;__schedule 250000000\n"
 		"[S];kthread;schedule;__schedule 2000000000\n");
 	ck_assert(strstr(res.err,
-		"fgdecode: off-cpu: 2.75 s (2750000000 ns) in 3 intervals, 1 switch-ins with no switch-out in the trace, 2 tasks still off the CPU at its end (neither charged)\n"));
+		"fgdecode: off-cpu: 2.75 s (2750000000 ns) in 3 intervals, 1 switch-in with no switch-out in the trace, 2 tasks still off the CPU at its end (neither charged)\n"));
 	run("--off-cpu --task-root --folded --no-summary trace.dat");
 	ck_assert_str_eq(res.out,
 		"cat;[R+];kthread;schedule;__schedule 250000000\n"
@@ -1852,12 +1852,74 @@ START_TEST(off_cpu_charges_each_interval_to_its_switch_out_stack_and_state)
 	run("--off-cpu --top 1 --no-summary trace.dat");
 	ck_assert_str_eq(res.out,
 		"fgdecode: top 1 of 3 distinct stacks by off-cpu over 3 intervals, 2.75 s (2750000000 ns) in all\n"
-		"#1 2.00 s (2000000000 ns) 72.73% (1 interval)\n"
+		"#1 2.00 s (2000000000 ns) 72.73% (1 interval); by worker-42\n"
 		STACK3
 		"    => [S]\n");
 	/* --pid selects whose switch-outs are charged. */
 	run("--off-cpu --folded --pid 43 --no-summary trace.dat");
 	ck_assert_str_eq(res.out, "[D];p9_client_rpc;__schedule 500000000\n");
+}
+END_TEST
+
+/*
+ * --off-cpu --top names the tasks of each stack as --top does for events
+ * (their intervals all are sched_switch's: no event named), and counts one
+ * in the singular.
+ */
+START_TEST(off_cpu_top_names_the_tasks_of_each_stack)
+{
+	write_switch_trace();
+	run("--off-cpu --top 3 --no-summary trace.dat");
+	ck_assert_int_eq(res.status, 0);
+	ck_assert_str_eq(res.out,
+		"fgdecode: top 3 of 3 distinct stacks by off-cpu over 3 intervals, 2.75 s (2750000000 ns) in all\n"
+		"#1 2.00 s (2000000000 ns) 72.73% (1 interval); by worker-42\n"
+		STACK3
+		"    => [S]\n"
+		"#2 500.0 ms (500000000 ns) 18.18% (1 interval); by <...>-43\n"
+		STACK2
+		"    => [D]\n"
+		"#3 250.0 ms (250000000 ns) 9.09% (1 interval); by <...>-44\n"
+		STACK3
+		"    => [R+]\n");
+	run("--off-cpu --top 1 --pid 42 trace.dat");
+	ck_assert_int_eq(res.status, 0);
+	ck_assert_str_eq(res.out,
+		"fgdecode: top 1 of 1 distinct stack by off-cpu over 1 interval, 2.00 s (2000000000 ns) in all\n"
+		"#1 2.00 s (2000000000 ns) 100.00% (1 interval); by worker-42\n"
+		STACK3
+		"    => [S]\n");
+	ck_assert(strstr(res.err,
+		"fgdecode: off-cpu: 2.00 s (2000000000 ns) in 1 interval, 1 switch-in with no switch-out in the trace, 0 tasks still off the CPU at its end (neither charged)\n"));
+}
+END_TEST
+
+/*
+ * An off-CPU flame graph gives times as people read them, in its title and
+ * in every tooltip, with the exact ns, and counts intervals, not events.
+ */
+START_TEST(off_cpu_flamegraph_reads_durations_and_counts_intervals)
+{
+	write_switch_trace();
+	run("--off-cpu --flamegraph - --no-summary trace.dat");
+	ck_assert_int_eq(res.status, 0);
+	ck_assert_ptr_nonnull(strstr(res.out,
+		">trace.dat (2.75 s, 2750000000 ns)</text>\n"));
+	ck_assert_ptr_nonnull(strstr(res.out,
+		"data-n=\"all\"><title>all: 2.75 s (2750000000 ns), 100.00%, 3 intervals</title>"));
+	ck_assert_ptr_nonnull(strstr(res.out,
+		"data-n=\"[S]\"><title>[S]: 2.00 s (2000000000 ns), 72.73%, 1 interval</title>"));
+	/* Every frame counts intervals: its tooltip says so. */
+	ck_assert_int_eq(count_of(res.out, " interval"),
+			 count_of(res.out, "<title>"));
+	/* Events keep their count, in the title too. */
+	mt = mkt_new(2);
+	write_mixed_trace();
+	run("--flamegraph - --no-summary trace.dat");
+	ck_assert_int_eq(res.status, 0);
+	ck_assert_ptr_nonnull(strstr(res.out, ">trace.dat (4 events)</text>\n"));
+	ck_assert_ptr_nonnull(strstr(res.out,
+		"data-n=\"all\"><title>all: 4 events, 100.00%</title>"));
 }
 END_TEST
 
@@ -1890,7 +1952,7 @@ START_TEST(off_cpu_json_prints_each_interval_as_it_ends)
 		"\"off_ns\":2000000000,\"end_ts\":3000000000,\"end_cpu\":0,\"status\":\"frames\",\"stack\":" JSON_STACK3 "}\n");
 	/* The same summary as the aggregate outputs. */
 	ck_assert(strstr(res.err,
-		"fgdecode: off-cpu: 2.75 s (2750000000 ns) in 3 intervals, 1 switch-ins with no switch-out in the trace, 2 tasks still off the CPU at its end (neither charged)\n"));
+		"fgdecode: off-cpu: 2.75 s (2750000000 ns) in 3 intervals, 1 switch-in with no switch-out in the trace, 2 tasks still off the CPU at its end (neither charged)\n"));
 	run("--off-cpu --json --pid 42 --no-summary trace.dat");
 	ck_assert_str_eq(res.out,
 		"{\"time\":1.000000,\"ts\":1000000000,\"cpu\":0,\"pid\":42,\"comm\":\"worker\",\"state\":\"S\","
@@ -1989,7 +2051,7 @@ START_TEST(wakers_join_each_interval_to_the_wakeup_that_ended_it)
 	ck_assert_str_eq(res.out,
 		"[no wakeup in the trace];--;[R+];kthread;schedule;__schedule 250000000\n"
 		"worker;p9_client_rpc;__schedule;--;[D];kthread;schedule;__schedule 1000000000\n");
-	ck_assert(strstr(res.err, "fgdecode: off-cpu: 1.25 s (1250000000 ns) in 2 intervals, 1 switch-ins with no switch-out in the trace, 1 tasks still off the CPU at its end (neither charged), 1 ended by a wakeup in the trace, 1 by none\n"));
+	ck_assert(strstr(res.err, "fgdecode: off-cpu: 1.25 s (1250000000 ns) in 2 intervals, 1 switch-in with no switch-out in the trace, 1 task still off the CPU at its end (neither charged), 1 ended by a wakeup in the trace, 1 by none\n"));
 	/* Per interval: worker and its wakeup's stack, or null. */
 	run("--off-cpu --wakers --json --no-summary trace.dat");
 	ck_assert_int_eq(res.status, 0);
@@ -2074,6 +2136,58 @@ START_TEST(diff_matches_stacks_by_frames_and_sorts_by_change)
 		"fgdecode: diff by n: base 10, new 28; 3 of 3 stacks changed\n"
 		"          BASE            NEW         CHANGE  STACK\n"
 		"             3             15            +12  tick;kthread;schedule;__schedule\n");
+}
+END_TEST
+
+/*
+ * new.dat of the off-CPU diff: worker (42) sleeps in S from 1 s to 1.5 s,
+ * cat (44) is preempted (R+) from 2 s to 3 s, both on frames3.
+ */
+static void write_switch_trace_new(void)
+{
+	sm_u64 ck = stackmap_cookie_make(9, 1);
+
+	mt = mkt_new(1);
+	define_owned(0, 1 * SEC - 10, ck, frames3, 3, ID_SWITCH, 0);
+	sched_switch(0, 1 * SEC, "worker", 42, 1, 0);
+	cookie(0, 1 * SEC + 1, ck);
+	sched_switch(0, 1 * SEC + SEC / 2, "swapper/0", 0, 0, 42);
+	sched_switch(0, 2 * SEC, "cat", 44, 0x100, 42);
+	cookie_from(0, 2 * SEC + 1, 44, ck);
+	sched_switch(0, 3 * SEC, "worker", 42, 0, 44);
+	snprintf(trace_path, sizeof(trace_path), "%s/new.dat", dir);
+	write_trace_with(switch_formats);
+}
+
+/*
+ * diff --off-cpu: the table and the summary give times as people read
+ * them, with the exact ns; --folded keeps ns.
+ */
+START_TEST(diff_of_off_cpu_time_reads_durations_and_folds_ns)
+{
+	write_switch_trace();
+	write_switch_trace_new();
+	run("diff --off-cpu --no-summary trace.dat new.dat");
+	ck_assert_int_eq(res.status, 0);
+	ck_assert_str_eq(res.out,
+		"fgdecode: diff by off-cpu (ns): base 2.75 s (2750000000 ns), new 1.50 s (1500000000 ns); 3 of 3 stacks changed\n"
+		"                      BASE                        NEW                     CHANGE  STACK\n"
+		"    2.00 s (2000000000 ns)    500.0 ms (500000000 ns)    -1.50 s (1500000000 ns)  [S];kthread;schedule;__schedule\n"
+		"   250.0 ms (250000000 ns)     1.00 s (1000000000 ns)   +750.0 ms (750000000 ns)  [R+];kthread;schedule;__schedule\n"
+		"   500.0 ms (500000000 ns)                0 ns (0 ns)   -500.0 ms (500000000 ns)  [D];p9_client_rpc;__schedule\n");
+	run("diff --off-cpu --folded trace.dat new.dat");
+	ck_assert_int_eq(res.status, 0);
+	ck_assert_str_eq(res.out,
+		"[D];p9_client_rpc;__schedule 500000000 0\n"
+		"[R+];kthread;schedule;__schedule 250000000 1000000000\n"
+		"[S];kthread;schedule;__schedule 2000000000 500000000\n");
+	ck_assert(strstr(res.err,
+		"fgdecode: diff: 3 stacks, 1 only in base, 0 only in new, 2 changed, 0 unchanged; totals 2.75 s (2750000000 ns) -> 1.50 s (1500000000 ns)\n"));
+	/* The differential flame graph's tooltips, base and change too. */
+	run("diff --off-cpu --flamegraph - --no-summary trace.dat new.dat");
+	ck_assert_int_eq(res.status, 0);
+	ck_assert_ptr_nonnull(strstr(res.out,
+		"<title>all: 1.50 s (1500000000 ns), 100.00% (base 2.75 s (2750000000 ns), -1.25 s (1250000000 ns))</title>"));
 }
 END_TEST
 
@@ -2865,6 +2979,8 @@ static Suite *fgdecode_suite(void)
 	tcase_add_test(outputs, weight_of_an_event_without_the_field_is_an_error_naming_it);
 	tcase_add_test(outputs, weight_counts_a_negative_value_as_zero_and_says_so);
 	tcase_add_test(outputs, off_cpu_charges_each_interval_to_its_switch_out_stack_and_state);
+	tcase_add_test(outputs, off_cpu_top_names_the_tasks_of_each_stack);
+	tcase_add_test(outputs, off_cpu_flamegraph_reads_durations_and_counts_intervals);
 	tcase_add_test(outputs, off_cpu_json_prints_each_interval_as_it_ends);
 	tcase_add_test(outputs, off_cpu_json_says_when_the_stack_is_missing);
 	tcase_add_test(outputs, off_cpu_refuses_other_outputs_and_traces_without_sched_switch);
@@ -2872,6 +2988,7 @@ static Suite *fgdecode_suite(void)
 	tcase_add_test(outputs, wakers_without_wakeup_events_is_an_error);
 	tcase_add_test(outputs, diff_matches_stacks_by_frames_and_sorts_by_change);
 	tcase_add_test(outputs, diff_needs_two_traces_of_one_kernel_and_reports_which_one_is_bad);
+	tcase_add_test(outputs, diff_of_off_cpu_time_reads_durations_and_folds_ns);
 	suite_add_tcase(s, outputs);
 
 	tcase_add_checked_fixture(snapshot, setup, teardown);

@@ -42,7 +42,8 @@ main() {
 	fi
 	"$FG" --no-summary --off-cpu --task-root --flamegraph "$OUT/offcpu.svg" "$TRACE" || exit 1
 	want=$("$FG" --no-summary --off-cpu --top 1 "$TRACE" | sed -n 's/.* (\([0-9]*\) ns) in all$/\1/p')
-	got=$(grep -o 'data-n="all"><title>all: [0-9]* ns' "$OUT/offcpu.svg" | sed 's/.*: //; s/ ns//')
+	# The tooltip gives the time for people, the ns in parentheses: "all: 488.4 ms (488365061 ns), ...".
+	got=$(grep -o 'data-n="all"><title>all: [0-9.]* [mun]*s ([0-9]* ns)' "$OUT/offcpu.svg" | sed 's/.*(//; s/ ns)//')
 	if [[ -n $want && $want == "$got" ]] && grep -q 'class="f label" data-x=[^>]* data-n="\[[A-Z+]*\]"' "$OUT/offcpu.svg"; then
 		echo "PASS off-cpu ($got ns, task and state frames)"
 	else

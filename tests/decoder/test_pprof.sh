@@ -90,7 +90,7 @@ folded() {
 
 test_totals() {
 	local want got
-	want=$(fgdecode --top 1 | sed -n 's/.* over \([0-9]*\) events with a stack$/\1/p')
+	want=$(fgdecode --top 1 | sed -n 's/.* over \([0-9]*\) events\? with a stack$/\1/p')
 	got=$(pprof -top "$TMP/all.pb.gz" | sed -n 's/.*% of \([0-9]*\) total$/\1/p')
 	check totals "$([[ -n $want && $want == "$got" ]] || echo "fgdecode --top counts '$want' events, pprof -top '$got'")"
 }
@@ -123,7 +123,7 @@ test_labels() {
 			why+="not every sample has the label $key; "
 	done
 	pid=$(awk '/^ +pid: / { print $2; exit }' "$TMP/traces.raw")
-	want=$(fgdecode --top 1 --pid "$pid" | sed -n 's/.* over \([0-9]*\) events with a stack$/\1/p')
+	want=$(fgdecode --top 1 --pid "$pid" | sed -n 's/.* over \([0-9]*\) events\? with a stack$/\1/p')
 	# A string label: a regular expression (a bare number would be a
 	# numeric range).
 	got=$(pprof -top -nodefraction=0 -tagfocus="pid=^$pid\$" "$TMP/all.pb.gz" |
@@ -168,7 +168,7 @@ test_weight() {
 	local why="" want got top
 	fgdecode --pprof "$TMP/w.pb.gz" --weight prev_prio
 	top=$(fgdecode --top 1 --weight prev_prio | head -1)
-	want="$(sed -n 's/.* over \([0-9]*\) events with a stack, \([0-9]*\) prev_prio in all$/\1 \2/p' <<<"$top")"
+	want="$(sed -n 's/.* over \([0-9]*\) events\? with a stack, \([0-9]*\) prev_prio in all$/\1 \2/p' <<<"$top")"
 	got=$(raw_sums "$TMP/w.pb.gz")
 	[[ -n $want && $want == "$got" ]] || why+="--weight prev_prio: fgdecode --top '$top', pprof samples sum to '$got'; "
 	pprof -raw "$TMP/w.pb.gz" >"$TMP/w.raw"
