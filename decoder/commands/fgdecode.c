@@ -267,6 +267,11 @@ static int run_guarded(struct fgdecode *fg)
 		goto out;
 	}
 	print_summary(fg);
+	if (!fg->matched && fg->records &&
+	    filter_check_span(&fg->opt.filter, fg->first_ts, fg->last_ts, &err)) {
+		fg_file_error(fg->opt.path, "%s", err.msg);
+		goto out;
+	}
 	ret = check_strict(fg);
 out:
 	if (begun && fg->out.ops->fini)

@@ -230,3 +230,24 @@ int filter_check(const struct filter *f, struct tep_handle *tep, int nr_cpus,
 	}
 	return 0;
 }
+
+/* "S.UUUUUU" of a time in microseconds, as the event lines print it. */
+#define US_FMT		"%llu.%06llu"
+#define US_ARG(us)	(us) / 1000000, (us) % 1000000
+
+int filter_check_span(const struct filter *f, unsigned long long first_ns,
+		      unsigned long long last_ns, struct sm_err *err)
+{
+	unsigned long long first = (first_ns + 500) / 1000;
+	unsigned long long last = (last_ns + 500) / 1000;
+
+	if (f->has_to && f->to_us < first)
+		return sm_err_set(err, "--to " US_FMT ": the trace begins at " US_FMT " (its events lie in " US_FMT "-" US_FMT ")",
+				  US_ARG(f->to_us), US_ARG(first),
+				  US_ARG(first), US_ARG(last));
+	if (f->has_from && f->from_us > last)
+		return sm_err_set(err, "--from " US_FMT ": the trace ends at " US_FMT " (its events lie in " US_FMT "-" US_FMT ")",
+				  US_ARG(f->from_us), US_ARG(last),
+				  US_ARG(first), US_ARG(last));
+	return 0;
+}

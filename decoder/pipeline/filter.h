@@ -70,4 +70,22 @@ struct sm_err;
 int filter_check(const struct filter *f, struct tep_handle *tep, int nr_cpus,
 		 struct sm_err *err);
 
+/**
+ * filter_check_span() - does the time range meet the trace's?
+ * @f: the filters
+ * @first_ns: the time of the trace's first record (the trace clock's units,
+ *	ns with the default clocks)
+ * @last_ns: the time of its last record
+ * @err: set when not: "--to T: the trace begins at F (its events lie in
+ *	F-L)" or "--from T: the trace ends at L (...)", times in seconds
+ *	rounded to the microsecond as the event lines print them
+ *
+ * Known only after the pass has read every record; called when no event was
+ * selected.
+ *
+ * Return: 0, or -1 after setting @err.
+ */
+int filter_check_span(const struct filter *f, unsigned long long first_ns,
+		      unsigned long long last_ns, struct sm_err *err);
+
 #endif /* FGDECODE_FILTER_H */

@@ -1649,6 +1649,18 @@ START_TEST(filters_the_trace_cannot_match_are_errors)
 	ck_assert_int_eq(res.status, 1);
 	ck_assert_str_eq(res.err,
 		"fgdecode: trace.dat: --from 3.000000 is after --to 1.500000: no time is in that range\n");
+	/* A range outside the trace's records (0.999999-5.000000 s). */
+	run("--from 6 --no-summary trace.dat");
+	ck_assert_int_eq(res.status, 1);
+	ck_assert_str_eq(res.err,
+		"fgdecode: trace.dat: --from 6.000000: the trace ends at 5.000000 (its events lie in 0.999999-5.000000)\n");
+	run("--from 0.1 --to 0.5 --no-summary trace.dat");
+	ck_assert_int_eq(res.status, 1);
+	ck_assert_str_eq(res.err,
+		"fgdecode: trace.dat: --to 0.500000: the trace begins at 0.999999 (its events lie in 0.999999-5.000000)\n");
+	/* Inside the trace but between two events: nothing matched, no error. */
+	run("--from 1.5 --to 1.6 --no-summary trace.dat");
+	ck_assert_int_eq(res.status, 0);
 	/* What the trace has still works, by either name. */
 	run("--event test:tick --cpu 0 --from 1 --to 1 --no-summary trace.dat");
 	ck_assert_int_eq(res.status, 0);
