@@ -7,13 +7,13 @@
 #   either  error or decode (truncation and flipped bytes: whether the damage
 #           is detected depends on where it falls), never anything else
 # and every case must end without a sanitizer report, signal or hang.
-# Usage: test_badinput.sh [TRACE.dat]   (default: build/vm-e2e/trace.dat,
-# which the vm-e2e suite leaves behind)
+# Usage: test_badinput.sh [TRACE.dat]   (default: build/vm-e2e-6.1/trace.dat,
+# which vm-e2e@6.1 leaves behind)
 set -uo pipefail
 
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 FG=$ROOT/tests/decoder/fgdecode_san
-TRACE=${1:-$ROOT/build/vm-e2e/trace.dat}
+TRACE=${1:-$ROOT/build/vm-e2e-6.1/trace.dat}
 TMP=$(mktemp -d)
 trap 'rm -rf "$TMP"' EXIT
 PASSED=0 FAILED=0
