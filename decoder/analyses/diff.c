@@ -154,12 +154,14 @@ static void print_table(FILE *out, const struct fgdiff *d, struct row *rows,
 	qsort(rows, d->nr, sizeof(*rows), cmp_change);
 	for (i = 0; i < d->nr; i++)
 		changed += rows[i].change != 0;
-	fprintf(out, "fgdecode: diff by %s%s%s%s: base %s, new %s%s; %zu of %zu stacks changed\n",
+	fprintf(out, "fgdecode: diff by %s%s%s%s: base %s, new %s%s; %zu of",
 		p->name, unit ? " (" : "", unit ? p->unit : "", unit ? ")" : "",
 		format_weight(b, d->total[DIFF_BASE], bare),
 		format_weight(n, d->total[DIFF_NEW], bare),
 		p->normalize ? " (base normalized to the new total)" : "",
-		changed, d->nr);
+		changed);
+	format_count(out, " ", d->nr, "stacks");
+	fputs(" changed\n", out);
 	fprintf(out, "%*s %*s %*s  STACK\n", col, "BASE", col, "NEW", col,
 		"CHANGE");
 	shown = p->top && p->top < changed ? p->top : changed;
@@ -224,8 +226,10 @@ void fgdiff_summary(FILE *out, const struct fgdiff *d, const char *unit)
 		else if (s->w[DIFF_BASE] != s->w[DIFF_NEW])
 			changed++;
 	}
-	fprintf(out, "fgdecode: diff: %zu stacks, %zu only in base, %zu only in new, %zu changed, %zu unchanged; totals %s -> %s\n",
-		d->nr, only_base, only_new, changed,
+	fputs("fgdecode: diff:", out);
+	format_count(out, " ", d->nr, "stacks");
+	fprintf(out, ", %zu only in base, %zu only in new, %zu changed, %zu unchanged; totals %s -> %s\n",
+		only_base, only_new, changed,
 		d->nr - only_base - only_new - changed,
 		format_weight(b, d->total[DIFF_BASE], bare),
 		format_weight(n, d->total[DIFF_NEW], bare));

@@ -240,8 +240,10 @@ int mapout_interval(FILE *out, const struct symbolizer *sz, unsigned long n,
 			prev->generation, cur->generation);
 	for (i = 0; i < nr; i++)
 		hits += ch[i].hits;
-	fprintf(out, "fgdecode: interval %lu: %.2f s, generation %u, %zu stacks changed, %llu hits\n",
-		n, seconds, cur->generation, nr, hits);
+	fprintf(out, "fgdecode: interval %lu: %.2f s, generation %u, ", n,
+		seconds, cur->generation);
+	format_count(out, "", nr, "stacks");
+	fprintf(out, " changed, %llu hits\n", hits);
 	if (top && nr > top)
 		nr = top;
 	for (i = 0; i < nr; i++) {

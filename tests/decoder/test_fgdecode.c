@@ -2142,6 +2142,14 @@ START_TEST(diff_matches_stacks_by_frames_and_sorts_by_change)
 		"p9_client_rpc;__schedule 1 2\n");
 	ck_assert(strstr(res.err,
 		"fgdecode: diff: 3 stacks, 1 only in base, 0 only in new, 2 changed, 0 unchanged; totals 4 -> 8\n"));
+	/* One stack on each side (the ticks at 2 s): counted in the singular. */
+	run("diff --from 1.5 --to 2.5 trace.dat new.dat");
+	ck_assert_int_eq(res.status, 0);
+	ck_assert_str_eq(res.out,
+		"fgdecode: diff by events: base 1, new 1; 0 of 1 stack changed\n"
+		"          BASE            NEW         CHANGE  STACK\n");
+	ck_assert(strstr(res.err,
+		"fgdecode: diff: 1 stack, 0 only in base, 0 only in new, 0 changed, 1 unchanged; totals 1 -> 1\n"));
 	run("diff --weight n --top 1 --no-summary trace.dat new.dat");
 	/* n: 1 + 2 -> 0 + ... + 5 under frames3. */
 	ck_assert_str_eq(res.out,
@@ -2898,12 +2906,12 @@ START_TEST(map_interval_prints_rates_of_changed_stacks_and_reports_resets)
 	run("--map --kallsyms kallsyms --interval 1 --count 2 map");
 	ck_assert_int_eq(res.status, 0);
 	ck_assert_str_eq(res.err, "");
-	ck_assert_ptr_nonnull(strstr(res.out, ", generation 7, 1 stacks changed, 4 hits\n#1 "));
+	ck_assert_ptr_nonnull(strstr(res.out, ", generation 7, 1 stack changed, 4 hits\n#1 "));
 	ck_assert_ptr_nonnull(strstr(res.out, " hits/s (4 hits) gen 7 slot 4 owner test:tick\n"
 		"    => p9_client_rpc+0x14a/0x480 [9pnet] (ffffffffc03e3cca)\n"
 		"fgdecode: map reset: generation 7 -> 8 (hits counted from 0)\n"
 		"fgdecode: interval 2: "));
-	ck_assert_ptr_nonnull(strstr(res.out, ", generation 8, 1 stacks changed, 2 hits\n#1 "));
+	ck_assert_ptr_nonnull(strstr(res.out, ", generation 8, 1 stack changed, 2 hits\n#1 "));
 	ck_assert_ptr_nonnull(strstr(res.out, " hits/s (2 hits) gen 8 slot 3 owner test:tick\n"
 		"    => __schedule+0x4f8/0xa00 (ffffffff832528c8)\n"));
 	/* No negative count, whatever the reset did. */
