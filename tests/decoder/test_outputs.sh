@@ -19,7 +19,7 @@ set -euo pipefail
 
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 cd "$ROOT"
-OUTPUTS_BASE=${OUTPUTS_BASE:-22e87fb}
+OUTPUTS_BASE=${OUTPUTS_BASE:-73dd7c1}
 FGDECODE=${FGDECODE:-$ROOT/decoder/fgdecode}
 TMP=$(mktemp -d)
 trap 'rm -rf "$TMP"' EXIT
