@@ -87,8 +87,12 @@ epochs=$(stat_of cpumask epochs)
 ((epochs <= MAX_CPUMASK_EPOCHS)) || fail cpumask "$epochs epochs (at most $MAX_CPUMASK_EPOCHS): refusals on the left-out CPU restart the recording"
 unpinned=$(stat_of migration unpinned)
 [[ ${unpinned:-0} == 0 ]] || fail migration "$unpinned hits were not pinned"
-moves=$(trace-cmd report -i "$OUT/migration/trace.dat" -F sched:sched_migrate_task 2>/dev/null | grep -c 'comm=ls' || true)
-((moves > 0)) || fail migration "no allocating task moved between CPUs: the mode was not exercised"
+# The allocating shells (their pids and the affinity flips made in flips.txt) and their children: moved at all?
+read -r pids flips <"$OUT/migration/flips.txt"
+moves=$(trace-cmd report -i "$OUT/migration/trace.dat" 2>/dev/null |
+	gawk -v pids=",$pids," '/ sched_migrate_task: / && (index(pids, "," gensub(/.* pid=([0-9]+) .*/, "\\1", 1) ",") || / comm=ls /) { n++ }
+		END { print n + 0 }')
+((moves > 0)) || fail migration "no allocating task moved between CPUs ($flips affinity flips of $pids): the mode was not exercised"
 # The filter kept other tasks out: the instance has fewer allocations than the full recording.
 allocs() {
 	grep -c -E ' (kmalloc|kmem_cache_alloc): ' "$OUT/pidfilter/$1.decoded.txt" || true
@@ -96,7 +100,7 @@ allocs() {
 ((0 < $(allocs trace) && $(allocs trace) < $(allocs full))) ||
 	fail pidfilter "the pid-filtered instance has $(allocs trace) allocations, the full recording $(allocs full)"
 (($(cat "$OUT/snapshot/swaps.txt") == 3)) || fail snapshot "$(cat "$OUT/snapshot/swaps.txt") snapshot swaps, not 3"
-echo "test_pairing: nooverwrite dropped $dropped events; cpumask $epochs epochs; migration $moves moves of ls, 0 unpinned;" \
+echo "test_pairing: nooverwrite dropped $dropped events; cpumask $epochs epochs; migration $moves moves of the allocating tasks ($flips flips), 0 unpinned;" \
 	"pidfilter: $(allocs trace) allocations of task $(cat "$OUT/pidfilter/target.txt")," \
 	"$(allocs full) in the full recording; snapshot: $(cat "$OUT/snapshot/swaps.txt") swaps"
 echo "test_pairing: ok on kernel $KERNEL_LABEL ($OUT)"

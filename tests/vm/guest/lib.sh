@@ -51,6 +51,32 @@ dir_loop() {
 	done
 }
 
+# any_alive PID...: true while one of the PIDs is a live process.
+any_alive() {
+	for p in "$@"; do
+		kill -0 "$p" 2>/dev/null && return 0
+	done
+	return 1
+}
+
+# flip_cpus OUT PID...: while any of the PIDs lives, pin every live one to CPU 0, then 50 ms later to CPU 1, and so
+# on (sched_setaffinity moves a running task through its CPU's stopper; children inherit the affinity); writes
+# "PIDS FLIPS" (the PIDs comma-separated, the affinity changes made) to OUT.
+flip_cpus() {
+	out=$1
+	shift
+	cpu=0
+	flips=0
+	while any_alive "$@"; do
+		for p in "$@"; do
+			taskset -p -c "$cpu" "$p" >/dev/null 2>&1 && flips=$((flips + 1))
+		done
+		cpu=$((1 - cpu))
+		sleep 0.05
+	done
+	echo "$(echo "$@" | tr ' ' ',') $flips" >"$out"
+}
+
 # allocate N: N rounds of `ls -R` of $ALLOC_DIRS (default sysfs's devices/system and tracefs's kmem events):
 # getname, inode, dentry and kernfs allocations (kmem:kmalloc, kmem:kmem_cache_alloc).
 allocate() {

@@ -8,7 +8,10 @@
 #                every few milliseconds, then extract
 #   cpumask      CPU 1 left out of tracing_cpumask (trace-cmd record -M 1): it refuses every write
 #   migration    two CPU hogs pinned one to each CPU while three tasks allocate: the allocating tasks are
-#                preempted and moved between CPUs (preemptible probes on 7.x)
+#                preempted and moved between CPUs (preemptible probes on 7.x); the balancer alone moved none
+#                in some runs, so every 50 ms their affinity also flips to the other CPU (a running task is
+#                then moved by the stopper at its next preemption point, between two probes on 7.x too):
+#                migration/flips.txt has their pids and how many flips were made
 #   pidfilter    a full flight recording (trace-cmd start -B full, every task) beside an instance filtered to one
 #                task (set_event_pid: what trace-cmd record -P PID sets up) that lists directories and opens
 #                files by itself, another task listing the same directories first: the instance filters out the
@@ -92,7 +95,8 @@ phase_migration() {
 	hog1=$!
 	# shellcheck disable=SC2086
 	trace-cmd record -q -b 8192 $EVENTS -e sched:sched_migrate_task -o "$SHARE/migration/trace.dat" \
-		sh -c '. /guest-common.sh; sleep 1; allocate 3 & allocate 3 & allocate 3; wait'
+		sh -c '. /guest-common.sh; sleep 1; allocate 3 & a=$!; dir_loop 60 & b=$!; read_loop 6000 & c=$!;
+			flip_cpus "$1" $a $b $c; wait' sh "$SHARE/migration/flips.txt"
 	kill $hog0 $hog1
 	end
 }
