@@ -14,6 +14,7 @@
  */
 #include <errno.h>
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <inttypes.h>
 #include <stdlib.h>
@@ -339,4 +340,59 @@ static int visit_extent(struct tracedat *td, sm_u64 id, sm_u64 off,
 int stackmap_tracedat_check_extent(const char *path, struct sm_err *err)
 {
 	return td_walk(path, visit_extent, NULL, err);
+}
+
+/*
+ * The options whose data trace-cmd 3.1.6 reads as a C string, with no bound
+ * (trace-input.c handle_options(): strtoll() of DATE and OFFSET, strdup() of
+ * UNAME and VERSION, tracecmd_create_event_hook() of HOOK, strdup(buf + 8)
+ * of a BUFFER's name): the offset in the data where the string starts, or -1
+ * for any other option.  trace-cmd writes each with its NUL.
+ */
+static int string_start(sm_u64 id)
+{
+	switch (id) {
+	case 1: case 2: case 5: case 6: case 9:	/* DATE OFFSET UNAME HOOK VERSION */
+		return 0;
+	case TRACEDAT_OPTION_BUFFER:
+		return 8;
+	default:
+		return -1;
+	}
+}
+
+/* Largest string option read whole to look for its NUL. */
+#define TRACEDAT_STRING_MAX	(1 << 20)
+
+/* The string checker's visitor; sets *@ctx (bool) when it refuses one. */
+static int visit_string(struct tracedat *td, sm_u64 id, sm_u64 off,
+			sm_u64 size, void *ctx, struct sm_err *err)
+{
+	int start = string_start(id);
+	bool *bad = ctx;
+	char *buf;
+	int ret;
+
+	if (start < 0)
+		return 0;
+	ret = td_payload(td, off, size, TRACEDAT_STRING_MAX, "string option",
+			 &buf, err);
+	if (ret)
+		return ret;
+	if (size <= (sm_u64)start || !memchr(buf + start, 0, size - start)) {
+		td_fail(td, err, "offset %" PRIu64 ": option %" PRIu64 ": %" PRIu64 " bytes with no NUL ending its string",
+			off, id, size);
+		*bad = true;
+		ret = -EBADMSG;
+	}
+	free(buf);
+	return ret;
+}
+
+int stackmap_tracedat_check_strings(const char *path, struct sm_err *err)
+{
+	bool bad = false;
+	int ret = td_walk(path, visit_string, &bad, err);
+
+	return bad ? ret : 0;
 }

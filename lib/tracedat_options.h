@@ -93,4 +93,23 @@ int stackmap_tracedat_read_option(const char *path, unsigned int id,
  */
 int stackmap_tracedat_check_extent(const char *path, struct sm_err *err);
 
+/**
+ * stackmap_tracedat_check_strings() - do the string options of a version 7
+ * trace.dat end inside their data?
+ * @path: a trace.dat
+ * @err: set when not: "PATH: offset N: option ID: S bytes with no NUL
+ *	ending its string"
+ *
+ * libtracecmd 1.3 (trace-cmd 3.1.6 handle_options()) copies UNAME and
+ * VERSION with strdup() and parses DATE, OFFSET, HOOK and a BUFFER's name
+ * as C strings, reading past the option when its NUL is missing (a fuzzed
+ * UNAME did).  Walks the option chain as stackmap_snapshot_read_tracedat()
+ * does.
+ *
+ * Return: 0 when every such option has its NUL, or when the chain cannot be
+ * walked (version 6, a compressed options section, a malformed chain: the
+ * other checks and libtracecmd say so); -EBADMSG for an option without it.
+ */
+int stackmap_tracedat_check_strings(const char *path, struct sm_err *err);
+
 #endif /* LIBSTACKMAP_TRACEDAT_OPTIONS_H */

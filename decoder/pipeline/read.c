@@ -294,7 +294,7 @@ static struct tracecmd_input *open_trace(struct reader *r, unsigned int flags,
 {
 	const char *tmp = getenv("TMPDIR");
 	struct tracecmd_input *handle;
-	struct sm_err why, cut;
+	struct sm_err why, cut, bad;
 	bool headers;
 	int ret;
 
@@ -310,6 +310,11 @@ static struct tracecmd_input *open_trace(struct reader *r, unsigned int flags,
 		if (!truncated(r->path, &cut))
 			snprintf(cut.msg, sizeof(cut.msg), "truncated");
 		return open_copy(r, flags, cut.msg, err);
+	}
+	/* libtracecmd would read past a string option without its NUL. */
+	if (stackmap_tracedat_check_strings(r->path, &bad)) {
+		sm_err_set(err, "corrupt: %s", bad.msg + strlen(r->path) + 2);
+		return NULL;
 	}
 	handle = open_file(r->path, flags, &headers);
 	if (!handle)

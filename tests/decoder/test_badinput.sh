@@ -183,6 +183,24 @@ matrix_kinds() {
 	expect_message pipe "not seekable"
 }
 
+# A UNAME option whose string lost its NUL: libtracecmd 1.3 strdup()s it and
+# reads past the option (what fuzz_tracedat found, under ASan).  fgdecode
+# refuses the file first, naming the option.
+matrix_string_options() {
+	python3 - "$TRACE" "$TMP/uname" <<'PY' || { echo "FAIL uname-without-nul: no UNAME option found"; FAILED=$((FAILED + 1)); return; }
+import struct, sys
+d = bytearray(open(sys.argv[1], "rb").read())
+i = d.find(b"Linux ")
+oid, size = struct.unpack("<HI", d[i - 6:i])
+if i < 6 or oid != 5 or d[i + size - 1] != 0:
+	sys.exit(1)
+d[i + size - 1] = ord("X")
+open(sys.argv[2], "wb").write(d)
+PY
+	run_case uname-without-nul error "$TMP/uname"
+	expect_message uname-without-nul "^fgdecode: $TMP/uname: corrupt: offset [0-9]*: option 5: [0-9]* bytes with no NUL ending its string$"
+}
+
 matrix_flipped() {
 	local label=$1 file=$2 seed
 	for seed in 1 2 3 4 5 6; do
@@ -294,6 +312,7 @@ main() {
 	matrix_prefixes v7 "$TRACE"
 	matrix_prefixes v6 "$TMP/v6.dat"
 	matrix_kinds
+	matrix_string_options
 	matrix_truncated v7 "$TRACE"
 	matrix_cut_tail v7 "$TRACE" 118 300 1000 2000 4096 40000
 	matrix_cut_tail v6 "$TMP/v6.dat" 1 118 4096 10000
