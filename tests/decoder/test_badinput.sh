@@ -187,16 +187,19 @@ matrix_kinds() {
 # reads past the option (what fuzz_tracedat found, under ASan).  fgdecode
 # refuses the file first, naming the option.
 matrix_string_options() {
-	python3 - "$TRACE" "$TMP/uname" <<'PY' || { echo "FAIL uname-without-nul: no UNAME option found"; FAILED=$((FAILED + 1)); return; }
-import struct, sys
-d = bytearray(open(sys.argv[1], "rb").read())
-i = d.find(b"Linux ")
-oid, size = struct.unpack("<HI", d[i - 6:i])
-if i < 6 or oid != 5 or d[i + size - 1] != 0:
-	sys.exit(1)
-d[i + size - 1] = ord("X")
-open(sys.argv[2], "wb").write(d)
-PY
+	local at id size
+	# The UNAME option's string starts "Linux "; its id (5) and size are the 6 bytes before it (no python3 in
+	# the trixie root this also runs in: grep, od and dd).
+	at=$(grep -obUa 'Linux ' "$TRACE" | head -n1 | cut -d: -f1)
+	id=$(od -An -tu2 -j $((${at:-6} - 6)) -N2 "$TRACE" | tr -d ' ')
+	size=$(od -An -tu4 -j $((${at:-6} - 4)) -N4 "$TRACE" | tr -d ' ')
+	if [[ -z $at || $id != 5 || $(od -An -tu1 -j $((at + size - 1)) -N1 "$TRACE" | tr -d ' ') != 0 ]]; then
+		echo "FAIL uname-without-nul: no UNAME option found"
+		FAILED=$((FAILED + 1))
+		return
+	fi
+	cp "$TRACE" "$TMP/uname"
+	printf X | dd of="$TMP/uname" bs=1 seek=$((at + size - 1)) conv=notrunc status=none
 	run_case uname-without-nul error "$TMP/uname"
 	expect_message uname-without-nul "^fgdecode: $TMP/uname: corrupt: offset [0-9]*: option 5: [0-9]* bytes with no NUL ending its string$"
 }
