@@ -207,6 +207,10 @@ static void list_events(struct tep_handle *tep, char *buf, size_t len)
 		strcpy(buf + len - 4, "...");
 }
 
+/* "S.UUUUUU" of a time in microseconds, as the event lines print it. */
+#define US_FMT		"%llu.%06llu"
+#define US_ARG(us)	(us) / 1000000, (us) % 1000000
+
 int filter_check(const struct filter *f, struct tep_handle *tep, int nr_cpus,
 		 struct sm_err *err)
 {
@@ -214,9 +218,8 @@ int filter_check(const struct filter *f, struct tep_handle *tep, int nr_cpus,
 	size_t i;
 
 	if (f->has_from && f->has_to && f->from_us > f->to_us)
-		return sm_err_set(err, "--from %llu.%06llu is after --to %llu.%06llu: no time is in that range",
-				  f->from_us / 1000000, f->from_us % 1000000,
-				  f->to_us / 1000000, f->to_us % 1000000);
+		return sm_err_set(err, "--from " US_FMT " is after --to " US_FMT ": no time is in that range",
+				  US_ARG(f->from_us), US_ARG(f->to_us));
 	for (i = 0; i < f->nr_cpus; i++)
 		if (f->cpus[i] >= nr_cpus)
 			return sm_err_set(err, "--cpu %d: the trace has CPUs 0-%d",
@@ -230,10 +233,6 @@ int filter_check(const struct filter *f, struct tep_handle *tep, int nr_cpus,
 	}
 	return 0;
 }
-
-/* "S.UUUUUU" of a time in microseconds, as the event lines print it. */
-#define US_FMT		"%llu.%06llu"
-#define US_ARG(us)	(us) / 1000000, (us) % 1000000
 
 int filter_check_span(const struct filter *f, unsigned long long first_ns,
 		      unsigned long long last_ns, struct sm_err *err)
