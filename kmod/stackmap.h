@@ -60,11 +60,18 @@ enum stackmap_skip_mode {
  * @start: first address
  * @size: bytes, 0 for none
  * @mode: what to do with frames around it
+ * @stub_start: a typed tracepoint probe's __probestub_NAME (stackmap_attach.c,
+ *	"Typed probes"): first, after this module's frames, frames are dropped
+ *	up to and including the first one inside it (the ftrace trampoline and
+ *	the stub), then @mode applies; nothing is dropped if none is inside it
+ * @stub_size: bytes, 0 for none
  */
 struct stackmap_skip {
 	unsigned long start;
 	unsigned long size;
 	enum stackmap_skip_mode mode;
+	unsigned long stub_start;
+	unsigned long stub_size;
 };
 
 struct trace_buffer;
@@ -103,6 +110,7 @@ void stackmap_window_init(void);
 void stackmap_window_exit(void);
 
 int stackmap_owner_register(u16 owner, const char *name);
+bool stackmap_typed_probes_used(void);
 const char *stackmap_owner_name(u16 owner);
 
 /**

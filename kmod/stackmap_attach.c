@@ -8,15 +8,27 @@
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
+#include <linux/ftrace.h>
 #include <linux/kallsyms.h>
 #include <linux/list.h>
 #include <linux/seq_file.h>
 #include <linux/slab.h>
 #include <linux/string.h>
 #include <linux/trace_events.h>
+#include <linux/trace_recursion.h>
 #include <linux/tracepoint.h>
 
 #include "stackmap.h"
+
+/*
+ * Typed probes need the tracepoint's own stub (struct tracepoint's
+ * probestub, from 6.5; Kbuild defines STACKMAP_HAVE_PROBESTUB) and the
+ * argument registers in ftrace_regs (HAVE_DYNAMIC_FTRACE_WITH_ARGS).
+ */
+#if defined(STACKMAP_HAVE_PROBESTUB) && \
+	defined(CONFIG_HAVE_DYNAMIC_FTRACE_WITH_ARGS)
+#define SM_TYPED_PROBES
+#endif
 
 #define SM_NAME_MAX	64
 #define SM_PROBE_PRIO	(TRACEPOINT_DEFAULT_PRIO - 1)
@@ -30,6 +42,9 @@
  * @tp: the event's tracepoint
  * @skip: the tracepoint's iterator, trimmed from stacks
  * @owner: the event's id, recorded with every stack
+ * @typed: attached through the tracepoint's typed stub ("Typed probes")
+ * @ops: typed: the ftrace_ops on the stub's entry
+ * @pin: typed: its address is the data of the pinning registration
  * @name: "system:event", as the kernel spells it
  */
 struct stackmap_attached {
@@ -38,6 +53,11 @@ struct stackmap_attached {
 	struct tracepoint *tp;
 	struct stackmap_skip skip;
 	u16 owner;
+	bool typed;
+#ifdef SM_TYPED_PROBES
+	struct ftrace_ops ops;
+	char pin;
+#endif
 	char name[SM_NAME_MAX];
 };
 
@@ -96,6 +116,34 @@ const char *stackmap_owner_name(u16 owner)
 			return stackmap_owners[i].name;
 	return "?";
 }
+
+/*
+ * The typed stub registered for @a instead of stackmap_probe() and
+ * stackmap_pin_probe(), or NULL ("Typed probes" below), and the data of
+ * the pinning registration: the stub is registered twice, so with data
+ * that tells the two apart.
+ */
+#ifdef SM_TYPED_PROBES
+static void *stackmap_stub(const struct stackmap_attached *a)
+{
+	return a->typed ? a->tp->probestub : NULL;
+}
+
+static inline void *stackmap_pin_key(struct stackmap_attached *a)
+{
+	return a->typed ? (void *)&a->pin : (void *)a;
+}
+#else
+static void *stackmap_stub(const struct stackmap_attached *a)
+{
+	return NULL;
+}
+
+static inline void *stackmap_pin_key(struct stackmap_attached *a)
+{
+	return a;
+}
+#endif
 
 #ifdef STACKMAP_PREEMPTIBLE_PROBES
 /*
@@ -185,16 +233,26 @@ static void stackmap_unpin(const struct stackmap_attached *a)
 
 static int stackmap_pin_register(struct stackmap_attached *a)
 {
-	return tracepoint_probe_register_prio(a->tp, stackmap_pin_probe, a,
-					      SM_PIN_PRIO);
+	void *stub = stackmap_stub(a);
+
+	return tracepoint_probe_register_prio(a->tp,
+					      stub ?: (void *)stackmap_pin_probe,
+					      stackmap_pin_key(a), SM_PIN_PRIO);
 }
 
 static void stackmap_pin_unregister(struct stackmap_attached *a)
 {
-	tracepoint_probe_unregister(a->tp, stackmap_pin_probe, a);
+	void *stub = stackmap_stub(a);
+
+	tracepoint_probe_unregister(a->tp, stub ?: (void *)stackmap_pin_probe,
+				    stackmap_pin_key(a));
 }
 #else
 /* Probes run with preemption disabled: the task cannot move between them. */
+static inline void stackmap_pin_probe(void *data)
+{
+}
+
 static void stackmap_unpin(const struct stackmap_attached *a)
 {
 }
@@ -217,18 +275,13 @@ static void stackmap_pin_unregister(struct stackmap_attached *a)
  * Not under kCFI (CONFIG_CFI_CLANG; CONFIG_CFI from 6.18): there every
  * indirect call checks that the callee has the pointer's exact type, and a
  * tracepoint calls its probes through its own prototype, so this probe
- * would trap at the first hit.  Typed probes need each event's prototype
- * at build time; the module refuses tracepoints on such kernels instead
- * (stackmap_attach_tracepoint()), and function entries, whose ftrace_ops
- * callback has the type ftrace calls, still work.  (A typed way exists from
- * 6.5: register the tracepoint's own __probestub_NAME, which has its
- * prototype, and hook that stub's entry with an ftrace_ops, as fprobe-based
- * tracepoint events do.)
+ * would trap at the first hit.  Such kernels attach through typed probes
+ * instead (below).
  */
 #if defined(CONFIG_CFI_CLANG) || defined(CONFIG_CFI)
-#define SM_UNTYPED_PROBES_TRAP	1
+#define SM_UNTYPED_PROBES_TRAP	true
 #else
-#define SM_UNTYPED_PROBES_TRAP	0
+#define SM_UNTYPED_PROBES_TRAP	false
 #endif
 
 static void stackmap_probe(void *data)
@@ -240,30 +293,185 @@ static void stackmap_probe(void *data)
 }
 
 /*
+ * Typed probes.  Every tracepoint (from 6.5) has a stub of its own exact
+ * prototype, __probestub_NAME (struct tracepoint's probestub), which does
+ * nothing.  The module registers that stub as the tracepoint's probe, with
+ * the usual priorities and @a (or &@a->pin, the pinning registration) as
+ * its data, and hooks the stub's entry with an ftrace_ops of its own whose
+ * callback reads the data from the first argument register: the way
+ * fprobe-based tracepoint events (trace_fprobe.c) attach.  Every indirect
+ * call then has its callee's exact type, so this works under kCFI, where it
+ * is the default; the typed_probes parameter selects it elsewhere (the
+ * tests do).  Another user of the same stub (an fprobe event on that
+ * tracepoint) passes other data, which the callback ignores.  The ftrace_ops
+ * has neither FTRACE_OPS_FL_RECURSION nor FTRACE_OPS_FL_RCU, so that alone
+ * on the stub it is called straight from its trampoline, in the
+ * tracepoint's own context: pinning needs to see whether that context is
+ * preemptible.  When another ftrace_ops hooks the stub too (the function
+ * tracer on everything), ftrace's list function calls it with preemption
+ * disabled, and a task is not pinned; its stack record may then land on
+ * another CPU, an orphan there and its event without a stack (counted,
+ * never paired).  The stack starts after the stub's frame
+ * (stackmap_skip.stub_start): the trampoline's frames come before it.
+ */
+static bool stackmap_typed_probes = SM_UNTYPED_PROBES_TRAP;
+module_param_named(typed_probes, stackmap_typed_probes, bool, 0444);
+MODULE_PARM_DESC(typed_probes,
+		 "Attach tracepoints through their own typed __probestub_NAME, hooked with ftrace (6.5 and later; the default, and required, under kCFI)");
+
+#ifdef SM_TYPED_PROBES
+static void notrace stackmap_stub_func(unsigned long ip,
+				       unsigned long parent_ip,
+				       struct ftrace_ops *op,
+				       struct ftrace_regs *fregs)
+{
+	struct stackmap_attached *a = container_of(op, struct stackmap_attached,
+						   ops);
+	void *data = (void *)ftrace_regs_get_argument(fregs, 0);
+	int bit;
+
+	if (data == &a->pin) {
+		stackmap_pin_probe(a);
+		return;
+	}
+	if (data != a)
+		return;
+	bit = ftrace_test_recursion_trylock(ip, parent_ip);
+	if (bit < 0) {
+		this_cpu_inc(stackmap_stats.recursion);
+		return;
+	}
+	stackmap_record(&a->skip, a->owner);
+	ftrace_test_recursion_unlock(bit);
+	/* Outside the recursion lock, which disables preemption. */
+	stackmap_unpin(a);
+}
+
+/* Hook the stub's entry before the stub is registered as a probe. */
+static int stackmap_typed_hook(struct stackmap_attached *a)
+{
+	int ret;
+
+	a->ops.func = stackmap_stub_func;
+	ret = ftrace_set_filter_ip(&a->ops, (unsigned long)a->tp->probestub,
+				   0, 0);
+	if (!ret)
+		ret = register_ftrace_function(&a->ops);
+	if (ret)
+		ftrace_free_filter(&a->ops);
+	return ret;
+}
+
+/* After the stub's registrations are gone and their callers done. */
+static void stackmap_typed_unhook(struct stackmap_attached *a)
+{
+	unregister_ftrace_function(&a->ops);
+	ftrace_free_filter(&a->ops);
+}
+
+static bool stackmap_typed_available(void)
+{
+	return true;
+}
+#else
+static int stackmap_typed_hook(struct stackmap_attached *a)
+{
+	return -EOPNOTSUPP;
+}
+
+static void stackmap_typed_unhook(struct stackmap_attached *a)
+{
+}
+
+static bool stackmap_typed_available(void)
+{
+	return false;
+}
+#endif
+
+/** stackmap_typed_probes_used() - do tracepoints attach through typed probes? */
+bool stackmap_typed_probes_used(void)
+{
+	return stackmap_typed_probes;
+}
+
+/*
  * The range of the tracepoint's iterator function, whose frame sits between
  * the probe and the traced code when more than one probe is attached.
  * Its size comes from kallsyms: "name+0x0/0xSIZE", followed by " [module]"
  * for a module's tracepoint.
  */
-static void stackmap_iterator_range(struct tracepoint *tp,
-				    struct stackmap_skip *skip)
+static unsigned long stackmap_symbol_size(const void *start)
 {
 	char sym[KSYM_SYMBOL_LEN];
 	unsigned long size;
 	char *slash;
 
-	skip->start = (unsigned long)tp->iterator;
-	skip->size = 0;
-	skip->mode = SM_SKIP_ONE;
-	if (!tp->iterator)
-		return;
-	sprint_symbol(sym, skip->start);
+	if (!start)
+		return 0;
+	sprint_symbol(sym, (unsigned long)start);
 	slash = strchr(sym, '/');
 	if (!slash)
-		return;
+		return 0;
 	sym[strcspn(sym, " ")] = '\0';
-	if (!kstrtoul(slash + 1, 16, &size))
-		skip->size = size;
+	return kstrtoul(slash + 1, 16, &size) ? 0 : size;
+}
+
+/* Also the typed stub's range, whose frame comes first (typed probes). */
+static void stackmap_iterator_range(struct stackmap_attached *a)
+{
+	void *stub = stackmap_stub(a);
+
+	a->skip.start = (unsigned long)a->tp->iterator;
+	a->skip.size = stackmap_symbol_size(a->tp->iterator);
+	a->skip.mode = SM_SKIP_ONE;
+	a->skip.stub_start = (unsigned long)stub;
+	a->skip.stub_size = stackmap_symbol_size(stub);
+}
+
+/*
+ * Register @a's probes: stackmap_probe() (or the typed stub, hooked first),
+ * then the pinning probe ("Pinning"), which must never run without the
+ * other.  Undone on failure.
+ */
+static int stackmap_register(struct stackmap_attached *a)
+{
+	void *stub = stackmap_stub(a);
+	int ret;
+
+	if (a->typed) {
+		ret = stackmap_typed_hook(a);
+		if (ret)
+			return ret;
+	}
+	ret = tracepoint_probe_register_prio(a->tp, stub ?: (void *)stackmap_probe,
+					     a, SM_PROBE_PRIO);
+	if (!ret) {
+		ret = stackmap_pin_register(a);
+		if (ret) {
+			tracepoint_probe_unregister(a->tp,
+						    stub ?: (void *)stackmap_probe,
+						    a);
+			tracepoint_synchronize_unregister();
+		}
+	}
+	if (ret && a->typed)
+		stackmap_typed_unhook(a);
+	return ret;
+}
+
+/* Undo stackmap_register(); no probe uses @a when it returns. */
+static void stackmap_unregister(struct stackmap_attached *a)
+{
+	void *stub = stackmap_stub(a);
+
+	/* Before stackmap_probe(): see "Pinning". */
+	stackmap_pin_unregister(a);
+	tracepoint_probe_unregister(a->tp, stub ?: (void *)stackmap_probe, a);
+	/* No probe may still use @a once every CPU left its tracepoint call. */
+	tracepoint_synchronize_unregister();
+	if (a->typed)
+		stackmap_typed_unhook(a);
 }
 
 static struct stackmap_attached *stackmap_find_attached(const char *name)
@@ -350,36 +558,34 @@ fail:
  * name; -EOPNOTSUPP for an event without a tracepoint of its own (kprobe,
  * syscall, synthetic events); -EEXIST if that event is attached already;
  * -ENOSPC when 128 distinct events were attached since load; -ENOMEM; or
- * the error of tracepoint_probe_register_prio().  -EOPNOTSUPP for every
- * name on a kCFI kernel (see stackmap_probe()).
+ * the error of tracepoint_probe_register_prio() or, with typed probes, of
+ * ftrace_set_filter_ip() and register_ftrace_function().  -EOPNOTSUPP for
+ * every name with typed probes where the kernel has none (before 6.5) and
+ * without them on a kCFI kernel (see stackmap_probe()).
  */
 static int stackmap_attach_tracepoint(const char *name)
 {
 	struct stackmap_attached *a;
 	int ret;
 
-	if (SM_UNTYPED_PROBES_TRAP) {
-		pr_warn_once("kCFI kernel: tracepoints cannot be attached (untyped probe); function entries can\n");
+	if (stackmap_typed_probes && !stackmap_typed_available()) {
+		pr_warn_once("typed probes need the tracepoints' __probestub_NAME (6.5 and later) and ftrace with arguments: tracepoints cannot be attached\n");
+		return -EOPNOTSUPP;
+	}
+	if (!stackmap_typed_probes && SM_UNTYPED_PROBES_TRAP) {
+		pr_warn_once("kCFI kernel: tracepoints need typed_probes=1\n");
 		return -EOPNOTSUPP;
 	}
 	a = kzalloc(sizeof(*a), GFP_KERNEL);
 	if (!a)
 		return -ENOMEM;
+	a->typed = stackmap_typed_probes;
 	mutex_lock(&stackmap_attach_lock);
 	ret = stackmap_find_event(name, a);
 	if (ret)
 		goto fail;
-	stackmap_iterator_range(a->tp, &a->skip);
-	ret = tracepoint_probe_register_prio(a->tp, stackmap_probe, a,
-					     SM_PROBE_PRIO);
-	if (!ret) {
-		/* After stackmap_probe(): see "Pinning". */
-		ret = stackmap_pin_register(a);
-		if (ret) {
-			tracepoint_probe_unregister(a->tp, stackmap_probe, a);
-			tracepoint_synchronize_unregister();
-		}
-	}
+	stackmap_iterator_range(a);
+	ret = stackmap_register(a);
 	if (ret) {
 		trace_put_event_file(a->file);
 		goto fail;
@@ -395,12 +601,8 @@ fail:
 
 static void stackmap_detach_one(struct stackmap_attached *a)
 {
-	/* Before stackmap_probe(): see "Pinning". */
-	stackmap_pin_unregister(a);
-	tracepoint_probe_unregister(a->tp, stackmap_probe, a);
+	stackmap_unregister(a);
 	list_del(&a->list);
-	/* No probe may still use @a once every CPU left its tracepoint call. */
-	tracepoint_synchronize_unregister();
 	trace_put_event_file(a->file);
 	kfree(a);
 }

@@ -133,14 +133,31 @@ void stackmap_new_epoch(bool define_now)
 /* How far SM_SKIP_UNTIL looks for its range before keeping everything. */
 #define SM_SKIP_UNTIL_MAX	8
 
-static bool stackmap_in_range(unsigned long ip, const struct stackmap_skip *skip)
+static bool stackmap_in_range(unsigned long ip, unsigned long start,
+			      unsigned long size)
 {
-	return ip - skip->start < skip->size;
+	return ip - start < size;
+}
+
+/*
+ * The index of the first of ips[@i..] (looking SM_SKIP_UNTIL_MAX frames
+ * ahead) inside [@start, @start + @size), or @nr if none is.
+ */
+static unsigned int stackmap_find_frame(const unsigned long *ips,
+					unsigned int i, unsigned int nr,
+					unsigned long start, unsigned long size)
+{
+	unsigned int j;
+
+	for (j = i; j < nr && j < i + SM_SKIP_UNTIL_MAX; j++)
+		if (stackmap_in_range(ips[j], start, size))
+			return j;
+	return nr;
 }
 
 /*
  * Drop the frames of this module (the probe and the capture), then apply
- * @skip (see enum stackmap_skip_mode).  Return the index of the first frame
+ * @skip (see struct stackmap_skip).  Return the index of the first frame
  * to keep.
  */
 static unsigned int stackmap_trim(const unsigned long *ips, unsigned int nr,
@@ -150,14 +167,22 @@ static unsigned int stackmap_trim(const unsigned long *ips, unsigned int nr,
 
 	while (i < nr && within_module(ips[i], THIS_MODULE))
 		i++;
-	if (!skip || !skip->size || i >= nr)
+	if (!skip || i >= nr)
+		return i;
+	if (skip->stub_size) {
+		j = stackmap_find_frame(ips, i, nr, skip->stub_start,
+					skip->stub_size);
+		if (j == nr)
+			return i;
+		i = j + 1;
+	}
+	if (!skip->size || i >= nr)
 		return i;
 	if (skip->mode == SM_SKIP_ONE)
-		return stackmap_in_range(ips[i], skip) ? i + 1 : i;
-	for (j = i; j < nr && j < i + SM_SKIP_UNTIL_MAX; j++)
-		if (stackmap_in_range(ips[j], skip))
-			return j;
-	return i;
+		return stackmap_in_range(ips[i], skip->start, skip->size) ?
+		       i + 1 : i;
+	j = stackmap_find_frame(ips, i, nr, skip->start, skip->size);
+	return j < nr ? j : i;
 }
 
 /**
