@@ -11,7 +11,9 @@
 # CPU stats have them (nooverwrite); leaving a CPU out does not start an epoch per cookie (cpumask); every
 # hit was pinned (migration: stats "unpinned" is 0), and tasks did move (sched_migrate_task of the
 # allocating tasks); every cookie of the pid-filtered instance and of the buffer the snapshot swaps brought in
-# resolves (pidfilter, snapshot). Prints one line per trace.
+# resolves (pidfilter, snapshot); the migration phase again with typed probes (typed, from 6.5: stats
+# "typed_probes" is 1); no stack starts in the capture's own frames (iterator, typed stub, trampoline, module).
+# Prints one line per trace.
 set -euo pipefail
 
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
@@ -68,7 +70,10 @@ mkdir -p "$OUT"
 "$ROOT/tests/vm/run-vm.sh" --module "$KO" --guest-script "$ROOT/tests/vm/guest/pairing.sh" \
 	--share "$OUT" --timeout 600 ${VM_ARGS[@]+"${VM_ARGS[@]}"} || fail guest "run-vm exited $? (console: $OUT/console.log)"
 
-for phase in nooverwrite toggle cpumask migration; do
+phases="nooverwrite toggle cpumask migration"
+# typed: on kernels with __probestub_NAME (guest/pairing.sh runs it from 6.5)
+[[ -d $OUT/typed ]] && phases+=" typed"
+for phase in $phases; do
 	check "$phase"
 done
 # Every cookie of the pid-filtered instance and of the buffer swapped in by each snapshot has its definition there.
@@ -85,14 +90,35 @@ grep -q "lost [0-9]* events: $dropped dropped" "$OUT/nooverwrite/trace.summary.t
 (($(cat "$OUT/toggle/toggles.txt") > 0)) || fail toggle "tracing_on was never switched"
 epochs=$(stat_of cpumask epochs)
 ((epochs <= MAX_CPUMASK_EPOCHS)) || fail cpumask "$epochs epochs (at most $MAX_CPUMASK_EPOCHS): refusals on the left-out CPU restart the recording"
+# moved PHASE: how many times the allocating shells (their pids and the affinity flips made in flips.txt) and
+# their children moved between CPUs; fails when none did.
+moved() {
+	local pids moves
+	read -r pids flips <"$OUT/$1/flips.txt"
+	moves=$(trace-cmd report -i "$OUT/$1/trace.dat" 2>/dev/null |
+		gawk -v pids=",$pids," '/ sched_migrate_task: / && (index(pids, "," gensub(/.* pid=([0-9]+) .*/, "\\1", 1) ",") || / comm=ls /) { n++ }
+			END { print n + 0 }')
+	((moves > 0)) || fail "$1" "no allocating task moved between CPUs ($flips affinity flips of $pids): the mode was not exercised"
+	echo "$moves"
+}
 unpinned=$(stat_of migration unpinned)
 [[ ${unpinned:-0} == 0 ]] || fail migration "$unpinned hits were not pinned"
-# The allocating shells (their pids and the affinity flips made in flips.txt) and their children: moved at all?
-read -r pids flips <"$OUT/migration/flips.txt"
-moves=$(trace-cmd report -i "$OUT/migration/trace.dat" 2>/dev/null |
-	gawk -v pids=",$pids," '/ sched_migrate_task: / && (index(pids, "," gensub(/.* pid=([0-9]+) .*/, "\\1", 1) ",") || / comm=ls /) { n++ }
-		END { print n + 0 }')
-((moves > 0)) || fail migration "no allocating task moved between CPUs ($flips affinity flips of $pids): the mode was not exercised"
+moves=$(moved migration)
+read -r _ flips <"$OUT/migration/flips.txt"
+typed=""
+if [[ $phases == *typed* ]]; then
+	[[ $(stat_of typed typed_probes) == 1 ]] || fail typed "stats say typed_probes $(stat_of typed typed_probes)"
+	unpinned=$(stat_of typed unpinned)
+	[[ ${unpinned:-0} == 0 ]] || fail typed "$unpinned hits were not pinned"
+	typed="typed probes: $(moved typed) moves, 0 unpinned;"
+fi
+# Where every stack starts: in the traced code, never in a frame of the capture's own path (the tracepoint's
+# iterator, a typed probe's stub, an ftrace trampoline, the module) that trimming must drop.
+for phase in $phases; do
+	bad=$(gawk '/^    => / { if (!seen && ($2 ~ /^(__traceiter_|__probestub_|ftrace_|stackmap_|0x)/ || /\[stackmap\]/)) print; seen = 1; next }
+		{ seen = 0 }' "$OUT/$phase/trace.decoded.txt" | sort | uniq -c | sort -rn | head -n 3)
+	[[ -z $bad ]] || fail "$phase" "stacks start in the capture's own frames: $(tr -s ' \n' ' ' <<<"$bad")"
+done
 # The filter kept other tasks out: the instance has fewer allocations than the full recording.
 allocs() {
 	grep -c -E ' (kmalloc|kmem_cache_alloc): ' "$OUT/pidfilter/$1.decoded.txt" || true
@@ -100,7 +126,7 @@ allocs() {
 ((0 < $(allocs trace) && $(allocs trace) < $(allocs full))) ||
 	fail pidfilter "the pid-filtered instance has $(allocs trace) allocations, the full recording $(allocs full)"
 (($(cat "$OUT/snapshot/swaps.txt") == 3)) || fail snapshot "$(cat "$OUT/snapshot/swaps.txt") snapshot swaps, not 3"
-echo "test_pairing: nooverwrite dropped $dropped events; cpumask $epochs epochs; migration $moves moves of the allocating tasks ($flips flips), 0 unpinned;" \
+echo "test_pairing: nooverwrite dropped $dropped events; cpumask $epochs epochs; migration $moves moves of the allocating tasks ($flips flips), 0 unpinned; $typed" \
 	"pidfilter: $(allocs trace) allocations of task $(cat "$OUT/pidfilter/target.txt")," \
 	"$(allocs full) in the full recording; snapshot: $(cat "$OUT/snapshot/swaps.txt") swaps"
 echo "test_pairing: ok on kernel $KERNEL_LABEL ($OUT)"

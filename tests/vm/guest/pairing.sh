@@ -12,6 +12,9 @@
 #                in some runs, so every 50 ms their affinity also flips to the other CPU (a running task is
 #                then moved by the stopper at its next preemption point, between two probes on 7.x too):
 #                migration/flips.txt has their pids and how many flips were made
+#   typed        the migration phase again with the module's typed probes (typed_probes=1: each tracepoint's
+#                own __probestub_NAME hooked with ftrace, what kCFI kernels need), where the kernel has them
+#                (6.5 and later)
 #   pidfilter    a full flight recording (trace-cmd start -B full, every task) beside an instance filtered to one
 #                task (set_event_pid: what trace-cmd record -P PID sets up) that lists directories and opens
 #                files by itself, another task listing the same directories first: the instance filters out the
@@ -30,11 +33,13 @@ EVENTS="-e stackmap -e kmem:kmalloc -e kmem:kmem_cache_alloc"
 # shellcheck source=tests/vm/guest/lib.sh
 . /guest-common.sh
 
+# begin PHASE [PARAM=VALUE ...]: the module loaded with the allocation tracepoints and PARAMs.
 begin() {
 	phase=$1
+	shift
 	step "$phase"
 	mkdir -p "$SHARE/$phase"
-	insmod "$MODDIR/stackmap.ko" tracepoints=kmem:kmalloc,kmem:kmem_cache_alloc
+	insmod "$MODDIR/stackmap.ko" tracepoints=kmem:kmalloc,kmem:kmem_cache_alloc "$@"
 }
 
 end() {
@@ -87,16 +92,17 @@ phase_cpumask() {
 	end
 }
 
+# phase_migration [PHASE PARAM=VALUE ...]: also the typed phase, the same recording with typed probes.
 phase_migration() {
-	begin migration
+	begin "${1:-migration}" ${2:+"$2"}
 	taskset -c 0 sh -c 'while :; do :; done' &
 	hog0=$!
 	taskset -c 1 sh -c 'while :; do :; done' &
 	hog1=$!
 	# shellcheck disable=SC2086
-	trace-cmd record -q -b 8192 $EVENTS -e sched:sched_migrate_task -o "$SHARE/migration/trace.dat" \
+	trace-cmd record -q -b 8192 $EVENTS -e sched:sched_migrate_task -o "$SHARE/$phase/trace.dat" \
 		sh -c '. /guest-common.sh; sleep 1; allocate 3 & a=$!; dir_loop 60 & b=$!; read_loop 6000 & c=$!;
-			flip_cpus "$1" $a $b $c; wait' sh "$SHARE/migration/flips.txt"
+			flip_cpus "$1" $a $b $c; wait' sh "$SHARE/$phase/flips.txt"
 	kill $hog0 $hog1
 	end
 }
@@ -173,6 +179,10 @@ phase_nooverwrite
 phase_toggle
 phase_cpumask
 phase_migration
+# Typed probes (kmod/stackmap_attach.c): the tracepoints' own __probestub_NAME, from 6.5 (6.1 has none).
+if grep -q ' __probestub_kmalloc$' /proc/kallsyms; then
+	phase_migration typed typed_probes=1
+fi
 phase_pidfilter
 phase_snapshot
 step "done"
