@@ -10,7 +10,9 @@
 #     struct option table and getopt_long() call in decoder/commands/options.c, report's outputs from the table of
 #     decoder/outputs/outputs.c), fgdecode(1)'s SYNOPSIS line of the command names exactly those (bar -h, --help
 #     and --version, which the SYNOPSIS gives once), and the page describes each (its name appears outside the
-#     SYNOPSIS).  "[filters]" in a synopsis stands for --event, --pid, --cpu, --from, --to.
+#     SYNOPSIS).  "[filters]" in a synopsis stands for --event, --pid, --cpu, --from, --to;
+#   - stackmap(7) describes each parameter of the module (module_param*() in kmod/*.c) under PARAMETERS, and
+#     each parameter its PARAMETERS section describes exists.
 # Usage: tests/test_man.sh   (after make -C decoder).  Exit 0 when all hold, 1 otherwise.
 set -uo pipefail
 
@@ -245,5 +247,16 @@ for cmd in report map diff; do
 		grep -qe "$opt" <<<"$BODY" || fail "fgdecode.1: $cmd's $opt is not described"
 	done
 done
+# ---- the module's parameters ----
+
+CHECKED=$((CHECKED + 1))
+module_params=$(sed -n -E 's/^module_param(_named|_cb)?\(([a-z_]+),.*/\2/p' "$ROOT"/kmod/*.c | sort -u)
+man_params=$(sed -n '/^\.SH PARAMETERS/,/^\.SH /{/^\.TP/{n;s/^\.B //p}}' "$ROOT/man/stackmap.7" | sort -u)
+[[ -n $module_params ]] || fail "cannot read the module's parameters from kmod/*.c"
+missing=$(comm -23 <(echo "$module_params") <(echo "$man_params") | tr '\n' ' ')
+[[ -z $missing ]] || fail "stackmap.7: module parameters not under PARAMETERS: $missing"
+extra=$(comm -13 <(echo "$module_params") <(echo "$man_params") | tr '\n' ' ')
+[[ -z $extra ]] || fail "stackmap.7: PARAMETERS describes what the module does not have: $extra"
+
 echo "test_man: $CHECKED checks, $FAILED failed"
 ((FAILED == 0))
