@@ -110,7 +110,7 @@ void stackmap_window_init(void);
 void stackmap_window_exit(void);
 
 int stackmap_owner_register(u16 owner, const char *name);
-bool stackmap_typed_probes_used(void);
+unsigned int stackmap_typed_tracepoints(void);
 const char *stackmap_owner_name(u16 owner);
 
 /**

@@ -315,9 +315,9 @@ static void stackmap_probe(void *data)
  * (stackmap_skip.stub_start): the trampoline's frames come before it.
  */
 static bool stackmap_typed_probes = SM_UNTYPED_PROBES_TRAP;
-module_param_named(typed_probes, stackmap_typed_probes, bool, 0444);
+module_param_named(typed_probes, stackmap_typed_probes, bool, 0644);
 MODULE_PARM_DESC(typed_probes,
-		 "Attach tracepoints through their own typed __probestub_NAME, hooked with ftrace (6.5 and later; the default, and required, under kCFI)");
+		 "Attach tracepoints through their own typed __probestub_NAME, hooked with ftrace (6.5 and later; the default, and required, under kCFI); a write applies to tracepoints attached after it");
 
 #ifdef SM_TYPED_PROBES
 static void notrace stackmap_stub_func(unsigned long ip,
@@ -389,10 +389,21 @@ static bool stackmap_typed_available(void)
 }
 #endif
 
-/** stackmap_typed_probes_used() - do tracepoints attach through typed probes? */
-bool stackmap_typed_probes_used(void)
+/**
+ * stackmap_typed_tracepoints() - how many attached tracepoints use typed probes
+ *
+ * Context: process.
+ */
+unsigned int stackmap_typed_tracepoints(void)
 {
-	return stackmap_typed_probes;
+	struct stackmap_attached *a;
+	unsigned int n = 0;
+
+	mutex_lock(&stackmap_attach_lock);
+	list_for_each_entry(a, &stackmap_attached_list, list)
+		n += a->typed;
+	mutex_unlock(&stackmap_attach_lock);
+	return n;
 }
 
 /*
@@ -568,18 +579,20 @@ static int stackmap_attach_tracepoint(const char *name)
 	struct stackmap_attached *a;
 	int ret;
 
-	if (stackmap_typed_probes && !stackmap_typed_available()) {
+	bool typed = READ_ONCE(stackmap_typed_probes);
+
+	if (typed && !stackmap_typed_available()) {
 		pr_warn_once("typed probes need the tracepoints' __probestub_NAME (6.5 and later) and ftrace with arguments: tracepoints cannot be attached\n");
 		return -EOPNOTSUPP;
 	}
-	if (!stackmap_typed_probes && SM_UNTYPED_PROBES_TRAP) {
+	if (!typed && SM_UNTYPED_PROBES_TRAP) {
 		pr_warn_once("kCFI kernel: tracepoints need typed_probes=1\n");
 		return -EOPNOTSUPP;
 	}
 	a = kzalloc(sizeof(*a), GFP_KERNEL);
 	if (!a)
 		return -ENOMEM;
-	a->typed = stackmap_typed_probes;
+	a->typed = typed;
 	mutex_lock(&stackmap_attach_lock);
 	ret = stackmap_find_event(name, a);
 	if (ret)
