@@ -12,7 +12,7 @@
 # hit was pinned (migration: stats "unpinned" is 0), and tasks did move (sched_migrate_task of the
 # allocating tasks); every cookie of the pid-filtered instance and of the buffer the snapshot swaps brought in
 # resolves (pidfilter, snapshot); the migration phase again with typed probes (typed, from 6.5: stats
-# "typed_probes" is 1); no stack starts in the capture's own frames (iterator, typed stub, trampoline, module).
+# "typed_tracepoints" is 2); no stack starts in the capture's own frames (iterator, typed stub, trampoline, module).
 # Prints one line per trace.
 set -euo pipefail
 
@@ -107,7 +107,8 @@ moves=$(moved migration)
 read -r _ flips <"$OUT/migration/flips.txt"
 typed=""
 if [[ $phases == *typed* ]]; then
-	[[ $(stat_of typed typed_probes) == 1 ]] || fail typed "stats say typed_probes $(stat_of typed typed_probes)"
+	[[ $(stat_of typed typed_tracepoints) == 2 ]] ||
+		fail typed "stats say typed_tracepoints $(stat_of typed typed_tracepoints), not 2 (kmalloc, kmem_cache_alloc)"
 	unpinned=$(stat_of typed unpinned)
 	[[ ${unpinned:-0} == 0 ]] || fail typed "$unpinned hits were not pinned"
 	typed="typed probes: $(moved typed) moves, 0 unpinned;"
