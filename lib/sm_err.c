@@ -2,6 +2,7 @@
 /* sm_err: the one error type of libstackmap and fgdecode (sm_err.h). */
 #include <stdarg.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "sm_err.h"
 
@@ -20,4 +21,14 @@ int sm_err_set(struct sm_err *err, const char *fmt, ...)
 	sm_err_vset(err, fmt, ap);
 	va_end(ap);
 	return -1;
+}
+
+const char *sm_err_after_path(const struct sm_err *err, const char *path)
+{
+	size_t n = strlen(path);
+
+	if (strncmp(err->msg, path, n) == 0 && err->msg[n] == ':' &&
+	    err->msg[n + 1] == ' ')
+		return err->msg + n + 2;
+	return err->msg;
 }

@@ -32,4 +32,14 @@ int sm_err_set(struct sm_err *err, const char *fmt, ...)
 int sm_err_vset(struct sm_err *err, const char *fmt, va_list ap)
 	__attribute__((format(printf, 2, 0)));
 
+/**
+ * sm_err_after_path() - @err's message without the "PATH: " it starts with
+ * @err: an error set by a function that names @path first
+ * @path: that file's name
+ *
+ * Return: the text after "@path: " when the message starts so, else the whole
+ * message (cut short by SM_ERR_LEN, or not naming @path): never beyond it.
+ */
+const char *sm_err_after_path(const struct sm_err *err, const char *path);
+
 #endif /* STACKMAP_SM_ERR_H */

@@ -217,7 +217,7 @@ static bool truncated(const char *path, struct sm_err *err)
 	    !strstr(why.msg, "beyond end of file") || stat(path, &st))
 		return false;
 	sm_err_set(err, "truncated: the file ends at byte %lld, before what its options place (%s)",
-		   (long long)st.st_size, why.msg + strlen(path) + 2);
+		   (long long)st.st_size, sm_err_after_path(&why, path));
 	return true;
 }
 
@@ -273,16 +273,14 @@ static struct tracecmd_input *open_copy(struct reader *r, unsigned int flags,
 static void refused(struct reader *r, bool headers, int ret,
 		    struct sm_err *why, struct sm_err *err)
 {
-	size_t skip = strlen(r->path) + 2;
+	const char *msg = sm_err_after_path(why, r->path);
 	struct sm_err cut;
 	bool known = truncated(r->path, &cut);
 
-	if (strncmp(why->msg, r->path, skip - 2) == 0)
-		memmove(why->msg, why->msg + skip, strlen(why->msg + skip) + 1);
 	if (known)
-		sm_err_set(err, "%s; not decodable: %s", cut.msg, why->msg);
-	else if (ret == -EBADMSG && strstr(why->msg, "beyond end of file"))
-		sm_err_set(err, "truncated: %s", why->msg);
+		sm_err_set(err, "%s; not decodable: %s", cut.msg, msg);
+	else if (ret == -EBADMSG && strstr(msg, "beyond end of file"))
+		sm_err_set(err, "truncated: %s", msg);
 	else if (headers)
 		sm_err_set(err, "its event data is truncated or corrupt (libtracecmd cannot index it)");
 	else
@@ -313,7 +311,7 @@ static struct tracecmd_input *open_trace(struct reader *r, unsigned int flags,
 	}
 	/* libtracecmd would read past a string option without its NUL. */
 	if (stackmap_tracedat_check_strings(r->path, &bad)) {
-		sm_err_set(err, "corrupt: %s", bad.msg + strlen(r->path) + 2);
+		sm_err_set(err, "corrupt: %s", sm_err_after_path(&bad, r->path));
 		return NULL;
 	}
 	handle = open_file(r->path, flags, &headers);
