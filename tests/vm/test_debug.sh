@@ -94,8 +94,29 @@ idle_figures() {
 		echo "idle_reset skipped ($(cat "$1/skipped.txt"))"
 		return
 	fi
-	echo "idle_reset $(cat "$1/resets.txt") resets, $(awk '$1 == "lookups" { print $2 }' "$1/stats.txt") lookups," \
-		"$(cat "$1/function_entries.txt") idle function entries"
+	local entries
+	entries=$(cat "$1/function_entries.txt")
+	# 0 is what the fix gives where the idle function runs with RCU not watching (6.1's arch_cpu_idle):
+	# FTRACE_OPS_FL_RCU keeps the callback out of it.
+	if ((entries > 0)); then
+		entries="$entries idle function entries"
+	else
+		entries="0 idle function entries (RCU is not watching there: FTRACE_OPS_FL_RCU keeps the callback out)"
+	fi
+	echo "idle_reset $(cat "$1/resets.txt") resets, $(awk '$1 == "lookups" { print $2 }' "$1/stats.txt") lookups, $entries"
+}
+
+# typed_figures DIR: what the typed phase did, or why it did nothing.
+typed_figures() {
+	local writes enodev
+	if [[ -f $1/skipped.txt ]]; then
+		echo "typed skipped ($(cat "$1/skipped.txt"))"
+		return
+	fi
+	read -r writes enodev <"$1/rmmod_race/writes.txt"
+	((enodev > 0)) || fail clean "typed: no parameter write of $writes met the module's exit (ENODEV)"
+	echo "typed probes: record $(awk '$1 == "lookups" { print $2 }' "$1/stats.txt") stacks, rmmod while recording," \
+		"$writes parameter writes, $enodev refused during rmmod"
 }
 
 check_clean() {
@@ -105,7 +126,8 @@ check_clean() {
 	((enodev > 0)) || fail clean "rmmod_race: no parameter write of $writes met the module's exit (ENODEV)"
 	echo "test_debug: clean: record $(awk '$1 == "lookups" { print $2 }' "$OUT/clean/record/stats.txt") stacks;" \
 		"$(idle_figures "$OUT/clean/idle_reset");" \
-		"rmmod_race $writes parameter writes, $enodev refused during rmmod; no kernel report"
+		"rmmod_race $writes parameter writes, $enodev refused during rmmod; $(typed_figures "$OUT/clean/typed");" \
+		"no kernel report"
 }
 
 main() {
@@ -128,7 +150,7 @@ main() {
 	check_splat
 	STOP_ON_REPORT=30 HUNG_RETRIES=0 run_guest norcu "$OUT/kmod-norcu/kmod/stackmap.ko" "$BROKEN_TIMEOUT" idle_reset
 	check_norcu
-	run_guest clean "$OUT/kmod-clean/kmod/stackmap.ko" "$TIMEOUT" record idle_reset rmmod_race
+	run_guest clean "$OUT/kmod-clean/kmod/stackmap.ko" "$TIMEOUT" record idle_reset rmmod_race typed
 	check_clean
 	echo "test_debug: ok"
 }

@@ -14,6 +14,10 @@
 #               and functions, reset), rmmod while they run; a write that lost the race must fail with
 #               ENODEV, never attach to or reset a module on its way out (the first round of that ended in a
 #               KASAN report in sm_map_get_cookie before the fix)
+#   typed       typed probes (typed_probes=1; each tracepoint's own __probestub_NAME hooked with ftrace), where
+#               the kernel has them (6.5 and later; else typed/skipped.txt says why): sched:sched_switch and
+#               kmem:kmalloc recorded for a second, rmmod while a flight recording of them runs, then 3 rounds of
+#               rmmod_race's parameter loops with typed probes (stub registrations and ftrace_ops come and go)
 # The checks are the kernel's own: any report on the console fails the run (run-vm.sh). This script's output goes
 # to that console too, so it never prints the words the harness looks for.
 set -eu
@@ -111,24 +115,56 @@ param_writer() {
 	echo "$writes $enodev" >"$1"
 }
 
-phase_rmmod_race() {
-	out=$SHARE/rmmod_race
-	mkdir -p "$out"
-	step "rmmod_race: 5 x (load, write every parameter from two loops, rmmod)"
-	round=0
-	while [ $round -lt 5 ]; do
-		insmod "$MODDIR/stackmap.ko"
-		param_writer "$out/w1.$round" sched:sched_switch do_sys_openat2 &
+# rmmod_rounds OUT ROUNDS [PARAM=VALUE ...]: ROUNDS x (load with PARAMs, write every parameter from two loops,
+# rmmod); the writes and ENODEV refusals of all rounds into OUT/writes.txt.
+rmmod_rounds() {
+	rr_dir=$1 rr_rounds=$2 round=0
+	shift 2
+	mkdir -p "$rr_dir"
+	while [ $round -lt "$rr_rounds" ]; do
+		insmod "$MODDIR/stackmap.ko" "$@"
+		param_writer "$rr_dir/w1.$round" sched:sched_switch do_sys_openat2 &
 		w1=$!
-		param_writer "$out/w2.$round" sched:sched_wakeup vfs_read &
+		param_writer "$rr_dir/w2.$round" sched:sched_wakeup vfs_read &
 		w2=$!
 		usleep $((200000 + round * 150000))
 		rmmod stackmap
 		wait $w1 $w2
 		round=$((round + 1))
 	done
-	cat "$out"/w1.* "$out"/w2.* | awk '{ w += $1; e += $2 } END { print w, e }' >"$out/writes.txt"
-	step "rmmod_race: writes and ENODEV refusals: $(cat "$out/writes.txt")"
+	cat "$rr_dir"/w1.* "$rr_dir"/w2.* | awk '{ w += $1; e += $2 } END { print w, e }' >"$rr_dir/writes.txt"
+}
+
+phase_rmmod_race() {
+	step "rmmod_race: 5 x (load, write every parameter from two loops, rmmod)"
+	rmmod_rounds "$SHARE/rmmod_race" 5
+	step "rmmod_race: writes and ENODEV refusals: $(cat "$SHARE/rmmod_race/writes.txt")"
+}
+
+phase_typed() {
+	out=$SHARE/typed
+	mkdir -p "$out"
+	if ! grep -q ' __probestub_sched_switch$' /proc/kallsyms; then
+		echo "no __probestub_sched_switch in /proc/kallsyms: tracepoints have no typed stub before 6.5" \
+			>"$out/skipped.txt"
+		step "typed: skipped: $(cat "$out/skipped.txt")"
+		return
+	fi
+	step "typed: record, rmmod while recording, 3 x rmmod_race, with typed_probes=1"
+	insmod "$MODDIR/stackmap.ko" typed_probes=1 tracepoints=sched:sched_switch,kmem:kmalloc
+	trace-cmd record -q -e stackmap -e sched:sched_switch -e kmem:kmalloc -o "$out/trace.dat" sleep 1 \
+		>"$out/record.log" 2>&1 || die "trace-cmd record exited $?"
+	cat $D/stats >"$out/stats.txt"
+	[ "$(stat_of typed_tracepoints)" = 2 ] || die "typed: stats say typed_tracepoints $(stat_of typed_tracepoints), not 2"
+	[ "$(stat_of lookups)" -gt 0 ] || die "typed: no stack recorded"
+	trace-cmd start -q -e stackmap -e sched:sched_switch -e kmem:kmalloc
+	(workload 3) &
+	usleep 300000
+	rmmod stackmap
+	wait
+	trace-cmd reset >/dev/null 2>&1
+	rmmod_rounds "$out/rmmod_race" 3 typed_probes=1
+	step "typed: $(stat_of_file lookups "$out/stats.txt") stacks recorded; writes and ENODEV refusals: $(cat "$out/rmmod_race/writes.txt")"
 }
 
 read -r phases </extra/phases
