@@ -88,6 +88,10 @@ function b5_rows(   ev, sm, st) {
 		row("B5 (context) our extra cost split: probe + capture + map lookup (stackmap events off) / cookie emission",
 		    sprintf("%.0f ns / %.0f ns", v["b5_captured_ns"] - ev, v["b5_stackmap_ns"] - v["b5_captured_ns"]),
 		    sprintf("-O stacktrace capture + write %.0f ns", st), "", "reported", "", "TCG guest")
+	if ("b5_typed_ns" in v)
+		row("B5 (context) the same with typed probes (typed_probes=1, what kCFI kernels use): extra ns over event-only",
+		    sprintf("%.0f ns", v["b5_typed_ns"] - ev), sprintf("untyped %.0f ns", sm),
+		    sprintf("%.2f×", (v["b5_typed_ns"] - ev) / sm), "reported", "", "TCG guest")
 }
 
 function b6_rows(   n, list, lo, hi, i, k, sm_r, fg_r) {

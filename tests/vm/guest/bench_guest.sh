@@ -104,13 +104,17 @@ SYS_ENTER=$TR/events/raw_syscalls/sys_enter
 
 b5_setup() {
 	case $1 in
-	event | stacktrace | stackmap | captured)
+	event | stacktrace | stackmap | typed | captured)
 		echo "id == $GETPPID_NR" >$SYS_ENTER/filter
 		echo 1 >$SYS_ENTER/enable ;;
 	esac
 	case $1 in
 	stacktrace) echo 1 >$TR/options/stacktrace ;;
 	stackmap) echo raw_syscalls:sys_enter >$D/tracepoints
+		echo 1 >$TR/events/stackmap/enable ;;
+	typed) echo 1 >$TYPED
+		echo raw_syscalls:sys_enter >$D/tracepoints
+		echo 0 >$TYPED
 		echo 1 >$TR/events/stackmap/enable ;;
 	attached | captured) echo raw_syscalls:sys_enter >$D/tracepoints ;;
 	esac
@@ -123,7 +127,7 @@ b5_teardown() {
 	echo 0 >$SYS_ENTER/filter
 	echo 0 >$TR/options/stacktrace
 	case $1 in
-	stackmap | attached | captured) echo '!raw_syscalls:sys_enter' >$D/tracepoints ;;
+	stackmap | typed | attached | captured) echo '!raw_syscalls:sys_enter' >$D/tracepoints ;;
 	esac
 	echo >$TR/trace
 }
@@ -136,8 +140,13 @@ b5_loop() {
 	b5_teardown "$1"
 }
 
+# The module's typed probes (typed_probes: each tracepoint's own __probestub_NAME hooked with ftrace, what kCFI
+# kernels use), from 6.5: the typed variant is stackmap's with them.
+TYPED=/sys/module/stackmap/parameters/typed_probes
+
 run_b5() {
 	variants="plain event stacktrace stackmap captured attached"
+	grep -q ' __probestub_sys_enter$' /proc/kallsyms && variants="$variants typed"
 	load_module
 	step "B5: $B5_ROUNDS rounds of $variants"
 	r=0
