@@ -188,3 +188,68 @@ int td_payload(struct tracedat *td, sm_u64 off, sm_u64 size,
 	*out = buf;
 	return 0;
 }
+
+/* Expect @len bytes of @tag at *@off, then skip them. */
+int sv6_tag(struct tracedat *td, sm_u64 *off, const char *tag,
+		   size_t len, struct sm_err *err)
+{
+	char buf[16];
+	int ret;
+
+	ret = td_read(td, *off, buf, len, tag, err);
+	if (ret)
+		return ret;
+	if (strncmp(buf, tag, strlen(tag))) {
+		td_fail(td, err, "offset %" PRIu64 ": expected \"%s\"", *off,
+			tag);
+		return -EBADMSG;
+	}
+	*off += len;
+	return 0;
+}
+
+/* Skip a part that starts with its size in @bytes bytes. */
+int sv6_sized(struct tracedat *td, sm_u64 *off, int bytes,
+		     const char *what, struct sm_err *err)
+{
+	sm_u64 size;
+	int ret;
+
+	ret = td_num(td, *off, bytes, &size, what, err);
+	if (ret)
+		return ret;
+	*off += bytes;
+	if (size > td->size - *off) {
+		td_fail(td, err, "offset %" PRIu64 ": %s: %" PRIu64 " bytes, beyond end of file (%" PRIu64 " bytes)",
+			*off, what, size, td->size);
+		return -EBADMSG;
+	}
+	*off += size;
+	return 0;
+}
+
+/* Skip @count parts sized by a u64 each; in @systems, each after a name. */
+int sv6_files(struct tracedat *td, sm_u64 *off, bool systems,
+		     const char *what, struct sm_err *err)
+{
+	sm_u64 n, i, count, j;
+	char name[256];
+	int ret;
+
+	ret = td_num(td, *off, 4, &n, what, err);
+	*off += 4;
+	for (i = 0; !ret && i < n; i++) {
+		count = 1;
+		if (systems) {
+			ret = td_string(td, off, name, sizeof(name),
+					"event system name", err);
+			if (!ret)
+				ret = td_num(td, *off, 4, &count,
+					     "event count", err);
+			*off += 4;
+		}
+		for (j = 0; !ret && j < count; j++)
+			ret = sv6_sized(td, off, 8, what, err);
+	}
+	return ret;
+}

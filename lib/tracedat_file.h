@@ -63,4 +63,15 @@ int td_payload(struct tracedat *td, sm_u64 off, sm_u64 size,
 	       sm_u64 max, const char *what, char **out,
 	       struct sm_err *err);
 
+/* Version 6 headers (trace-input.c read_headers_v6()). */
+/* Expect @len bytes of @tag at *@off, then skip them. */
+int sv6_tag(struct tracedat *td, sm_u64 *off, const char *tag,
+	    size_t len, struct sm_err *err);
+/* Skip a part that starts with its size in @bytes bytes. */
+int sv6_sized(struct tracedat *td, sm_u64 *off, int bytes,
+	      const char *what, struct sm_err *err);
+/* Skip @count parts sized by a u64 each; in @systems, each after a name. */
+int sv6_files(struct tracedat *td, sm_u64 *off, bool systems,
+	      const char *what, struct sm_err *err);
+
 #endif /* LIBSTACKMAP_TRACEDAT_FILE_H */
