@@ -190,7 +190,7 @@ int td_payload(struct tracedat *td, sm_u64 off, sm_u64 size,
 }
 
 /* Expect @len bytes of @tag at *@off, then skip them. */
-int sv6_tag(struct tracedat *td, sm_u64 *off, const char *tag,
+int td6_tag(struct tracedat *td, sm_u64 *off, const char *tag,
 		   size_t len, struct sm_err *err)
 {
 	char buf[16];
@@ -209,7 +209,7 @@ int sv6_tag(struct tracedat *td, sm_u64 *off, const char *tag,
 }
 
 /* Skip a part that starts with its size in @bytes bytes. */
-int sv6_sized(struct tracedat *td, sm_u64 *off, int bytes,
+int td6_sized(struct tracedat *td, sm_u64 *off, int bytes,
 		     const char *what, struct sm_err *err)
 {
 	sm_u64 size;
@@ -229,7 +229,7 @@ int sv6_sized(struct tracedat *td, sm_u64 *off, int bytes,
 }
 
 /* Skip @count parts sized by a u64 each; in @systems, each after a name. */
-int sv6_files(struct tracedat *td, sm_u64 *off, bool systems,
+int td6_files(struct tracedat *td, sm_u64 *off, bool systems,
 		     const char *what, struct sm_err *err)
 {
 	sm_u64 n, i, count, j;
@@ -249,7 +249,35 @@ int sv6_files(struct tracedat *td, sm_u64 *off, bool systems,
 			*off += 4;
 		}
 		for (j = 0; !ret && j < count; j++)
-			ret = sv6_sized(td, off, 8, what, err);
+			ret = td6_sized(td, off, 8, what, err);
 	}
+	return ret;
+}
+
+int td6_headers(struct tracedat *td, sm_u64 *off, sm_u64 *cpus,
+		struct sm_err *err)
+{
+	int ret;
+
+	ret = td6_tag(td, off, "header_page", 12, err);
+	if (!ret)
+		ret = td6_sized(td, off, 8, "header_page", err);
+	if (!ret)
+		ret = td6_tag(td, off, "header_event", 13, err);
+	if (!ret)
+		ret = td6_sized(td, off, 8, "header_event", err);
+	if (!ret)
+		ret = td6_files(td, off, false, "ftrace event format", err);
+	if (!ret)
+		ret = td6_files(td, off, true, "event format", err);
+	if (!ret)
+		ret = td6_sized(td, off, 4, "kallsyms", err);
+	if (!ret)
+		ret = td6_sized(td, off, 4, "printk formats", err);
+	if (!ret)
+		ret = td6_sized(td, off, 8, "saved cmdlines", err);
+	if (!ret)
+		ret = td_num(td, *off, 4, cpus, "CPU count", err);
+	*off += 4;
 	return ret;
 }

@@ -63,15 +63,25 @@ int td_payload(struct tracedat *td, sm_u64 off, sm_u64 size,
 	       sm_u64 max, const char *what, char **out,
 	       struct sm_err *err);
 
-/* Version 6 headers (trace-input.c read_headers_v6()). */
+/*
+ * Version 6: the parts between the header (td_fields()' end, in *@off) and
+ * the 10-byte data kind ("options  ", "latency  ", "flyrecord"), in the
+ * order trace-input.c read_headers_v6() reads them (read_header_files(),
+ * read_ftrace_files(), read_event_files(), read_proc_kallsyms(),
+ * read_ftrace_printk(), read_and_parse_cmdlines(), read_cpus()).  *@off
+ * moves to the data kind; *@cpus is the CPU count.
+ */
+int td6_headers(struct tracedat *td, sm_u64 *off, sm_u64 *cpus,
+		struct sm_err *err);
+/* The parts td6_headers() skips, one by one. */
 /* Expect @len bytes of @tag at *@off, then skip them. */
-int sv6_tag(struct tracedat *td, sm_u64 *off, const char *tag,
+int td6_tag(struct tracedat *td, sm_u64 *off, const char *tag,
 	    size_t len, struct sm_err *err);
 /* Skip a part that starts with its size in @bytes bytes. */
-int sv6_sized(struct tracedat *td, sm_u64 *off, int bytes,
+int td6_sized(struct tracedat *td, sm_u64 *off, int bytes,
 	      const char *what, struct sm_err *err);
 /* Skip @count parts sized by a u64 each; in @systems, each after a name. */
-int sv6_files(struct tracedat *td, sm_u64 *off, bool systems,
+int td6_files(struct tracedat *td, sm_u64 *off, bool systems,
 	      const char *what, struct sm_err *err);
 
 #endif /* LIBSTACKMAP_TRACEDAT_FILE_H */

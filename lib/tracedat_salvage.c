@@ -578,26 +578,7 @@ static int sv6_find(struct tracedat *td, const struct tracedat_head *h,
 	int ret;
 
 	v->nr = 1;
-	ret = sv6_tag(td, &off, "header_page", 12, err);
-	if (!ret)
-		ret = sv6_sized(td, &off, 8, "header_page", err);
-	if (!ret)
-		ret = sv6_tag(td, &off, "header_event", 13, err);
-	if (!ret)
-		ret = sv6_sized(td, &off, 8, "header_event", err);
-	if (!ret)
-		ret = sv6_files(td, &off, false, "ftrace event format", err);
-	if (!ret)
-		ret = sv6_files(td, &off, true, "event format", err);
-	if (!ret)
-		ret = sv6_sized(td, &off, 4, "kallsyms", err);
-	if (!ret)
-		ret = sv6_sized(td, &off, 4, "printk formats", err);
-	if (!ret)
-		ret = sv6_sized(td, &off, 8, "saved cmdlines", err);
-	if (!ret)
-		ret = td_num(td, off, 4, &v->cpus, "CPU count", err);
-	off += 4;
+	ret = td6_headers(td, &off, &v->cpus, err);
 	if (!ret)
 		ret = td_read(td, off, kind, sizeof(kind), "data kind", err);
 	if (!ret && !strncmp(kind, "options", 7)) {
