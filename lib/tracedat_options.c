@@ -138,13 +138,54 @@ static int td_section(struct tracedat *td, sm_u64 off, sm_u64 *next,
 	return -EBADMSG;
 }
 
+/* Most options a version 6 file's list is read for. */
+#define TRACEDAT_MAX_V6_OPTIONS	65536
+
 /*
- * Open @path and walk its option chain with @visit.  Return: 0; what
- * td_header(), td_section() or @visit returned; -errno.
+ * Version 6: the one list of options, between the CPU count and the data
+ * (trace-input.c read_headers_v6(): read_options_type(), handle_options();
+ * its DONE has no size), every option to @visit.  None when the data kind
+ * that follows the headers is not "options  ".
  */
-static int td_walk(const char *path, td_visit_fn visit, void *ctx,
-		   struct sm_err *err)
+static int td6_section(struct tracedat *td, const struct tracedat_head *h,
+		       td_visit_fn visit, void *ctx, struct sm_err *err)
 {
+	sm_u64 off = h->end, cpus, id, size;
+	char kind[10];
+	int ret, n;
+
+	ret = td6_headers(td, &off, &cpus, err);
+	if (!ret)
+		ret = td_read(td, off, kind, sizeof(kind), "data kind", err);
+	if (ret || strncmp(kind, "options", 7))
+		return ret;
+	off += sizeof(kind);
+	for (n = 0; n < TRACEDAT_MAX_V6_OPTIONS; n++) {
+		ret = td_num(td, off, 2, &id, "option id", err);
+		if (ret || id == TRACEDAT_OPTION_DONE)
+			return ret;
+		ret = td_num(td, off + 2, 4, &size, "option size", err);
+		if (ret)
+			return ret;
+		off += 6;
+		ret = visit(td, id, off, size, ctx, err);
+		if (ret)
+			return ret;
+		off += size;
+	}
+	td_fail(td, err, "more than %d options", TRACEDAT_MAX_V6_OPTIONS);
+	return -EBADMSG;
+}
+
+/*
+ * Open @path and walk its option chain with @visit; with @v6, also the
+ * option list of a version 6 file (td6_section()).  Return: 0; what
+ * td_header(), td_section(), td6_section() or @visit returned; -errno.
+ */
+static int td_walk_file(const char *path, bool v6, td_visit_fn visit,
+			void *ctx, struct sm_err *err)
+{
+	struct tracedat_head h;
 	struct tracedat td;
 	sm_u64 off;
 	int ret, n;
@@ -152,6 +193,11 @@ static int td_walk(const char *path, td_visit_fn visit, void *ctx,
 	ret = td_open(&td, path, err);
 	if (ret)
 		return ret;
+	if (v6 && !td_fields(&td, &h, err) && h.file_version < 7) {
+		ret = td6_section(&td, &h, visit, ctx, err);
+		close(td.fd);
+		return ret;
+	}
 	ret = td_header(&td, &off, err);
 	for (n = 0; !ret && off; n++) {
 		if (n == TRACEDAT_MAX_SECTIONS) {
@@ -164,6 +210,13 @@ static int td_walk(const char *path, td_visit_fn visit, void *ctx,
 	}
 	close(td.fd);
 	return ret;
+}
+
+/* td_walk_file() of the version 7 option chain only. */
+static int td_walk(const char *path, td_visit_fn visit, void *ctx,
+		   struct sm_err *err)
+{
+	return td_walk_file(path, false, visit, ctx, err);
 }
 
 /* The snapshot reader's visitor: the last snapshot option wins. */
@@ -392,7 +445,7 @@ static int visit_string(struct tracedat *td, sm_u64 id, sm_u64 off,
 int stackmap_tracedat_check_strings(const char *path, struct sm_err *err)
 {
 	bool bad = false;
-	int ret = td_walk(path, visit_string, &bad, err);
+	int ret = td_walk_file(path, true, visit_string, &bad, err);
 
 	return bad ? ret : 0;
 }

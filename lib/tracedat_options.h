@@ -94,8 +94,8 @@ int stackmap_tracedat_read_option(const char *path, unsigned int id,
 int stackmap_tracedat_check_extent(const char *path, struct sm_err *err);
 
 /**
- * stackmap_tracedat_check_strings() - do the string options of a version 7
- * trace.dat end inside their data?
+ * stackmap_tracedat_check_strings() - do the string options of a trace.dat
+ * end inside their data?
  * @path: a trace.dat
  * @err: set when not: "PATH: offset N: option ID: S bytes with no NUL
  *	ending its string"
@@ -103,11 +103,13 @@ int stackmap_tracedat_check_extent(const char *path, struct sm_err *err);
  * libtracecmd 1.3 (trace-cmd 3.1.6 handle_options()) copies UNAME and
  * VERSION with strdup() and parses DATE, OFFSET, HOOK and a BUFFER's name
  * as C strings, reading past the option when its NUL is missing (a fuzzed
- * UNAME did).  Walks the option chain as stackmap_snapshot_read_tracedat()
- * does.
+ * UNAME did, in a version 7 and in a version 6 file).  Walks the option
+ * chain of a version 7 file as stackmap_snapshot_read_tracedat() does, and
+ * the option list of a version 6 file, after its headers (trace-input.c
+ * read_headers_v6()).
  *
- * Return: 0 when every such option has its NUL, or when the chain cannot be
- * walked (version 6, a compressed options section, a malformed chain: the
+ * Return: 0 when every such option has its NUL, or when the options cannot
+ * be walked (a compressed options section, malformed headers or chain: the
  * other checks and libtracecmd say so); -EBADMSG for an option without it.
  */
 int stackmap_tracedat_check_strings(const char *path, struct sm_err *err);

@@ -184,24 +184,31 @@ matrix_kinds() {
 }
 
 # A UNAME option whose string lost its NUL: libtracecmd 1.3 strdup()s it and
-# reads past the option (what fuzz_tracedat found, under ASan).  fgdecode
+# reads past the option (what fuzz_tracedat found, under ASan, in a version 7
+# file; a version 6 file's option list is read the same way).  fgdecode
 # refuses the file first, naming the option.
-matrix_string_options() {
-	local at id size
+# string_option_without_nul LABEL FILE
+string_option_without_nul() {
+	local label=$1 file=$2 at id size
 	# The UNAME option's string starts "Linux "; its id (5) and size are the 6 bytes before it (no python3 in
 	# the trixie root this also runs in: grep, od and dd).
-	at=$(grep -obUa 'Linux ' "$TRACE" | head -n1 | cut -d: -f1)
-	id=$(od -An -tu2 -j $((${at:-6} - 6)) -N2 "$TRACE" | tr -d ' ')
-	size=$(od -An -tu4 -j $((${at:-6} - 4)) -N4 "$TRACE" | tr -d ' ')
-	if [[ -z $at || $id != 5 || $(od -An -tu1 -j $((at + size - 1)) -N1 "$TRACE" | tr -d ' ') != 0 ]]; then
-		echo "FAIL uname-without-nul: no UNAME option found"
+	at=$(grep -obUa 'Linux ' "$file" | head -n1 | cut -d: -f1)
+	id=$(od -An -tu2 -j $((${at:-6} - 6)) -N2 "$file" | tr -d ' ')
+	size=$(od -An -tu4 -j $((${at:-6} - 4)) -N4 "$file" | tr -d ' ')
+	if [[ -z $at || $id != 5 || $(od -An -tu1 -j $((at + size - 1)) -N1 "$file" | tr -d ' ') != 0 ]]; then
+		echo "FAIL $label: no UNAME option found"
 		FAILED=$((FAILED + 1))
 		return
 	fi
-	cp "$TRACE" "$TMP/uname"
+	cp "$file" "$TMP/uname"
 	printf X | dd of="$TMP/uname" bs=1 seek=$((at + size - 1)) conv=notrunc status=none
-	run_case uname-without-nul error "$TMP/uname"
-	expect_message uname-without-nul "^fgdecode: $TMP/uname: corrupt: offset [0-9]*: option 5: [0-9]* bytes with no NUL ending its string$"
+	run_case "$label" error "$TMP/uname"
+	expect_message "$label" "^fgdecode: $TMP/uname: corrupt: offset $at: option 5: $size bytes with no NUL ending its string$"
+}
+
+matrix_string_options() {
+	string_option_without_nul uname-without-nul "$TRACE"
+	string_option_without_nul v6-uname-without-nul "$TMP/v6.dat"
 }
 
 matrix_flipped() {
