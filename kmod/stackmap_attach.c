@@ -231,20 +231,21 @@ static void stackmap_unpin(const struct stackmap_attached *a)
 		migrate_enable();
 }
 
+/* What pins for @a: the typed stub, or stackmap_pin_probe(). */
+static void *stackmap_pin_fn(const struct stackmap_attached *a)
+{
+	return stackmap_stub(a) ?: (void *)stackmap_pin_probe;
+}
+
 static int stackmap_pin_register(struct stackmap_attached *a)
 {
-	void *stub = stackmap_stub(a);
-
-	return tracepoint_probe_register_prio(a->tp,
-					      stub ?: (void *)stackmap_pin_probe,
+	return tracepoint_probe_register_prio(a->tp, stackmap_pin_fn(a),
 					      stackmap_pin_key(a), SM_PIN_PRIO);
 }
 
 static void stackmap_pin_unregister(struct stackmap_attached *a)
 {
-	void *stub = stackmap_stub(a);
-
-	tracepoint_probe_unregister(a->tp, stub ?: (void *)stackmap_pin_probe,
+	tracepoint_probe_unregister(a->tp, stackmap_pin_fn(a),
 				    stackmap_pin_key(a));
 }
 #else
@@ -290,6 +291,12 @@ static void stackmap_probe(void *data)
 
 	stackmap_record(&a->skip, a->owner);
 	stackmap_unpin(a);
+}
+
+/* What records for @a: the typed stub, or stackmap_probe(). */
+static void *stackmap_probe_fn(const struct stackmap_attached *a)
+{
+	return stackmap_stub(a) ?: (void *)stackmap_probe;
 }
 
 /*
@@ -407,10 +414,8 @@ unsigned int stackmap_typed_tracepoints(void)
 }
 
 /*
- * The range of the tracepoint's iterator function, whose frame sits between
- * the probe and the traced code when more than one probe is attached.
- * Its size comes from kallsyms: "name+0x0/0xSIZE", followed by " [module]"
- * for a module's tracepoint.
+ * The size of the function at @start, from kallsyms: "name+0x0/0xSIZE",
+ * followed by " [module]" for a module's; 0 when unknown.
  */
 static unsigned long stackmap_symbol_size(const void *start)
 {
@@ -428,7 +433,11 @@ static unsigned long stackmap_symbol_size(const void *start)
 	return kstrtoul(slash + 1, 16, &size) ? 0 : size;
 }
 
-/* Also the typed stub's range, whose frame comes first (typed probes). */
+/*
+ * The range of the tracepoint's iterator function, whose frame sits between
+ * the probe and the traced code when more than one probe is attached; also
+ * the typed stub's, whose frame comes first (typed probes).
+ */
 static void stackmap_iterator_range(struct stackmap_attached *a)
 {
 	void *stub = stackmap_stub(a);
@@ -447,7 +456,6 @@ static void stackmap_iterator_range(struct stackmap_attached *a)
  */
 static int stackmap_register(struct stackmap_attached *a)
 {
-	void *stub = stackmap_stub(a);
 	int ret;
 
 	if (a->typed) {
@@ -455,13 +463,12 @@ static int stackmap_register(struct stackmap_attached *a)
 		if (ret)
 			return ret;
 	}
-	ret = tracepoint_probe_register_prio(a->tp, stub ?: (void *)stackmap_probe,
-					     a, SM_PROBE_PRIO);
+	ret = tracepoint_probe_register_prio(a->tp, stackmap_probe_fn(a), a,
+					     SM_PROBE_PRIO);
 	if (!ret) {
 		ret = stackmap_pin_register(a);
 		if (ret) {
-			tracepoint_probe_unregister(a->tp,
-						    stub ?: (void *)stackmap_probe,
+			tracepoint_probe_unregister(a->tp, stackmap_probe_fn(a),
 						    a);
 			tracepoint_synchronize_unregister();
 		}
@@ -474,11 +481,9 @@ static int stackmap_register(struct stackmap_attached *a)
 /* Undo stackmap_register(); no probe uses @a when it returns. */
 static void stackmap_unregister(struct stackmap_attached *a)
 {
-	void *stub = stackmap_stub(a);
-
 	/* Before stackmap_probe(): see "Pinning". */
 	stackmap_pin_unregister(a);
-	tracepoint_probe_unregister(a->tp, stub ?: (void *)stackmap_probe, a);
+	tracepoint_probe_unregister(a->tp, stackmap_probe_fn(a), a);
 	/* No probe may still use @a once every CPU left its tracepoint call. */
 	tracepoint_synchronize_unregister();
 	if (a->typed)
@@ -576,10 +581,9 @@ fail:
  */
 static int stackmap_attach_tracepoint(const char *name)
 {
+	bool typed = READ_ONCE(stackmap_typed_probes);
 	struct stackmap_attached *a;
 	int ret;
-
-	bool typed = READ_ONCE(stackmap_typed_probes);
 
 	if (typed && !stackmap_typed_available()) {
 		pr_warn_once("typed probes need the tracepoints' __probestub_NAME (6.5 and later) and ftrace with arguments: tracepoints cannot be attached\n");
