@@ -190,7 +190,7 @@ int td_payload(struct tracedat *td, sm_u64 off, sm_u64 size,
 }
 
 /* Expect @len bytes of @tag at *@off, then skip them. */
-int td6_tag(struct tracedat *td, sm_u64 *off, const char *tag,
+static int td6_tag(struct tracedat *td, sm_u64 *off, const char *tag,
 		   size_t len, struct sm_err *err)
 {
 	char buf[16];
@@ -209,7 +209,7 @@ int td6_tag(struct tracedat *td, sm_u64 *off, const char *tag,
 }
 
 /* Skip a part that starts with its size in @bytes bytes. */
-int td6_sized(struct tracedat *td, sm_u64 *off, int bytes,
+static int td6_sized(struct tracedat *td, sm_u64 *off, int bytes,
 		     const char *what, struct sm_err *err)
 {
 	sm_u64 size;
@@ -229,7 +229,7 @@ int td6_sized(struct tracedat *td, sm_u64 *off, int bytes,
 }
 
 /* Skip @count parts sized by a u64 each; in @systems, each after a name. */
-int td6_files(struct tracedat *td, sm_u64 *off, bool systems,
+static int td6_files(struct tracedat *td, sm_u64 *off, bool systems,
 		     const char *what, struct sm_err *err)
 {
 	sm_u64 n, i, count, j;
@@ -280,4 +280,30 @@ int td6_headers(struct tracedat *td, sm_u64 *off, sm_u64 *cpus,
 		ret = td_num(td, *off, 4, cpus, "CPU count", err);
 	*off += 4;
 	return ret;
+}
+
+int td6_options(struct tracedat *td, sm_u64 *off, int max, td_visit_fn visit,
+		void *ctx, struct sm_err *err)
+{
+	sm_u64 id, size;
+	int ret, n;
+
+	for (n = 0; n < max; n++) {
+		ret = td_num(td, *off, 2, &id, "option id", err);
+		if (ret)
+			return ret;
+		*off += 2;
+		if (id == TRACEDAT_OPTION_DONE)
+			return 0;
+		ret = td_num(td, *off, 4, &size, "option size", err);
+		if (ret)
+			return ret;
+		*off += 4;
+		ret = visit(td, id, *off, size, ctx, err);
+		if (ret)
+			return ret;
+		*off += size;
+	}
+	td_fail(td, err, "more than %d options", max);
+	return -EBADMSG;
 }

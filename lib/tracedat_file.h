@@ -64,6 +64,13 @@ int td_payload(struct tracedat *td, sm_u64 off, sm_u64 size,
 	       struct sm_err *err);
 
 /*
+ * Called for each option but DONE: its id, the offset and size of its data.
+ * Non-zero stops the walk and is returned.
+ */
+typedef int (*td_visit_fn)(struct tracedat *td, sm_u64 id, sm_u64 off,
+			   sm_u64 size, void *ctx, struct sm_err *err);
+
+/*
  * Version 6: the parts between the header (td_fields()' end, in *@off) and
  * the 10-byte data kind ("options  ", "latency  ", "flyrecord"), in the
  * order trace-input.c read_headers_v6() reads them (read_header_files(),
@@ -73,15 +80,12 @@ int td_payload(struct tracedat *td, sm_u64 off, sm_u64 size,
  */
 int td6_headers(struct tracedat *td, sm_u64 *off, sm_u64 *cpus,
 		struct sm_err *err);
-/* The parts td6_headers() skips, one by one. */
-/* Expect @len bytes of @tag at *@off, then skip them. */
-int td6_tag(struct tracedat *td, sm_u64 *off, const char *tag,
-	    size_t len, struct sm_err *err);
-/* Skip a part that starts with its size in @bytes bytes. */
-int td6_sized(struct tracedat *td, sm_u64 *off, int bytes,
-	      const char *what, struct sm_err *err);
-/* Skip @count parts sized by a u64 each; in @systems, each after a name. */
-int td6_files(struct tracedat *td, sm_u64 *off, bool systems,
-	      const char *what, struct sm_err *err);
+/*
+ * Version 6: the option list at *@off, after the "options  " data kind
+ * (trace-input.c handle_options(); its DONE has no size), every option to
+ * @visit; *@off moves past the DONE.  -EBADMSG after @max options.
+ */
+int td6_options(struct tracedat *td, sm_u64 *off, int max, td_visit_fn visit,
+		void *ctx, struct sm_err *err);
 
 #endif /* LIBSTACKMAP_TRACEDAT_FILE_H */

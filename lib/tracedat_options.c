@@ -28,20 +28,13 @@
 
 #define TRACEDAT_MAX_SECTIONS	4096
 
-/* The header up to the first options offset; a version 6 file has none. */
-static int td_header(struct tracedat *td, sm_u64 *options,
-		     struct sm_err *err)
+/* A version 6 file has no option sections after the data: say so. */
+static int td_no_chain(const struct tracedat *td,
+		       const struct tracedat_head *h, struct sm_err *err)
 {
-	struct tracedat_head h;
-	int ret = td_fields(td, &h, err);
-
-	*options = h.options;
-	if (!ret && h.file_version < 7) {
-		td_fail(td, err, "file version %s has no option sections after the data; record with --file-version 7 or run trace-cmd convert --file-version 7",
-			h.version);
-		return -ENOTSUP;
-	}
-	return ret;
+	td_fail(td, err, "file version %s has no option sections after the data; record with --file-version 7 or run trace-cmd convert --file-version 7",
+		h->version);
+	return -ENOTSUP;
 }
 
 int stackmap_tracedat_check_header(int fd, struct sm_err *err)
@@ -80,13 +73,6 @@ static int td_snapshot(struct tracedat *td, sm_u64 off, sm_u64 size,
 	free(buf);
 	return ret;
 }
-
-/*
- * Called for each option of a section but DONE: its id, the offset and size
- * of its data.  Non-zero stops the walk and is returned.
- */
-typedef int (*td_visit_fn)(struct tracedat *td, sm_u64 id, sm_u64 off,
-			   sm_u64 size, void *ctx, struct sm_err *err);
 
 /*
  * One options section at @off: every option in it to @visit; *next is set
@@ -143,16 +129,16 @@ static int td_section(struct tracedat *td, sm_u64 off, sm_u64 *next,
 
 /*
  * Version 6: the one list of options, between the CPU count and the data
- * (trace-input.c read_headers_v6(): read_options_type(), handle_options();
- * its DONE has no size), every option to @visit.  None when the data kind
- * that follows the headers is not "options  ".
+ * (trace-input.c read_headers_v6(): read_options_type(), handle_options()),
+ * every option to @visit.  None when the data kind that follows the headers
+ * is not "options  ".
  */
 static int td6_section(struct tracedat *td, const struct tracedat_head *h,
 		       td_visit_fn visit, void *ctx, struct sm_err *err)
 {
-	sm_u64 off = h->end, cpus, id, size;
+	sm_u64 off = h->end, cpus;
 	char kind[10];
-	int ret, n;
+	int ret;
 
 	ret = td6_headers(td, &off, &cpus, err);
 	if (!ret)
@@ -160,45 +146,32 @@ static int td6_section(struct tracedat *td, const struct tracedat_head *h,
 	if (ret || strncmp(kind, "options", 7))
 		return ret;
 	off += sizeof(kind);
-	for (n = 0; n < TRACEDAT_MAX_V6_OPTIONS; n++) {
-		ret = td_num(td, off, 2, &id, "option id", err);
-		if (ret || id == TRACEDAT_OPTION_DONE)
-			return ret;
-		ret = td_num(td, off + 2, 4, &size, "option size", err);
-		if (ret)
-			return ret;
-		off += 6;
-		ret = visit(td, id, off, size, ctx, err);
-		if (ret)
-			return ret;
-		off += size;
-	}
-	td_fail(td, err, "more than %d options", TRACEDAT_MAX_V6_OPTIONS);
-	return -EBADMSG;
+	return td6_options(td, &off, TRACEDAT_MAX_V6_OPTIONS, visit, ctx, err);
 }
 
 /*
  * Open @path and walk its option chain with @visit; with @v6, also the
- * option list of a version 6 file (td6_section()).  Return: 0; what
- * td_header(), td_section(), td6_section() or @visit returned; -errno.
+ * option list of a version 6 file (td6_section()), else -ENOTSUP for one.
+ * Return: 0; what td_fields(), td_section(), td6_section() or @visit
+ * returned; -errno.
  */
 static int td_walk_file(const char *path, bool v6, td_visit_fn visit,
 			void *ctx, struct sm_err *err)
 {
 	struct tracedat_head h;
 	struct tracedat td;
-	sm_u64 off;
+	sm_u64 off = 0;
 	int ret, n;
 
 	ret = td_open(&td, path, err);
 	if (ret)
 		return ret;
-	if (v6 && !td_fields(&td, &h, err) && h.file_version < 7) {
-		ret = td6_section(&td, &h, visit, ctx, err);
-		close(td.fd);
-		return ret;
-	}
-	ret = td_header(&td, &off, err);
+	ret = td_fields(&td, &h, err);
+	if (!ret && h.file_version < 7)
+		ret = v6 ? td6_section(&td, &h, visit, ctx, err) :
+			   td_no_chain(&td, &h, err);
+	else if (!ret)
+		off = h.options;
 	for (n = 0; !ret && off; n++) {
 		if (n == TRACEDAT_MAX_SECTIONS) {
 			sm_err_set(err, "%s: more than %d options sections (loop?)",

@@ -540,34 +540,23 @@ struct sv6 {
 	unsigned int nr;
 };
 
-/* The options of a version 6 file: each instance's table. */
-static int sv6_options(struct tracedat *td, sm_u64 *off, struct sv6 *v,
-		       struct sm_err *err)
+/* td6_options() visitor: each instance's table, from its BUFFER option. */
+static int sv6_option(struct tracedat *td, sm_u64 id, sm_u64 off, sm_u64 size,
+		      void *ctx, struct sm_err *err)
 {
-	sm_u64 id, size, table;
-	int ret, n;
+	struct sv6 *v = ctx;
+	sm_u64 table;
+	int ret;
 
-	for (n = 0; n < SV_MAX_SECTIONS; n++) {
-		ret = td_num(td, *off, 2, &id, "option id", err);
-		if (ret)
-			return ret;
-		*off += 2;
-		if (id == TRACEDAT_OPTION_DONE)
-			return 0;
-		ret = td_num(td, *off, 4, &size, "option size", err);
-		if (!ret && id == SV_OPTION_BUFFER)
-			ret = td_num(td, *off + 4, 8, &table,
-				     "buffer option: offset", err);
-		if (ret)
-			return ret;
-		if (id == SV_OPTION_BUFFER && v->nr < SV_MAX_SECTIONS) {
-			v->option[v->nr] = *off - 2;
-			v->table[v->nr++] = table + 10;	/* "flyrecord\0" */
-		}
-		*off += 4 + size;
+	(void)size;	/* the table's offset starts a BUFFER option */
+	if (id != SV_OPTION_BUFFER)
+		return 0;
+	ret = td_num(td, off, 8, &table, "buffer option: offset", err);
+	if (!ret && v->nr < SV_MAX_SECTIONS) {
+		v->option[v->nr] = off - 6;
+		v->table[v->nr++] = table + 10;	/* "flyrecord\0" */
 	}
-	td_fail(td, err, "more than %d options", SV_MAX_SECTIONS);
-	return -EBADMSG;
+	return ret;
 }
 
 static int sv6_find(struct tracedat *td, const struct tracedat_head *h,
@@ -583,7 +572,8 @@ static int sv6_find(struct tracedat *td, const struct tracedat_head *h,
 		ret = td_read(td, off, kind, sizeof(kind), "data kind", err);
 	if (!ret && !strncmp(kind, "options", 7)) {
 		off += sizeof(kind);
-		ret = sv6_options(td, &off, v, err);
+		ret = td6_options(td, &off, SV_MAX_SECTIONS, sv6_option, v,
+				  err);
 		if (!ret)
 			ret = td_read(td, off, kind, sizeof(kind),
 				      "data kind", err);
