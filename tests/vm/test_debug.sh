@@ -106,28 +106,34 @@ idle_figures() {
 	echo "idle_reset $(cat "$1/resets.txt") resets, $(awk '$1 == "lookups" { print $2 }' "$1/stats.txt") lookups, $entries"
 }
 
+# race_figures DIR PHASE: the parameter writes of DIR/writes.txt (guest's rmmod_rounds) and how many met the
+# module's exit; fails PHASE when none did.
+race_figures() {
+	local writes enodev
+	read -r writes enodev <"$1/writes.txt"
+	((enodev > 0)) || fail clean "$2: no parameter write of $writes met the module's exit (ENODEV)"
+	echo "$writes parameter writes, $enodev refused during rmmod"
+}
+
 # typed_figures DIR: what the typed phase did, or why it did nothing.
 typed_figures() {
-	local writes enodev
+	local race
 	if [[ -f $1/skipped.txt ]]; then
 		echo "typed skipped ($(cat "$1/skipped.txt"))"
 		return
 	fi
-	read -r writes enodev <"$1/rmmod_race/writes.txt"
-	((enodev > 0)) || fail clean "typed: no parameter write of $writes met the module's exit (ENODEV)"
-	echo "typed probes: record $(awk '$1 == "lookups" { print $2 }' "$1/stats.txt") stacks, rmmod while recording," \
-		"$writes parameter writes, $enodev refused during rmmod"
+	race=$(race_figures "$1/rmmod_race" typed) || return 1
+	echo "typed probes: record $(awk '$1 == "lookups" { print $2 }' "$1/stats.txt") stacks, rmmod while recording, $race"
 }
 
 check_clean() {
-	local writes enodev
+	local race typed
 	((RC == 0)) || fail clean "run-vm exited $RC with the real module: $(grep -m1 'run-vm: .* failed' "$OUT/clean/run-vm.log")"
-	read -r writes enodev <"$OUT/clean/rmmod_race/writes.txt"
-	((enodev > 0)) || fail clean "rmmod_race: no parameter write of $writes met the module's exit (ENODEV)"
+	# Assigned first: a failure inside $(...) among echo's arguments would not stop the test.
+	race=$(race_figures "$OUT/clean/rmmod_race" rmmod_race)
+	typed=$(typed_figures "$OUT/clean/typed")
 	echo "test_debug: clean: record $(awk '$1 == "lookups" { print $2 }' "$OUT/clean/record/stats.txt") stacks;" \
-		"$(idle_figures "$OUT/clean/idle_reset");" \
-		"rmmod_race $writes parameter writes, $enodev refused during rmmod; $(typed_figures "$OUT/clean/typed");" \
-		"no kernel report"
+		"$(idle_figures "$OUT/clean/idle_reset"); rmmod_race $race; $typed; no kernel report"
 }
 
 main() {
