@@ -90,28 +90,26 @@ grep -q "lost [0-9]* events: $dropped dropped" "$OUT/nooverwrite/trace.summary.t
 (($(cat "$OUT/toggle/toggles.txt") > 0)) || fail toggle "tracing_on was never switched"
 epochs=$(stat_of cpumask epochs)
 ((epochs <= MAX_CPUMASK_EPOCHS)) || fail cpumask "$epochs epochs (at most $MAX_CPUMASK_EPOCHS): refusals on the left-out CPU restart the recording"
-# moved PHASE: how many times the allocating shells (their pids and the affinity flips made in flips.txt) and
-# their children moved between CPUs; fails when none did.
-moved() {
-	local pids moves
+# migrated PHASE: every hit of PHASE was pinned (stats "unpinned" is 0) and the allocating shells (their pids and
+# the affinity flips made in flips.txt) and their children moved between CPUs (their sched_migrate_task); prints
+# "N moves of the allocating tasks (F flips), 0 unpinned", fails otherwise.
+migrated() {
+	local pids flips moves unpinned
+	unpinned=$(stat_of "$1" unpinned)
+	[[ ${unpinned:-0} == 0 ]] || fail "$1" "$unpinned hits were not pinned"
 	read -r pids flips <"$OUT/$1/flips.txt"
 	moves=$(trace-cmd report -i "$OUT/$1/trace.dat" 2>/dev/null |
 		gawk -v pids=",$pids," '/ sched_migrate_task: / && (index(pids, "," gensub(/.* pid=([0-9]+) .*/, "\\1", 1) ",") || / comm=ls /) { n++ }
 			END { print n + 0 }')
 	((moves > 0)) || fail "$1" "no allocating task moved between CPUs ($flips affinity flips of $pids): the mode was not exercised"
-	echo "$moves"
+	echo "$moves moves of the allocating tasks ($flips flips), 0 unpinned"
 }
-unpinned=$(stat_of migration unpinned)
-[[ ${unpinned:-0} == 0 ]] || fail migration "$unpinned hits were not pinned"
-moves=$(moved migration)
-read -r _ flips <"$OUT/migration/flips.txt"
+migration=$(migrated migration)
 typed=""
 if [[ $phases == *typed* ]]; then
 	[[ $(stat_of typed typed_tracepoints) == 2 ]] ||
 		fail typed "stats say typed_tracepoints $(stat_of typed typed_tracepoints), not 2 (kmalloc, kmem_cache_alloc)"
-	unpinned=$(stat_of typed unpinned)
-	[[ ${unpinned:-0} == 0 ]] || fail typed "$unpinned hits were not pinned"
-	typed="typed probes: $(moved typed) moves, 0 unpinned;"
+	typed="typed probes: $(migrated typed);"
 fi
 # Where every stack starts: in the traced code, never in a frame of the capture's own path (the tracepoint's
 # iterator, a typed probe's stub, an ftrace trampoline, the module) that trimming must drop.
@@ -127,7 +125,7 @@ allocs() {
 ((0 < $(allocs trace) && $(allocs trace) < $(allocs full))) ||
 	fail pidfilter "the pid-filtered instance has $(allocs trace) allocations, the full recording $(allocs full)"
 (($(cat "$OUT/snapshot/swaps.txt") == 3)) || fail snapshot "$(cat "$OUT/snapshot/swaps.txt") snapshot swaps, not 3"
-echo "test_pairing: nooverwrite dropped $dropped events; cpumask $epochs epochs; migration $moves moves of the allocating tasks ($flips flips), 0 unpinned; $typed" \
+echo "test_pairing: nooverwrite dropped $dropped events; cpumask $epochs epochs; migration $migration; $typed" \
 	"pidfilter: $(allocs trace) allocations of task $(cat "$OUT/pidfilter/target.txt")," \
 	"$(allocs full) in the full recording; snapshot: $(cat "$OUT/snapshot/swaps.txt") swaps"
 echo "test_pairing: ok on kernel $KERNEL_LABEL ($OUT)"
