@@ -3,7 +3,7 @@
 # The folders of decoder/, one per stage of fgdecode (see decoder/Makefile),
 # and the preprocessor flags of code that uses their headers (the decoder, its
 # tests, fuzzers and benchmarks).  Set ROOT (the top of the tree) first.
-DECODER_DIRS := commands pipeline analyses symbols outputs
+DECODER_DIRS := commands pipeline analyses symbols outputs common
 DECODER_CPPFLAGS := -I$(ROOT)/decoder $(addprefix -I$(ROOT)/decoder/,$(DECODER_DIRS))
 
 # trace-cmd 3.3 and later (built with libtracecmd 1.5.0 or later: trixie's
