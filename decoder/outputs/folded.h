@@ -38,6 +38,7 @@
 
 #include <event-parse.h>
 
+#include "folding.h"
 #include "stackset.h"
 #include "symbolize.h"
 
@@ -50,44 +51,8 @@
  *
  * Return: 0, or -ENOMEM.
  */
-/**
- * folded_put_addr() - append the folded frames of one address
- * @s: the line being built; a ';' goes before each frame but the line's first
- * @sz: symbolizer
- * @addr: kernel address
- * @is_return: a return address (looked up at @addr - 1 for DWARF)
- *
- * Appends the frames of @addr outermost first (an inlined chain gives
- * several), each its function name, or 0xADDR when no symbol covers it.
- */
-void folded_put_addr(struct trace_seq *s, const struct symbolizer *sz,
-		     sm_u64 addr, bool is_return);
-
-/**
- * folded_marker() - the frame that stands for a stack of @status
- * @status: not SSET_FRAMES
- *
- * Return: "[truncated]" (the root frame of a truncated stack, before its
- * frames), or the only frame of a marker: "[stale cookie]",
- * "[unknown cookie]", "[conflicting cookie]", "[corrupt stack]".
- */
-const char *folded_marker(enum sset_status status);
-
 int folded_print(FILE *out, const struct symbolizer *sz,
 		 struct stackset *set, bool merge);
-
-/**
- * folded_frames() - the frames of @e as a folded line has them
- * @sz: symbolizer
- * @e: an entry
- *
- * "[truncated];outermost;...;innermost", or the marker frame, without the
- * entry's root frames; rendered once and cached in
- * @e->render[SSET_R_FOLDED].
- *
- * Return: the string (owned by @e), or NULL when out of memory.
- */
-const char *folded_frames(const struct symbolizer *sz, struct sset_entry *e);
 
 /* Called by folded_foreach(): nonzero stops the walk and is returned. */
 typedef int (*folded_fn)(void *ctx, const char *stack, sm_u64 weight);
