@@ -9,7 +9,6 @@
 
 #include "array.h"
 #include "diff.h"
-#include "format.h"
 #include "hashtab.h"
 
 #define DIFF_MIN_CAP	1024
@@ -94,32 +93,26 @@ add:
 	return 0;
 }
 
-/* A row of the output: base (normalized or not), new, change. */
-struct row {
-	const struct diff_stack *s;
-	long long base, new, change;
-};
-
 static int cmp_stack(const void *a, const void *b)
 {
-	return strcmp(((const struct row *)a)->s->stack,
-		      ((const struct row *)b)->s->stack);
+	return strcmp(((const struct fgdiff_row *)a)->stack,
+		      ((const struct fgdiff_row *)b)->stack);
 }
 
 static int cmp_change(const void *a, const void *b)
 {
-	const struct row *x = a, *y = b;
+	const struct fgdiff_row *x = a, *y = b;
 	long long ax = llabs(x->change), ay = llabs(y->change);
 
 	if (ax != ay)
 		return ax < ay ? 1 : -1;
-	return strcmp(x->s->stack, y->s->stack);
+	return strcmp(x->stack, y->stack);
 }
 
-/* Every stack as a row; Return: the rows (free()), or NULL. */
-static struct row *make_rows(const struct fgdiff *d, bool normalize)
+struct fgdiff_row *fgdiff_rows(const struct fgdiff *d, bool normalize,
+			       bool by_change)
 {
-	struct row *rows = calloc(d->nr ? d->nr : 1, sizeof(*rows));
+	struct fgdiff_row *rows = calloc(d->nr ? d->nr : 1, sizeof(*rows));
 	double scale = 1.0;
 	size_t i;
 
@@ -128,68 +121,43 @@ static struct row *make_rows(const struct fgdiff *d, bool normalize)
 	if (normalize && d->total[DIFF_BASE])
 		scale = (double)d->total[DIFF_NEW] / d->total[DIFF_BASE];
 	for (i = 0; i < d->nr; i++) {
-		rows[i].s = &d->s[i];
+		rows[i].stack = d->s[i].stack;
 		rows[i].base = normalize ?
 			(long long)(d->s[i].w[DIFF_BASE] * scale + 0.5) :
 			(long long)d->s[i].w[DIFF_BASE];
 		rows[i].new = (long long)d->s[i].w[DIFF_NEW];
 		rows[i].change = rows[i].new - rows[i].base;
 	}
+	qsort(rows, d->nr, sizeof(*rows), by_change ? cmp_change : cmp_stack);
 	return rows;
 }
 
-/* Table columns: wide enough for a time ("250.0 ms (250000000 ns)"). */
-#define COLUMN		14
-#define COLUMN_NS	26
-
-static void print_table(FILE *out, const struct fgdiff *d, struct row *rows,
-			const struct fgdiff_print *p)
+size_t fgdiff_nr(const struct fgdiff *d)
 {
-	bool unit = *p->unit && strcmp(p->unit, p->name);
-	const char *bare = format_bare_unit(p->unit);
-	int col = *bare ? COLUMN_NS : COLUMN;
-	char b[FORMAT_WEIGHT_LEN], n[FORMAT_WEIGHT_LEN], c[FORMAT_WEIGHT_LEN];
-	size_t i, changed = 0, shown;
-
-	qsort(rows, d->nr, sizeof(*rows), cmp_change);
-	for (i = 0; i < d->nr; i++)
-		changed += rows[i].change != 0;
-	fprintf(out, "fgdecode: diff by %s%s%s%s: base %s, new %s%s; %zu of",
-		p->name, unit ? " (" : "", unit ? p->unit : "", unit ? ")" : "",
-		format_weight(b, d->total[DIFF_BASE], bare),
-		format_weight(n, d->total[DIFF_NEW], bare),
-		p->normalize ? " (base normalized to the new total)" : "",
-		changed);
-	format_count(out, " ", d->nr, "stacks");
-	fputs(" changed\n", out);
-	fprintf(out, "%*s %*s %*s  STACK\n", col, "BASE", col, "NEW", col,
-		"CHANGE");
-	shown = p->top && p->top < changed ? p->top : changed;
-	for (i = 0; i < shown; i++)
-		fprintf(out, "%*s %*s %*s  %s\n",
-			col, format_weight(b, rows[i].base, bare),
-			col, format_weight(n, rows[i].new, bare),
-			col, format_change(c, rows[i].change, bare),
-			rows[i].s->stack);
+	return d->nr;
 }
 
-int fgdiff_print(FILE *out, struct fgdiff *d, const struct fgdiff_print *p)
+sm_u64 fgdiff_total(const struct fgdiff *d, int side)
 {
-	struct row *rows = make_rows(d, p->normalize);
+	return d->total[side];
+}
+
+void fgdiff_counts(const struct fgdiff *d, struct fgdiff_counts *c)
+{
+	const struct diff_stack *s;
 	size_t i;
 
-	if (!rows)
-		return -ENOMEM;
-	if (p->folded) {
-		qsort(rows, d->nr, sizeof(*rows), cmp_stack);
-		for (i = 0; i < d->nr; i++)
-			fprintf(out, "%s %lld %lld\n", rows[i].s->stack,
-				rows[i].base, rows[i].new);
-	} else {
-		print_table(out, d, rows, p);
+	memset(c, 0, sizeof(*c));
+	for (i = 0; i < d->nr; i++) {
+		s = &d->s[i];
+		if (!s->w[DIFF_NEW])
+			c->only_base++;
+		else if (!s->w[DIFF_BASE])
+			c->only_new++;
+		else if (s->w[DIFF_BASE] != s->w[DIFF_NEW])
+			c->changed++;
 	}
-	free(rows);
-	return 0;
+	c->unchanged = d->nr - c->only_base - c->only_new - c->changed;
 }
 
 int fgdiff_foreach(const struct fgdiff *d, bool normalize,
@@ -197,40 +165,14 @@ int fgdiff_foreach(const struct fgdiff *d, bool normalize,
 			     long long new),
 		   void *ctx)
 {
-	struct row *rows = make_rows(d, normalize);
+	struct fgdiff_row *rows = fgdiff_rows(d, normalize, false);
 	size_t i;
 	int ret = 0;
 
 	if (!rows)
 		return -ENOMEM;
-	qsort(rows, d->nr, sizeof(*rows), cmp_stack);
 	for (i = 0; i < d->nr && !ret; i++)
-		ret = fn(ctx, rows[i].s->stack, rows[i].base, rows[i].new);
+		ret = fn(ctx, rows[i].stack, rows[i].base, rows[i].new);
 	free(rows);
 	return ret;
-}
-
-void fgdiff_summary(FILE *out, const struct fgdiff *d, const char *unit)
-{
-	size_t i, only_base = 0, only_new = 0, changed = 0;
-	char b[FORMAT_WEIGHT_LEN], n[FORMAT_WEIGHT_LEN];
-	const char *bare = format_bare_unit(unit);
-	const struct diff_stack *s;
-
-	for (i = 0; i < d->nr; i++) {
-		s = &d->s[i];
-		if (!s->w[DIFF_NEW])
-			only_base++;
-		else if (!s->w[DIFF_BASE])
-			only_new++;
-		else if (s->w[DIFF_BASE] != s->w[DIFF_NEW])
-			changed++;
-	}
-	fputs("fgdecode: diff:", out);
-	format_count(out, " ", d->nr, "stacks");
-	fprintf(out, ", %zu only in base, %zu only in new, %zu changed, %zu unchanged; totals %s -> %s\n",
-		only_base, only_new, changed,
-		d->nr - only_base - only_new - changed,
-		format_weight(b, d->total[DIFF_BASE], bare),
-		format_weight(n, d->total[DIFF_NEW], bare));
 }

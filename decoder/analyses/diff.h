@@ -9,26 +9,7 @@
  * the same stack.  Each side's weights (the event count, the --weight
  * field's sum, or --off-cpu ns) are summed per string.
  *
- * Output, after both traces were read:
- *  - the table: the stacks whose weight changed, most change (absolute)
- *    first, equal changes bytewise by stack; at most N with --top N:
- *
- *      fgdecode: diff by bytes_req (bytes): base 102400, new 302400; 1 of 43 stacks changed
- *            BASE         NEW      CHANGE  STACK
- *          102400      302400     +200000  kmalloc;entry_SYSCALL_64_after_hwframe;...;__kmalloc
- *
- *    With --off-cpu (unit "ns") the totals and every cell read as times,
- *    as the off-CPU summary gives them, the exact ns in parentheses (a
- *    change: its sign, then its size):
- *
- *      fgdecode: diff by off-cpu (ns): base 2.75 s (2750000000 ns), new 1.50 s (1500000000 ns); 3 of 3 stacks changed
- *                            BASE                        NEW                     CHANGE  STACK
- *          2.00 s (2000000000 ns)    500.0 ms (500000000 ns)    -1.50 s (1500000000 ns)  [S];...;__schedule
- *
- *  - --folded: every stack as "STACK BASE NEW", sorted bytewise: the
- *    two-column folded format of differential flame graphs
- *    (difffolded.pl output, flamegraph.pl's input for red/blue graphs),
- *    in the weights' own unit (ns with --off-cpu).
+ * What is printed of it, after both traces were read, is outputs/diff_table.h.
  *
  * With normalize, the base weights are scaled by new total / base total
  * (rounded to the nearest integer) before they are compared, so that a
@@ -64,23 +45,44 @@ void fgdiff_free(struct fgdiff *d);
  */
 int fgdiff_add(struct fgdiff *d, int side, const char *stack, sm_u64 weight);
 
-struct fgdiff_print {
-	bool folded;		/* "STACK BASE NEW" lines, every stack */
-	bool normalize;		/* scale base to the new total */
-	size_t top;		/* table: at most this many; 0: all */
-	const char *name;	/* what the weights sum ("events", "bytes_req") */
-	const char *unit;	/* their unit; "" unknown */
+/**
+ * struct fgdiff_row - one stack of the diff
+ * @stack: the folded stack (owned by the diff)
+ * @base: its base weight, normalized when asked
+ * @new: its new weight
+ * @change: @new - @base
+ */
+struct fgdiff_row {
+	const char *stack;
+	long long base, new, change;
 };
 
 /**
- * fgdiff_print() - print the diff
- * @out: stream
+ * fgdiff_rows() - every stack of @d as a row
  * @d: the diff, both sides added
- * @p: how
+ * @normalize: scale the base weights by new total / base total, rounded to
+ *	the nearest integer
+ * @by_change: sorted by the size of the change, most first, equal changes
+ *	bytewise by stack; else bytewise by stack
  *
- * Return: 0, or -ENOMEM.
+ * Return: fgdiff_nr() rows (free() them), or NULL when out of memory.
  */
-int fgdiff_print(FILE *out, struct fgdiff *d, const struct fgdiff_print *p);
+struct fgdiff_row *fgdiff_rows(const struct fgdiff *d, bool normalize,
+			       bool by_change);
+
+/** fgdiff_nr() - how many distinct stacks @d holds, both sides. */
+size_t fgdiff_nr(const struct fgdiff *d);
+
+/** fgdiff_total() - the sum of the weights of side @side (raw). */
+sm_u64 fgdiff_total(const struct fgdiff *d, int side);
+
+/* How the stacks of a diff compare, raw weights (fgdiff_counts()). */
+struct fgdiff_counts {
+	size_t only_base, only_new, changed, unchanged;
+};
+
+/** fgdiff_counts() - count the stacks of @d by how they compare. */
+void fgdiff_counts(const struct fgdiff *d, struct fgdiff_counts *c);
 
 /**
  * fgdiff_foreach() - call @fn on every stack, bytewise by stack
@@ -98,17 +100,5 @@ int fgdiff_foreach(const struct fgdiff *d, bool normalize,
 		   int (*fn)(void *ctx, const char *stack, long long base,
 			     long long new),
 		   void *ctx);
-
-/**
- * fgdiff_summary() - one line: the totals and how many stacks differ
- * @out: stream (fgdecode uses stderr)
- * @d: the diff
- * @unit: the weights' unit (struct fgdiff_print's): in "ns" the totals
- *	read as times, as in the table
- *
- * "fgdecode: diff: N stacks, A only in base, B only in new, C changed,
- * D unchanged; totals BASE -> NEW" (raw, not normalized).
- */
-void fgdiff_summary(FILE *out, const struct fgdiff *d, const char *unit);
 
 #endif /* FGDECODE_DIFF_H */

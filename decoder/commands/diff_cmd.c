@@ -9,7 +9,7 @@
 
 #include "commands.h"
 #include "debuginfo.h"
-#include "diff.h"
+#include "diff_table.h"
 #include "fgdecode.h"
 #include "flamegraph.h"
 #include "folded.h"
