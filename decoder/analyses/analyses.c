@@ -1,37 +1,53 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * fgdecode's analyses (analyses.h): the stack set, --weight and --off-cpu
- * between pairing and the output.
+ * fgdecode's analyses (analyses.h): the table, the stack set's default
+ * count, and each analyses_*() call handed to the analyses that take it.
  */
 #include <errno.h>
+#include <stdlib.h>
 
 #include "analyses.h"
-#include "format.h"
 
-int analyses_init(struct analyses *an, struct tep_handle *tep,
-		  const struct symbolizer *sz, const struct output_args *args,
-		  bool task_root, struct sm_err *err)
+/* Every analysis, in the order their summary lines are printed. */
+static const struct analysis_ops *const analysis_table[ANALYSES_MAX] = {
+	&weight_analysis,
+	&offcpu_analysis,
+};
+
+/* Each analysis in @an, as A (its ops) and its state, in table order. */
+#define for_each_analysis(an, i) for ((i) = 0; (i) < (an)->nr; (i)++)
+#define OPS(an, i)	((an)->on[i].ops)
+#define STATE(an, i)	((an)->on[i].state)
+
+int analyses_init(struct analyses *an, const struct analysis_env *env,
+		  struct sm_err *err)
 {
-	an->weight_field = args->weight;
-	an->off_cpu = args->off_cpu;
-	an->wakers = args->wakers;
+	struct analysis_env e = *env;
+	const struct analysis_ops *ops;
+	void *state;
+	int i, ret;
+
 	an->set = sset_new();
 	if (!an->set)
 		return -ENOMEM;
-	if (an->weight_field) {
-		weight_init(&an->weight, an->weight_field);
-		sset_set_weight(an->set, an->weight_field, an->weight.unit);
+	e.set = an->set;
+	for (i = 0; i < ANALYSES_MAX; i++) {
+		ops = analysis_table[i];
+		if (!ops->wanted(env->args))
+			continue;
+		state = calloc(1, ops->size);
+		if (!state)
+			return -ENOMEM;
+		an->on[an->nr].ops = ops;
+		an->on[an->nr++].state = state;
+		ret = ops->init ? ops->init(state, &e, err) : 0;
+		if (ret)
+			return ret == -ENOMEM ? -ENOMEM : -ENOENT;
 	}
-	if (an->off_cpu &&
-	    offcpu_init(&an->offcpu, tep, an->set, task_root, err))
-		return -ENOENT;
-	if (an->wakers && offcpu_wakers(&an->offcpu, tep, sz, err))
-		return -ENOENT;
 	return 0;
 }
 
-/* What the stack set calls @res. */
-static enum sset_status status_of(const struct resolved *res)
+enum sset_status analyses_status(const struct resolved *res)
 {
 	if (res->what == RESOLVED_CORRUPT)
 		return SSET_CORRUPT;
@@ -50,7 +66,7 @@ static enum sset_status status_of(const struct resolved *res)
 static struct sset_entry *intern(struct analyses *an,
 				 const struct resolved *res)
 {
-	enum sset_status status = status_of(res);
+	enum sset_status status = analyses_status(res);
 	struct sset_entry *entry;
 
 	if (!sset_has_frames(status))
@@ -63,46 +79,67 @@ static struct sset_entry *intern(struct analyses *an,
 	return entry;
 }
 
-int analyses_weigh(struct analyses *an, struct tep_handle *tep,
-		   struct fg_event *ev, sm_u64 *weight, struct sm_err *err)
+void analyses_on_interval(struct analyses *an, offcpu_interval_fn fn,
+			  void *arg)
 {
-	*weight = 0;
-	ev->weight = NULL;
-	if (!an->weight_field || ev->standalone)
-		return 0;
-	if (weight_read(&an->weight, tep, ev->record, weight, err))
-		return -EINVAL;
-	ev->weight = weight;
+	int i;
+
+	for_each_analysis(an, i)
+		if (OPS(an, i)->on_interval)
+			OPS(an, i)->on_interval(STATE(an, i), fn, arg);
+}
+
+int analyses_event(struct analyses *an, struct tep_handle *tep,
+		   struct tep_record *record, bool selected)
+{
+	int i, ret;
+
+	for_each_analysis(an, i) {
+		if (!OPS(an, i)->event)
+			continue;
+		ret = OPS(an, i)->event(STATE(an, i), tep, record, selected);
+		if (ret)
+			return ret;
+	}
 	return 0;
 }
 
-/*
- * --off-cpu: the selected event @ev is a switch-out when it is a
- * sched_switch; any other event, and a stack record on its own, is not
- * counted.
- */
-static int switch_out(struct analyses *an, struct tep_handle *tep,
-		      const struct fg_event *ev)
+/* The analysis that weighs events, or -1: every event weighs 1. */
+static int weigher(const struct analyses *an)
 {
-	enum sset_status status = ev->stack ? status_of(ev->stack) :
-				  SSET_FRAMES;
-	bool frames = ev->stack && sset_has_frames(status);
+	int i;
 
-	if (ev->standalone || !offcpu_is_switch(&an->offcpu, tep, ev->record))
+	for_each_analysis(an, i)
+		if (OPS(an, i)->weigh)
+			return i;
+	return -1;
+}
+
+int analyses_weigh(struct analyses *an, struct tep_handle *tep,
+		   struct fg_event *ev, sm_u64 *weight, struct sm_err *err)
+{
+	int i = weigher(an);
+
+	*weight = 0;
+	ev->weight = NULL;
+	if (i < 0 || ev->standalone)
 		return 0;
-	return offcpu_switch_out(&an->offcpu, tep, ev->record, status,
-				 frames ? ev->stack->frames : NULL,
-				 frames ? ev->stack->depth : 0);
+	if (OPS(an, i)->weigh(STATE(an, i), tep, ev->record, weight, err))
+		return -EINVAL;
+	ev->weight = weight;
+	return 0;
 }
 
 int analyses_count(struct analyses *an, struct tep_handle *tep,
 		   struct fg_event *ev, int type)
 {
 	const struct resolved *res = ev->stack;
+	int i;
 
 	ev->entry = NULL;
-	if (an->off_cpu)
-		return switch_out(an, tep, ev) ? -ENOMEM : 0;
+	for_each_analysis(an, i)
+		if (OPS(an, i)->count)
+			return OPS(an, i)->count(STATE(an, i), tep, ev);
 	if (!res)
 		return 0;
 	ev->entry = intern(an, res);
@@ -110,73 +147,68 @@ int analyses_count(struct analyses *an, struct tep_handle *tep,
 		return -ENOMEM;
 	if (ev->orphan)
 		return sset_count_orphan(an->set, ev->entry, res->owner);
-	if (an->weight_field)
+	if (weigher(an) >= 0)
 		return sset_count_weighted(an->set, ev->entry, type,
 					   ev->weight ? *ev->weight : 0);
 	return sset_count(an->set, ev->entry, type);
 }
 
-int analyses_switch_in(struct analyses *an, struct tep_handle *tep,
-		       struct tep_record *record, bool selected)
-{
-	if (!an->off_cpu || !offcpu_is_switch(&an->offcpu, tep, record))
-		return 0;
-	if (offcpu_switch_in(&an->offcpu, tep, record))
-		return -ENOMEM;
-	if (!selected &&
-	    offcpu_switch_out_uncharged(&an->offcpu, tep, record))
-		return -ENOMEM;
-	return 0;
-}
-
-bool analyses_wants_waker(const struct analyses *an, struct tep_handle *tep,
+bool analyses_wants_stack(const struct analyses *an, struct tep_handle *tep,
 			  struct tep_record *record)
 {
-	return an->wakers && offcpu_is_waking(&an->offcpu, tep, record);
+	int i;
+
+	for_each_analysis(an, i)
+		if (OPS(an, i)->wants_stack &&
+		    OPS(an, i)->wants_stack(STATE(an, i), tep, record))
+			return true;
+	return false;
 }
 
-int analyses_waker(struct analyses *an, struct tep_handle *tep,
+int analyses_stack(struct analyses *an, struct tep_handle *tep,
 		   struct tep_record *record, const struct resolved *stack)
 {
-	enum sset_status status = stack ? status_of(stack) : SSET_FRAMES;
-	bool frames = stack && sset_has_frames(status);
+	int i, ret;
 
-	return offcpu_waking(&an->offcpu, tep, record, status,
-			     frames ? stack->frames : NULL,
-			     frames ? stack->depth : 0) ? -ENOMEM : 0;
-}
-
-/* offcpu_interval_fn: an interval ended; the output prints it. */
-static int give_interval(void *arg, const struct offcpu_interval *iv)
-{
-	const struct output *out = arg;
-
-	return out->ops->interval(out->state, iv);
-}
-
-void analyses_on_interval(struct analyses *an, const struct output *out)
-{
-	if (an->off_cpu && out->ops->interval)
-		offcpu_on_interval(&an->offcpu, give_interval, (void *)out);
+	for_each_analysis(an, i) {
+		if (!OPS(an, i)->wants_stack ||
+		    !OPS(an, i)->wants_stack(STATE(an, i), tep, record))
+			continue;
+		ret = OPS(an, i)->stack(STATE(an, i), tep, record, stack);
+		if (ret)
+			return ret;
+	}
+	return 0;
 }
 
 void analyses_finish(struct analyses *an)
 {
-	if (an->off_cpu)
-		offcpu_finish(&an->offcpu);
+	int i;
+
+	for_each_analysis(an, i)
+		if (OPS(an, i)->finish)
+			OPS(an, i)->finish(STATE(an, i));
 }
 
 void analyses_summary(const struct analyses *an, FILE *out)
 {
-	if (an->weight_field)
-		format_weight_summary(out, an->set, an->weight.negative);
-	if (an->off_cpu)
-		offcpu_summary(out, &an->offcpu);
+	int i;
+
+	for_each_analysis(an, i)
+		if (OPS(an, i)->summary)
+			OPS(an, i)->summary(STATE(an, i), out);
 }
 
 void analyses_fini(struct analyses *an)
 {
-	offcpu_fini(&an->offcpu);
+	int i;
+
+	for_each_analysis(an, i) {
+		if (OPS(an, i)->fini)
+			OPS(an, i)->fini(STATE(an, i));
+		free(STATE(an, i));
+	}
+	an->nr = 0;
 	sset_free(an->set);
 	an->set = NULL;
 }

@@ -2,68 +2,189 @@
 /*
  * fgdecode's analyses: what each stack weighs on its way into the stack set,
  * between pairing (pair.h) and the output (output.h).  By default every
- * selected event counts its stack once; with --weight FIELD it weighs its
- * field (weight.c); with --off-cpu a sched_switch's stack weighs the ns its
- * task then spent off the CPU, counted when the task comes back (offcpu.c,
+ * selected event counts its stack once; an analysis the command line asks
+ * for changes that: --weight FIELD weighs each event by its field
+ * (weight.c); --off-cpu makes a sched_switch's stack weigh the ns its task
+ * then spent off the CPU, counted when the task comes back (offcpu.c,
  * which with --wakers also joins each interval to the wakeup that ended
  * it).  A stack record shown on its own (an orphan) is counted as such.
+ *
+ * Each analysis is one struct analysis_ops, filled by its own file, and one
+ * line of the table in analyses.c; the pass (commands/pass.c) calls the
+ * analyses_*() functions below and names no analysis.  Modelled on the
+ * outputs' struct output_ops and perf's struct perf_tool.  For one trace,
+ * for each analysis the command line wants:
+ *
+ *   init(state, env)          once, the trace open, the stack set made;
+ *                             @state is the analysis' own, zeroed
+ *   on_interval(state, fn)    the output's interval() callback, if the
+ *                             output has one (--off-cpu --json)
+ *   event(state, record)      every event, selected or not, before it is
+ *                             counted (--off-cpu: a switch-in)
+ *   weigh(state, record)      each selected event: what it weighs
+ *   count(state, ev)          each selected event with its stack: counts
+ *                             it instead of the stack set's default count
+ *   wants_stack(state, record) and stack(state, record, stack)
+ *                             every event, selected or not, whose stack the
+ *                             analysis reads (--wakers: a wakeup)
+ *   finish(state)             after the last record
+ *   summary(state, out)       the line after fgdecode's summary
+ *   fini(state)               always after init()
+ *
+ * Every callback may be NULL; those returning int return 0 or a negative
+ * errno that stops the pass (-ENOMEM, -EINVAL after @err was set).
  */
 #ifndef FGDECODE_ANALYSES_H
 #define FGDECODE_ANALYSES_H
 
 #include <stdbool.h>
+#include <stdio.h>
 
 #include <event-parse.h>
 
+#include "event.h"
 #include "offcpu.h"
-#include "output.h"
 #include "resolve.h"
 #include "sm_err.h"
 #include "stackset.h"
 #include "symbolize.h"
-#include "weight.h"
 
 /**
- * struct analyses - the stack set and what weighs into it
- * @set: every counted stack
- * @weight_field: --weight FIELD, NULL: events count
+ * struct analysis_args - what the command line asks of the analyses
+ * @weight: --weight FIELD, NULL: events count
  * @off_cpu: --off-cpu
- * @wakers: --wakers
- * @weight: with @weight_field
- * @offcpu: with @off_cpu
+ * @wakers: --wakers (with @off_cpu)
+ * @task_root: --task-root (with @off_cpu)
+ */
+struct analysis_args {
+	const char *weight;
+	bool off_cpu;
+	bool wakers;
+	bool task_root;
+};
+
+/**
+ * struct analysis_env - what every analysis is given at init()
+ * @tep: the trace's handle
+ * @sz: the symbolizer (--wakers names the wakers' frames with it)
+ * @set: the stack set it weighs into
+ * @args: the command line's wishes
+ */
+struct analysis_env {
+	struct tep_handle *tep;
+	const struct symbolizer *sz;
+	struct stackset *set;
+	const struct analysis_args *args;
+};
+
+/**
+ * struct analysis_ops - one analysis (see the top of this file)
+ * @wanted: does the command line ask for it? (required)
+ * @size: the size of its state
+ * @init: 0; -ENOMEM; -ENOENT, @err set, when the trace lacks what it reads
+ * @on_interval: hand each interval the analysis charges to @fn
+ * @event: 0, -ENOMEM, or what the interval callback returned
+ * @weigh: 0, or -EINVAL with @err naming the event and the field
+ * @count: 0, or -ENOMEM; sets @ev->entry to the entry counted, if any
+ * @wants_stack: is @record an event whose stack it reads?
+ * @stack: @stack NULL: the event carries none; 0, or -ENOMEM
+ * @finish: the end of the trace
+ * @summary: print its summary line to @out
+ * @fini: free what init() made
+ */
+struct analysis_ops {
+	bool (*wanted)(const struct analysis_args *args);
+	size_t size;
+	int (*init)(void *state, const struct analysis_env *env,
+		    struct sm_err *err);
+	void (*on_interval)(void *state, offcpu_interval_fn fn, void *arg);
+	int (*event)(void *state, struct tep_handle *tep,
+		     struct tep_record *record, bool selected);
+	int (*weigh)(void *state, struct tep_handle *tep,
+		     struct tep_record *record, sm_u64 *weight,
+		     struct sm_err *err);
+	int (*count)(void *state, struct tep_handle *tep, struct fg_event *ev);
+	bool (*wants_stack)(const void *state, struct tep_handle *tep,
+			    struct tep_record *record);
+	int (*stack)(void *state, struct tep_handle *tep,
+		     struct tep_record *record, const struct resolved *stack);
+	void (*finish)(void *state);
+	void (*summary)(const void *state, FILE *out);
+	void (*fini)(void *state);
+};
+
+/* The analyses of the table (weight.c, offcpu.c). */
+extern const struct analysis_ops weight_analysis;
+extern const struct analysis_ops offcpu_analysis;
+
+/* Entries of the table (analyses.c). */
+#define ANALYSES_MAX	2
+
+/**
+ * struct analyses - the stack set and the analyses that weigh into it
+ * @set: every counted stack
+ * @nr: analyses in @on
+ * @on: the analyses the command line wants, in table order, with their
+ *	states
  */
 struct analyses {
 	struct stackset *set;
-	const char *weight_field;
-	bool off_cpu;
-	bool wakers;
-	struct weight weight;
-	struct offcpu offcpu;
+	int nr;
+	struct {
+		const struct analysis_ops *ops;
+		void *state;
+	} on[ANALYSES_MAX];
 };
 
 /**
  * analyses_init() - the stack set and the analyses @args asks for
  * @an: zeroed, filled in
- * @tep: the trace's handle
- * @sz: the symbolizer (--wakers names the wakers' frames with it)
- * @args: --weight, --off-cpu, --task-root (@task_root), --wakers
- * @task_root: --task-root
+ * @env: @set is ignored (made here); @args is kept
  * @err: on failure other than -ENOMEM, one line
  *
  * Return: 0; -ENOMEM (@err not set); -ENOENT when the trace lacks what
- * --off-cpu or --wakers reads (offcpu_init(), offcpu_wakers()).
+ * an analysis reads (--off-cpu's sched_switch, --wakers' wakeups).
  */
-int analyses_init(struct analyses *an, struct tep_handle *tep,
-		  const struct symbolizer *sz, const struct output_args *args,
-		  bool task_root, struct sm_err *err);
+int analyses_init(struct analyses *an, const struct analysis_env *env,
+		  struct sm_err *err);
 
 /**
- * analyses_weigh() - with --weight, what the event @ev->record weighs
+ * analyses_status() - what the stack set calls the resolved stack @res
+ * @res: a resolved stack record
+ *
+ * Return: SSET_FRAMES or SSET_TRUNCATED for a stack, else the marker:
+ * SSET_STALE, SSET_UNKNOWN, SSET_CONFLICT, SSET_CORRUPT.
+ */
+enum sset_status analyses_status(const struct resolved *res);
+
+/**
+ * analyses_on_interval() - give each off-CPU interval to @fn as it ends
+ * @an: the analyses
+ * @fn: called with @arg and each interval (the output's interval())
+ * @arg: passed to @fn
+ */
+void analyses_on_interval(struct analyses *an, offcpu_interval_fn fn,
+			  void *arg);
+
+/**
+ * analyses_event() - every event, selected or not, before it is counted
+ * @an: the analyses
+ * @tep: the trace's handle
+ * @record: the event
+ * @selected: the filters selected it
+ *
+ * Return: 0, -ENOMEM, or what the interval callback returned.
+ */
+int analyses_event(struct analyses *an, struct tep_handle *tep,
+		   struct tep_record *record, bool selected);
+
+/**
+ * analyses_weigh() - what the selected event @ev->record weighs
  * @an: the analyses
  * @tep: the trace's handle
  * @ev: the event; a stack record on its own weighs nothing
- * @weight: set to the weight; @ev->weight pointed at it (NULL without
- *	--weight, or for a stack record on its own)
+ * @weight: set to the weight; @ev->weight pointed at it (NULL when no
+ *	analysis weighs events, and for a stack record on its own)
  * @err: on failure, one line naming the event and the field
  *
  * Return: 0, or -EINVAL (an event type without the numeric field).
@@ -76,8 +197,8 @@ int analyses_weigh(struct analyses *an, struct tep_handle *tep,
  * @an: the analyses
  * @tep: the trace's handle
  * @ev: its @stack (and @weight) set; @entry is set to the stack's entry
- *	(NULL with --off-cpu, where a sched_switch's stack is held until its
- *	task comes back, and without a stack)
+ *	(NULL when an analysis counts it its own way, as --off-cpu holds a
+ *	sched_switch's stack until its task comes back, and without a stack)
  * @type: the event's type (common_type)
  *
  * Return: 0, or -ENOMEM.
@@ -86,49 +207,30 @@ int analyses_count(struct analyses *an, struct tep_handle *tep,
 		   struct fg_event *ev, int type);
 
 /**
- * analyses_switch_in() - --off-cpu: every sched_switch, selected or not
- * @an: the analyses
- * @tep: the trace's handle
- * @record: any event; only a sched_switch is read
- * @selected: the filters selected it (an unselected one takes its task off
- *	the CPU uncharged)
- *
- * Return: 0, or -ENOMEM.  Nothing without --off-cpu.
- */
-int analyses_switch_in(struct analyses *an, struct tep_handle *tep,
-		       struct tep_record *record, bool selected);
-
-/**
- * analyses_wants_waker() - --wakers: is @record a wakeup whose stack joins
- * the interval it ends (resolve it, selected or not)?
+ * analyses_wants_stack() - is @record an event, selected or not, whose
+ * stack an analysis reads (--wakers: a wakeup)?  Resolve it, then give it
+ * to analyses_stack().
  * @an: the analyses
  * @tep: the trace's handle
  * @record: any event
  */
-bool analyses_wants_waker(const struct analyses *an, struct tep_handle *tep,
+bool analyses_wants_stack(const struct analyses *an, struct tep_handle *tep,
 			  struct tep_record *record);
 
 /**
- * analyses_waker() - --wakers: the wakeup @record with its stack @stack
+ * analyses_stack() - the event @record with its stack @stack
  * @an: the analyses
  * @tep: the trace's handle
- * @record: an event analyses_wants_waker() wanted
+ * @record: an event analyses_wants_stack() wanted
  * @stack: its stack, resolved; NULL: it carries none
  *
  * Return: 0, or -ENOMEM.
  */
-int analyses_waker(struct analyses *an, struct tep_handle *tep,
+int analyses_stack(struct analyses *an, struct tep_handle *tep,
 		   struct tep_record *record, const struct resolved *stack);
 
 /**
- * analyses_on_interval() - give each off-CPU interval to @out as it ends
- * @an: the analyses
- * @out: an output with an interval() callback (else nothing is given)
- */
-void analyses_on_interval(struct analyses *an, const struct output *out);
-
-/**
- * analyses_finish() - after the last record: --off-cpu's tasks still off
+ * analyses_finish() - after the last record (--off-cpu's tasks still off)
  * @an: the analyses
  */
 void analyses_finish(struct analyses *an);

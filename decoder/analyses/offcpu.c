@@ -12,10 +12,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analyses.h"
 #include "duration.h"
-#include "folded.h"
-#include "format.h"
+#include "folding.h"
 #include "offcpu.h"
+#include "units.h"
 
 #define OFFCPU_MIN_CAP	1024
 /* prev_comm is char[16] (TASK_COMM_LEN); room for a longer one, cut. */
@@ -398,3 +399,113 @@ void offcpu_summary(FILE *out, const struct offcpu *o)
 			o->stats.woken, o->stats.no_waker);
 	fputc('\n', out);
 }
+
+/* The analysis (analyses.h) on the calls above. */
+
+static bool offcpu_wanted(const struct analysis_args *args)
+{
+	return args->off_cpu;
+}
+
+static int offcpu_start(void *state, const struct analysis_env *env,
+			struct sm_err *err)
+{
+	struct offcpu *o = state;
+	int ret;
+
+	ret = offcpu_init(o, env->tep, env->set, env->args->task_root, err);
+	if (!ret && env->args->wakers)
+		ret = offcpu_wakers(o, env->tep, env->sz, err);
+	return ret;
+}
+
+static void offcpu_give_intervals(void *state, offcpu_interval_fn fn,
+				  void *arg)
+{
+	offcpu_on_interval(state, fn, arg);
+}
+
+/*
+ * Every sched_switch is a switch-in of next_pid; one the filters did not
+ * select also takes prev_pid off the CPU, uncharged.
+ */
+static int offcpu_event(void *state, struct tep_handle *tep,
+			struct tep_record *record, bool selected)
+{
+	struct offcpu *o = state;
+	int ret;
+
+	if (!offcpu_is_switch(o, tep, record))
+		return 0;
+	ret = offcpu_switch_in(o, tep, record);
+	if (!ret && !selected)
+		ret = offcpu_switch_out_uncharged(o, tep, record);
+	return ret;
+}
+
+/*
+ * A selected sched_switch is a switch-out, charged when its task comes
+ * back; any other event, and a stack record on its own, is not counted.
+ */
+static int offcpu_count(void *state, struct tep_handle *tep,
+			struct fg_event *ev)
+{
+	struct offcpu *o = state;
+	enum sset_status status = ev->stack ? analyses_status(ev->stack) :
+				  SSET_FRAMES;
+	bool frames = ev->stack && sset_has_frames(status);
+
+	if (ev->standalone || !offcpu_is_switch(o, tep, ev->record))
+		return 0;
+	return offcpu_switch_out(o, tep, ev->record, status,
+				 frames ? ev->stack->frames : NULL,
+				 frames ? ev->stack->depth : 0);
+}
+
+static bool offcpu_wants_stack(const void *state, struct tep_handle *tep,
+			       struct tep_record *record)
+{
+	return offcpu_is_waking(state, tep, record);
+}
+
+/* --wakers: a wakeup, selected or not, with its stack. */
+static int offcpu_waker(void *state, struct tep_handle *tep,
+			struct tep_record *record,
+			const struct resolved *stack)
+{
+	enum sset_status status = stack ? analyses_status(stack) : SSET_FRAMES;
+	bool frames = stack && sset_has_frames(status);
+
+	return offcpu_waking(state, tep, record, status,
+			     frames ? stack->frames : NULL,
+			     frames ? stack->depth : 0);
+}
+
+static void offcpu_end(void *state)
+{
+	offcpu_finish(state);
+}
+
+static void offcpu_print_summary(const void *state, FILE *out)
+{
+	offcpu_summary(out, state);
+}
+
+static void offcpu_free(void *state)
+{
+	offcpu_fini(state);
+}
+
+const struct analysis_ops offcpu_analysis = {
+	.wanted = offcpu_wanted,
+	.size = sizeof(struct offcpu),
+	.init = offcpu_start,
+	.on_interval = offcpu_give_intervals,
+	.event = offcpu_event,
+	.count = offcpu_count,
+	.wants_stack = offcpu_wants_stack,
+	.stack = offcpu_waker,
+	.finish = offcpu_end,
+	.summary = offcpu_print_summary,
+	.fini = offcpu_free,
+};

@@ -6,6 +6,7 @@
 #include <stdbool.h>
 #include <string.h>
 
+#include "analyses.h"
 #include "weight.h"
 
 void weight_init(struct weight *w, const char *field)
@@ -119,3 +120,55 @@ int weight_read(struct weight *w, struct tep_handle *tep,
 	*out = v;
 	return 0;
 }
+
+void weight_summary(FILE *out, const struct weight *w)
+{
+	const char *unit = sset_weight_unit(w->set);
+
+	fprintf(out, "fgdecode: weight: sum of %s, %llu%s%s over %zu events with a stack",
+		sset_weight_name(w->set),
+		(unsigned long long)sset_total_weight(w->set), *unit ? " " : "",
+		unit, sset_total(w->set));
+	if (w->negative)
+		fprintf(out, ", %zu negative values taken as 0", w->negative);
+	fputc('\n', out);
+}
+
+/* The analysis (analyses.h) on the calls above. */
+
+static bool weight_wanted(const struct analysis_args *args)
+{
+	return args->weight;
+}
+
+static int weight_start(void *state, const struct analysis_env *env,
+			struct sm_err *err)
+{
+	struct weight *w = state;
+
+	(void)err;
+	weight_init(w, env->args->weight);
+	w->set = env->set;
+	sset_set_weight(env->set, w->field, w->unit);
+	return 0;
+}
+
+static int weight_weigh(void *state, struct tep_handle *tep,
+			struct tep_record *record, sm_u64 *weight,
+			struct sm_err *err)
+{
+	return weight_read(state, tep, record, weight, err);
+}
+
+static void weight_print_summary(const void *state, FILE *out)
+{
+	weight_summary(out, state);
+}
+
+const struct analysis_ops weight_analysis = {
+	.wanted = weight_wanted,
+	.size = sizeof(struct weight),
+	.init = weight_start,
+	.weigh = weight_weigh,
+	.summary = weight_print_summary,
+};

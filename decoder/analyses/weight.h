@@ -14,10 +14,12 @@
 #define FGDECODE_WEIGHT_H
 
 #include <stddef.h>
+#include <stdio.h>
 
 #include <event-parse.h>
 
 #include "sm_err.h"
+#include "stackset.h"
 #include "stackmap/types.h"
 
 /* Event types whose field is remembered; more are looked up every time. */
@@ -26,6 +28,7 @@
 struct weight {
 	const char *field;		/* the option's value */
 	const char *unit;		/* weight_unit() of @field */
+	const struct stackset *set;	/* weighed into (the summary) */
 	size_t negative;		/* negative values taken as 0 */
 	int nr;
 	struct {
@@ -64,5 +67,16 @@ const char *weight_unit(const char *field);
  */
 int weight_read(struct weight *w, struct tep_handle *tep,
 		struct tep_record *record, sm_u64 *out, struct sm_err *err);
+
+/**
+ * weight_summary() - what the weights summed, after fgdecode's summary line
+ * @out: stream (fgdecode uses stderr)
+ * @w: the weight, its @set weighed (sset_weighted())
+ *
+ * Prints "fgdecode: weight: sum of NAME, TOTAL UNIT over N events with a
+ * stack" (UNIT omitted when not known), then ", K negative values taken
+ * as 0" when any field was negative.
+ */
+void weight_summary(FILE *out, const struct weight *w);
 
 #endif /* FGDECODE_WEIGHT_H */

@@ -49,7 +49,7 @@ static int side_end(void *state, const struct output_env *env,
 {
 	(void)span_ns;
 	return folded_foreach(env->sz, env->set,
-			      env->args->merge || env->args->off_cpu,
+			      env->args->merge || env->analysis->off_cpu,
 			      add_to_diff, state);
 }
 
@@ -63,11 +63,10 @@ static const struct output_ops diff_side_output = {
 /* What the weights of @opt sum, and their unit. */
 static void weight_of(const struct trace_options *opt, struct fgdiff_print *p)
 {
-	const struct output_args *out = &opt->out;
+	const struct analysis_args *an = &opt->an;
 
-	p->name = out->off_cpu ? "off-cpu" : out->weight ? out->weight :
-		  "events";
-	p->unit = out->off_cpu ? "ns" : out->weight ? weight_unit(out->weight) :
+	p->name = an->off_cpu ? "off-cpu" : an->weight ? an->weight : "events";
+	p->unit = an->off_cpu ? "ns" : an->weight ? weight_unit(an->weight) :
 		  "events";
 }
 

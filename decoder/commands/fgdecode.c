@@ -164,6 +164,14 @@ static int make_output(struct fgdecode *fg, bool *made)
 			  output_table()[0]);
 }
 
+/* offcpu_interval_fn: an interval ended; the output prints it. */
+static int give_interval(void *arg, const struct offcpu_interval *iv)
+{
+	const struct output *out = arg;
+
+	return out->ops->interval(out->state, iv);
+}
+
 /* Begin the output, the trace and its stages set up; -1 after printing. */
 static int begin_output(struct fgdecode *fg)
 {
@@ -179,19 +187,21 @@ static int begin_output(struct fgdecode *fg)
 		.vmlinux = fg->syms.vmlinux,
 		.set = fg->an.set,
 		.args = &fg->opt.out,
+		.analysis = &fg->opt.an,
 	};
 	ret = fg->out.ops->begin ? fg->out.ops->begin(fg->out.state,
 						      &fg->env) : 0;
 	if (ret == -ENOMEM)
 		fg_file_error(fg->opt.path, "out of memory");
-	if (!ret)
-		analyses_on_interval(&fg->an, &fg->out);
+	if (!ret && fg->out.ops->interval)
+		analyses_on_interval(&fg->an, give_interval, &fg->out);
 	return ret ? -1 : 0;
 }
 
 /* The stages the pass needs, after the trace is open; -1 after printing. */
 static int set_up(struct fgdecode *fg)
 {
+	struct analysis_env env;
 	struct sm_err err;
 	int ret;
 
@@ -204,8 +214,12 @@ static int set_up(struct fgdecode *fg)
 			 reader_uname(&fg->reader),
 			 fg->out.ops->flags & OUTPUT_NAMES_ONLY, fg->opt.path))
 		return -1;
-	ret = analyses_init(&fg->an, fg->reader.tep, &fg->syms.sz, &fg->opt.out,
-			    fg->opt.task_root, &err);
+	env = (struct analysis_env){
+		.tep = fg->reader.tep,
+		.sz = &fg->syms.sz,
+		.args = &fg->opt.an,
+	};
+	ret = analyses_init(&fg->an, &env, &err);
 	if (ret && ret != -ENOMEM) {
 		fg_file_error(fg->opt.path, "%s", err.msg);
 		return -1;

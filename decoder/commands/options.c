@@ -391,16 +391,16 @@ static int parse_weigh_option(struct trace_options *opt, int c,
 {
 	switch (c) {
 	case OPT_WEIGHT:
-		opt->out.weight = arg;
+		opt->an.weight = arg;
 		return 0;
 	case OPT_OFF_CPU:
-		opt->out.off_cpu = true;
+		opt->an.off_cpu = true;
 		return 0;
 	case OPT_TASK_ROOT:
-		opt->task_root = true;
+		opt->an.task_root = true;
 		return 0;
 	case OPT_WAKERS:
-		opt->out.wakers = true;
+		opt->an.wakers = true;
 		return 0;
 	case OPT_MERGE:
 		opt->out.merge = true;
@@ -470,16 +470,16 @@ static int parse_report_option(struct trace_options *opt, int c,
  */
 static int parse_off_cpu(struct trace_options *opt)
 {
-	struct output_args *out = &opt->out;
+	const struct analysis_args *an = &opt->an;
 
-	if ((opt->task_root || out->wakers) && !out->off_cpu) {
+	if ((an->task_root || an->wakers) && !an->off_cpu) {
 		fg_error("--%s needs --off-cpu",
-			 out->wakers ? "wakers" : "task-root");
+			 an->wakers ? "wakers" : "task-root");
 		return -1;
 	}
-	if (!out->off_cpu)
+	if (!an->off_cpu)
 		return 0;
-	if (out->weight) {
+	if (an->weight) {
 		fg_error("--off-cpu weighs by time: not with --weight");
 		return -1;
 	}
@@ -511,7 +511,7 @@ static int check_output_options(const struct trace_options *opt)
 			 output_list(OUTPUT_MERGES, " or ", list, sizeof(list)));
 		return -1;
 	}
-	if (out->off_cpu && !(ops->flags & OUTPUT_OFF_CPU)) {
+	if (opt->an.off_cpu && !(ops->flags & OUTPUT_OFF_CPU)) {
 		fg_error("--off-cpu sums time per stack or lists intervals: not with %s (--json for intervals)",
 			 output_name(ops));
 		return -1;
@@ -529,7 +529,7 @@ static int check_output_options(const struct trace_options *opt)
 			 output_list(OUTPUT_EVENT_TEXT, " and ", list, sizeof(list)));
 		return -1;
 	}
-	if (out->weight && !(ops->flags & OUTPUT_WEIGHS)) {
+	if (opt->an.weight && !(ops->flags & OUTPUT_WEIGHS)) {
 		fg_error("--weight weighs the stacks of %s: not %s",
 			 output_list(OUTPUT_WEIGHS, " or ", list, sizeof(list)),
 			 output_name(ops));

@@ -14,6 +14,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "analyses.h"
 #include "filter.h"
 #include "output.h"
 #include "symbols.h"
@@ -27,8 +28,8 @@
  * @sym: --vmlinux, --modules, --debuginfo
  * @stack_map: --stack-map FILE or "live", NULL: none
  * @output: the output chosen (output.h), NULL: the text output
- * @out: what it was asked (--cookies, --weight, --off-cpu, ...)
- * @task_root: --task-root (with --off-cpu)
+ * @out: what it was asked (--cookies, --merge, ...)
+ * @an: the analyses asked for (--weight, --off-cpu, --wakers, --task-root)
  * @summary: print the summary lines on stderr (not --no-summary)
  * @strict: --strict: exit 3 on stale, unknown, conflicting cookies,
  *	orphans or corrupt records
@@ -41,7 +42,7 @@ struct trace_options {
 	const char *stack_map;
 	const struct output_ops *output;
 	struct output_args out;
-	bool task_root;
+	struct analysis_args an;
 	bool summary;
 	bool strict;
 };

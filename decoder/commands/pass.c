@@ -113,20 +113,21 @@ static void emit(struct fgdecode *fg, struct fg_event *ev,
 }
 
 /*
- * --wakers: a wakeup, selected or not, joins the interval it ends with its
- * stack (emit() resolved it when it was @selected).
+ * An event, selected or not, whose stack an analysis reads (--wakers: a
+ * wakeup joins the interval it ends) gets it (emit() resolved it when it
+ * was @selected).
  */
-static void waker(struct fgdecode *fg, struct fg_event *ev,
-		  struct tep_record *stack, enum reader_kind kind,
-		  bool selected)
+static void analysed_stack(struct fgdecode *fg, struct fg_event *ev,
+			   struct tep_record *stack, enum reader_kind kind,
+			   bool selected)
 {
-	if (!analyses_wants_waker(&fg->an, fg->reader.tep, ev->record))
+	if (!analyses_wants_stack(&fg->an, fg->reader.tep, ev->record))
 		return;
 	if (stack && !selected) {
 		resolve_record(&fg->res, kind, stack, &fg->resolved);
 		ev->stack = &fg->resolved;
 	}
-	stop(fg, analyses_waker(&fg->an, fg->reader.tep, ev->record,
+	stop(fg, analyses_stack(&fg->an, fg->reader.tep, ev->record,
 				stack ? ev->stack : NULL));
 }
 
@@ -168,11 +169,10 @@ static void decode_event(struct fgdecode *fg, struct tep_record *record,
 				&ev.cut);
 	if (stack)
 		fg->records++;
-	stop(fg, analyses_switch_in(&fg->an, fg->reader.tep, record,
-				    selected));
+	stop(fg, analyses_event(&fg->an, fg->reader.tep, record, selected));
 	if (selected)
 		emit(fg, &ev, stack, kind);
-	waker(fg, &ev, stack, kind, selected);
+	analysed_stack(fg, &ev, stack, kind, selected);
 	if (stack)
 		reader_put(stack);
 }

@@ -140,7 +140,7 @@ static int folded_end(void *state, const struct output_env *env,
 	(void)span_ns;
 	/* --off-cpu: no event root (sched_switch, always). */
 	return folded_print(stdout, env->sz, env->set,
-			    env->args->merge || env->args->off_cpu);
+			    env->args->merge || env->analysis->off_cpu);
 }
 
 const struct output_ops folded_output = {

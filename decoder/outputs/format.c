@@ -279,20 +279,6 @@ void format_flush(struct trace_seq *s, FILE *out)
 	trace_seq_reset(s);
 }
 
-void format_weight_summary(FILE *out, const struct stackset *set,
-			   size_t negative)
-{
-	const char *unit = sset_weight_unit(set);
-
-	fprintf(out, "fgdecode: weight: sum of %s, %llu%s%s over %zu events with a stack",
-		sset_weight_name(set),
-		(unsigned long long)sset_total_weight(set), *unit ? " " : "",
-		unit, sset_total(set));
-	if (negative)
-		fprintf(out, ", %zu negative values taken as 0", negative);
-	fputc('\n', out);
-}
-
 void format_losses(FILE *out, struct reader *r)
 {
 	struct reader_losses l;

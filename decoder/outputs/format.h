@@ -203,17 +203,4 @@ void format_summary(FILE *out, size_t records, size_t events,
  */
 void format_losses(FILE *out, struct reader *r);
 
-/**
- * format_weight_summary() - what the weights summed, after the summary line
- * @out: stream (fgdecode uses stderr)
- * @set: the stacks, weighed (sset_weighted())
- * @negative: negative field values taken as 0
- *
- * Prints "fgdecode: weight: sum of NAME, TOTAL UNIT over N events with a
- * stack" (UNIT omitted when not known), then ", K negative values taken
- * as 0" when @negative is not 0.
- */
-void format_weight_summary(FILE *out, const struct stackset *set,
-			   size_t negative);
-
 #endif /* FGDECODE_FORMAT_H */

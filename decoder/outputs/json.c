@@ -288,7 +288,7 @@ static int json_output_event(void *state, const struct fg_event *ev)
 	const struct output_env *env = ((struct json *)state)->env;
 
 	/* --off-cpu: intervals, as they end (json_output_interval()). */
-	if (env->args->off_cpu)
+	if (env->analysis->off_cpu)
 		return 0;
 	return json_event(stdout, env->sz, ev->record, ev->buffer, ev->stack,
 			  ev->entry, ev->orphan, ev->weight);
@@ -298,7 +298,7 @@ static int json_output_interval(void *state, const struct offcpu_interval *iv)
 {
 	const struct output_env *env = ((struct json *)state)->env;
 
-	return json_off_cpu(stdout, env->sz, iv, env->args->wakers);
+	return json_off_cpu(stdout, env->sz, iv, env->analysis->wakers);
 }
 
 const struct output_ops json_output = {

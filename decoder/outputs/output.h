@@ -35,6 +35,7 @@
 
 #include <event-parse.h>
 
+#include "analyses.h"
 #include "event.h"
 #include "offcpu.h"
 #include "resolve.h"
@@ -50,18 +51,12 @@
  * @show_defines: --show-defines (text)
  * @merge: --merge (folded, flamegraph): no event root frame (--off-cpu
  *	folds without one too: folded.c)
- * @weight: --weight FIELD, NULL: stacks count events
- * @off_cpu: --off-cpu: stacks weigh the ns their tasks spent off the CPU
- * @wakers: --wakers (with @off_cpu)
  */
 struct output_args {
 	const char *arg;
 	bool cookies;
 	bool show_defines;
 	bool merge;
-	const char *weight;
-	bool off_cpu;
-	bool wakers;
 };
 
 /**
@@ -78,6 +73,7 @@ struct output_args {
  * @set: the stack set every counted stack is in (weighed as sset_weighted()
  *	says); aggregate outputs read it in end()
  * @args: the command line's wishes
+ * @analysis: the analyses the stacks went through (--weight, --off-cpu)
  * @define_stacks: set by begin(): resolve the stack of each stack_define
  *	given to define()
  */
@@ -91,6 +87,7 @@ struct output_env {
 	const char *vmlinux;
 	struct stackset *set;
 	const struct output_args *args;
+	const struct analysis_args *analysis;
 	bool define_stacks;
 };
 

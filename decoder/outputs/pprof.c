@@ -730,7 +730,7 @@ static int pprof_end(void *state, const struct output_env *env,
 	struct sm_err err;
 	int ret = 0;
 
-	if (env->args->off_cpu && pprof_add_pairs(p->pp, env->set))
+	if (env->analysis->off_cpu && pprof_add_pairs(p->pp, env->set))
 		ret = -ENOMEM;
 	if (!ret) {
 		pprof_set_duration(p->pp, span_ns);
