@@ -7,7 +7,7 @@
  * same context (events.h, "Which event a stack belongs to"); any other is an
  * orphan, shown on its own.
  *
- * The pipeline, a folder of decoder/ per stage (pipeline/pass.c runs it):
+ * The pipeline, a folder of decoder/ per stage (commands/pass.c runs it):
  * pipeline/read.c (libtracecmd, all buffers) -> pipeline/pair.c (which
  * stack record is an event's own) -> pipeline/resolve.c (cookie -> stack)
  * -> analyses/ (what a stack weighs into the stack set: one per event,
@@ -19,7 +19,7 @@
  *
  * The commands (commands.h), one file each in commands/, sharing
  * fgdecode.h: this file opens one trace, sets those stages up and runs the
- * pass (fgdecode report); options.c parses every command's options and
+ * pass (pass.c; fgdecode report); options.c parses every command's options and
  * prints their help; map_cmd.c is fgdecode map, diff_cmd.c fgdecode diff
  * (whose output, one side of the diff, is its own).
  *

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * What fgdecode report's files (commands/fgdecode.c, the run; pipeline/pass.c, the pass)
+ * What fgdecode report's files (fgdecode.c, the run; pass.c, the pass)
  * and fgdecode diff (diff_cmd.c, which runs it on two traces) share,
  * private to the decoder: the state of one run over a trace, the exit
  * statuses, and the functions one file calls in another.
@@ -72,7 +72,7 @@ int fg_run_trace(struct fgdecode *fg);
  */
 int fg_run(const struct trace_options *opt, const struct output *out);
 
-/* pipeline/pass.c */
+/* pass.c */
 
 /**
  * fg_decode() - the pass: every record in time order through the pipeline

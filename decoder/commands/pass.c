@@ -9,7 +9,8 @@
  *
  * A stack record no event took is shown on its own (an orphan when it names
  * an owner); a stack_define is given to the output when it wants them.  The
- * pass names no output.
+ * pass names no output and no analysis: both are behind their tables
+ * (output.h, analyses.h).
  */
 #include <errno.h>
 #include <stdio.h>

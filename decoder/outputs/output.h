@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * fgdecode's outputs: the one interface through which the pass (pipeline/pass.c)
+ * fgdecode's outputs: the one interface through which the pass (commands/pass.c)
  * hands what it decoded to whichever output the command line chose, and the
  * table (outputs.c) that chooses.  The pass names no output; an output is
  * one file defining a struct output_ops, and one line of the table.
