@@ -17,26 +17,31 @@
 struct cmd {
 	const char *name;
 	int (*run)(int argc, char **argv);
+	void (*usage)(FILE *out);
 };
 
 static int do_help(int argc, char **argv);
+static const struct cmd *find_cmd(const char *name);
 
 static const struct cmd cmds[] = {
-	{ "report", fgdecode_report },
-	{ "map", fgdecode_map },
-	{ "diff", fgdecode_diff },
-	{ "help", do_help },
-	{ NULL, NULL },
+	{ "report", fgdecode_report, fgdecode_report_usage },
+	{ "map", fgdecode_map, fgdecode_map_usage },
+	{ "diff", fgdecode_diff, fgdecode_diff_usage },
+	{ "help", do_help, fgdecode_report_usage },
+	{ NULL, NULL, NULL },
 };
 
 /* fgdecode help [COMMAND]: exit 0, or 2 for an unknown command. */
 static int do_help(int argc, char **argv)
 {
-	if (argc > 2 || fgdecode_usage(argc > 1 ? argv[1] : NULL, stdout)) {
+	const struct cmd *c = argc > 1 ? find_cmd(argv[1]) : find_cmd("report");
+
+	if (argc > 2 || !c) {
 		fprintf(stderr, "fgdecode help: no command '%s' (commands: report, map, diff, help)\n",
 			argc > 1 ? argv[1] : "");
 		return 2;
 	}
+	c->usage(stdout);
 	return 0;
 }
 

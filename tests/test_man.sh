@@ -7,7 +7,7 @@
 #     meant to show, such as those of .B jq 'select(.a == "b")', whose "b" groff takes for an argument and
 #     drops), and its quotes are closed as a shell reads them, so a command pasted from the page runs;
 #   - each command of fgdecode (report, map, diff) accepts exactly the options its --help lists (those of its
-#     struct option table and getopt_long() call in decoder/commands/options.c, report's outputs from the table of
+#     struct option table and getopt_long() call in its own decoder/commands/COMMAND_cmd.c, report's outputs from the table of
 #     decoder/outputs/outputs.c), fgdecode(1)'s SYNOPSIS line of the command names exactly those (bar -h, --help
 #     and --version, which the SYNOPSIS gives once), and the page describes each (its name appears outside the
 #     SYNOPSIS).  "[filters]" in a synopsis stands for --event, --pid, --cpu, --from, --to;
@@ -185,9 +185,14 @@ help_options() {
 	options "$("$FG" help "$1" | sed -nE 's/^  (-.*)$/\1/p' | sed -E 's/([^ ])  .*/\1/')"
 }
 
-# longopts_of TABLE: the names of options.c's struct option TABLE[], as --NAME.
+# command_file COMMAND: the file that holds COMMAND's option table, parser and help.
+command_file() {
+	echo "$SRC/commands/${1}_cmd.c"
+}
+
+# longopts_of COMMAND TABLE: the names of the struct option TABLE[] of COMMAND's file, as --NAME.
 longopts_of() {
-	sed -n "/struct option $1\[\] = {/,/^};/s/^\t*{ \"\([a-z-]*\)\",.*/--\1/p" "$SRC/commands/options.c"
+	sed -n "/struct option $2\[\] = {/,/^};/s/^\t*{ \"\([a-z-]*\)\",.*/--\1/p" "$(command_file "$1")"
 }
 
 # output_options: the option of each output of the table of outputs.c, as --NAME.
@@ -198,21 +203,21 @@ output_options() {
 	done
 }
 
-# short_options_of FUNCTION: the letters of the getopt_long() call of options.c's FUNCTION, as -X.
+# short_options_of COMMAND FUNCTION: the letters of the getopt_long() call of FUNCTION in COMMAND's file, as -X.
 short_options_of() {
-	sed -n "/^int $1(/,/^}/s/.*getopt_long([^\"]*\"\([^\"]*\)\".*/\1/p" "$SRC/commands/options.c" |
+	sed -n "/^\(static \)\?int $2(/,/^}/s/.*getopt_long([^\"]*\"\([^\"]*\)\".*/\1/p" "$(command_file "$1")" |
 		grep -o '[[:alpha:]]' | sed 's/^/-/'
 }
 
 # accepted_options COMMAND: the options COMMAND's parser accepts, from the source.
 accepted_options() {
 	if [[ $1 == report ]]; then
-		longopts_of report_fixed_longopts
+		longopts_of report report_fixed_longopts
 		output_options
 	else
-		longopts_of "${1}_longopts"
+		longopts_of "$1" "${1}_longopts"
 	fi
-	short_options_of "parse_${1}_options"
+	short_options_of "$1" "parse_${1}_options"
 }
 
 # compare A B WHAT: fail, naming the options of list A that list B lacks, when there are some.
@@ -238,7 +243,7 @@ for cmd in report map diff; do
 	accepted=$(accepted_options "$cmd" | grep -vxE -- "$COMMON" | sort -u)
 	help=$(help_options "$cmd" | grep -vxE -- "$COMMON")
 	syn=$(options "$line")
-	[[ -n $accepted ]] || { fail "cannot read the options of fgdecode $cmd from decoder/commands/options.c"; continue; }
+	[[ -n $accepted ]] || { fail "cannot read the options of fgdecode $cmd from $(command_file "$cmd")"; continue; }
 	compare "$accepted" "$help" "accepted, not in its --help"
 	compare "$help" "$accepted" "in its --help, not accepted"
 	compare "$help" "$syn" "in its --help, not in fgdecode.1's SYNOPSIS"

@@ -1,9 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * fgdecode's commands (commands/fgdecode.c, map_cmd.c, diff_cmd.c; their
- * options and help in commands/options.c), each a whole program with its own options
- * and help: main.c picks one from the command line, the tests and fuzzers
- * call them directly.
+ * fgdecode's commands (report_cmd.c, map_cmd.c, diff_cmd.c), each a whole
+ * program with its own options and help: main.c picks one from the command
+ * line, the tests and fuzzers call them directly.
  *
  *   fgdecode [report] [options] trace.dat   the trace decoder
  *   fgdecode map [options] [LISTING]         the map profiler (--map: alias)
@@ -22,10 +21,9 @@ int fgdecode_report(int argc, char **argv);
 int fgdecode_map(int argc, char **argv);
 int fgdecode_diff(int argc, char **argv);
 
-/*
- * Print the help of @command ("report", "map", "diff", "help"; NULL:
- * report) to @out.  Return: 0, or -1 (nothing printed) for another name.
- */
-int fgdecode_usage(const char *command, FILE *out);
+/* Print the help of each command to @out (fgdecode help COMMAND, --help). */
+void fgdecode_report_usage(FILE *out);
+void fgdecode_map_usage(FILE *out);
+void fgdecode_diff_usage(FILE *out);
 
 #endif /* FGDECODE_COMMANDS_H */

@@ -4,6 +4,7 @@
  * table by their folded stacks, then what changed printed (a table,
  * --folded, --top N or a differential --flamegraph).
  */
+#include <getopt.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -15,6 +16,137 @@
 #include "folded.h"
 #include "weight.h"
 #include "message.h"
+#include "options.h"
+
+/**
+ * struct diff_options - fgdecode diff BASE.dat NEW.dat
+ * @trace: how each is decoded (@trace.path: BASE); its output is the diff's
+ * @new_path: NEW.dat
+ * @print: what is printed (not PRINT_JSON)
+ * @top: with PRINT_TOP, N
+ * @flamegraph: with PRINT_FLAMEGRAPH, the file
+ * @normalize: --normalize: scale BASE's weights to NEW's total
+ * @any_kernel: --any-kernel: compare traces of two kernel releases
+ */
+struct diff_options {
+	struct trace_options trace;
+	const char *new_path;
+	enum print print;
+	size_t top;
+	const char *flamegraph;
+	bool normalize;
+	bool any_kernel;
+};
+
+static const struct command diff_cmd = { "diff ", fgdecode_diff_usage };
+
+void fgdecode_diff_usage(FILE *out)
+{
+	fprintf(out,
+		"usage: fgdecode diff [options] BASE.dat NEW.dat\n"
+		"\n"
+		"Compare the stacks of two traces: each stack's weight in BASE and in NEW,\n"
+		"stacks matched by their symbolized frames (as --folded prints them), not by\n"
+		"cookie.  By default a table of the stacks that changed, most change first.\n"
+		"\n"
+		"Output:\n"
+		"  --folded        every stack as 'STACK BASE NEW' (differential flame graphs)\n"
+		"  --top N         the table's N stacks of most change\n"
+		"  --flamegraph FILE  a differential SVG flame graph: NEW's stacks, red where\n"
+		"                  they grew, blue where they shrank\n"
+		"  --normalize     scale BASE's weights to NEW's total first\n"
+		"  --merge         no event root frame\n"
+		"What is compared (as for fgdecode report):\n"
+		"  --weight FIELD, --off-cpu, --task-root, --wakers, --event, --pid, --cpu,\n"
+		"  --from, --to, --vmlinux FILE, --modules DIR\n"
+		"Other:\n"
+		"  --any-kernel    compare traces of two kernel releases (refused by default)\n"
+		"  --no-summary    no summary lines on stderr\n"
+		"  -h, --help      print this help and exit\n"
+		"  --version       print the version and exit\n");
+}
+
+/* fgdecode diff: the options of the stacks compared, and how to print. */
+static const struct option diff_longopts[] = {
+	{ "folded", no_argument, NULL, OPT_FOLDED },
+	{ "top", required_argument, NULL, OPT_TOP },
+	{ "flamegraph", required_argument, NULL, OPT_FLAMEGRAPH },
+	{ "merge", no_argument, NULL, OPT_MERGE },
+	{ "normalize", no_argument, NULL, OPT_NORMALIZE },
+	{ "any-kernel", no_argument, NULL, OPT_ANY_KERNEL },
+	{ "weight", required_argument, NULL, OPT_WEIGHT },
+	{ "off-cpu", no_argument, NULL, OPT_OFF_CPU },
+	{ "task-root", no_argument, NULL, OPT_TASK_ROOT },
+	{ "wakers", no_argument, NULL, OPT_WAKERS },
+	{ "event", required_argument, NULL, OPT_EVENT },
+	{ "pid", required_argument, NULL, OPT_PID },
+	{ "cpu", required_argument, NULL, OPT_CPU },
+	{ "from", required_argument, NULL, OPT_FROM },
+	{ "to", required_argument, NULL, OPT_TO },
+	{ "vmlinux", required_argument, NULL, OPT_VMLINUX },
+	{ "modules", required_argument, NULL, OPT_MODULES },
+	{ "no-summary", no_argument, NULL, OPT_NO_SUMMARY },
+	{ "help", no_argument, NULL, 'h' },
+	{ "version", no_argument, NULL, OPT_VERSION },
+	{ NULL, 0, NULL, 0 },
+};
+
+/* An option of fgdecode diff only; 1 for another option. */
+static int parse_diff_option(struct diff_options *opt, int c, const char *arg)
+{
+	static const char which[] = "--folded, --top and --flamegraph";
+
+	switch (c) {
+	case OPT_FOLDED:
+		return set_print(&opt->print, PRINT_FOLDED, which);
+	case OPT_TOP:
+		if (output_parse_count("top", arg, &opt->top))
+			return -1;
+		return set_print(&opt->print, PRINT_TOP, which);
+	case OPT_FLAMEGRAPH:
+		opt->flamegraph = arg;
+		return set_print(&opt->print, PRINT_FLAMEGRAPH, which);
+	case OPT_NORMALIZE:
+		opt->normalize = true;
+		return 0;
+	case OPT_ANY_KERNEL:
+		opt->any_kernel = true;
+		return 0;
+	}
+	return 1;
+}
+
+/*
+ * fgdecode diff: exactly two traces.  @opt: zeroed, set; @opt->trace's
+ * output is none of the table's (the diff command gives each trace its
+ * own).  Return: 0, or -1 on a usage error (printed).
+ */
+static int parse_diff_options(struct diff_options *opt, int argc,
+			      char **argv)
+{
+	int c, ret;
+
+	opt->trace.summary = true;
+	/* No -N: diff prints no event text (check_output_options()). */
+	while ((c = getopt_long(argc, argv, "h", diff_longopts, NULL)) != -1) {
+		ret = parse_diff_option(opt, c, optarg);
+		if (ret > 0)
+			ret = parse_trace_option(&opt->trace, c, optarg);
+		if (ret > 0)
+			ret = parse_common(&diff_cmd, c);
+		if (ret)
+			return -1;
+	}
+	if (check_trace_options(&opt->trace))
+		return -1;
+	if (optind != argc - 2) {
+		fprintf(stderr, "fgdecode diff: expected two trace.dat files, BASE and NEW\n");
+		return usage_hint(&diff_cmd);
+	}
+	opt->trace.path = argv[optind];
+	opt->new_path = argv[optind + 1];
+	return 0;
+}
 
 /*
  * The output of each trace of fgdecode diff: one side of the diff, its

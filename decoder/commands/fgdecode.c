@@ -19,9 +19,10 @@
  *
  * The commands (commands.h), one file each in commands/, sharing
  * fgdecode.h: this file opens one trace, sets those stages up and runs the
- * pass (pass.c; fgdecode report); options.c parses every command's options and
- * prints their help; map_cmd.c is fgdecode map, diff_cmd.c fgdecode diff
- * (whose output, one side of the diff, is its own).
+ * pass (pass.c) for report_cmd.c (fgdecode report) and diff_cmd.c
+ * (fgdecode diff, whose output, one side of the diff, is its own);
+ * map_cmd.c is fgdecode map.  Each command file holds its own options and
+ * help; options.c what they share.
  *
  * Exit status: 0 success; 1 the trace (with --map: the listing or the
  * kallsyms) cannot be read, out of memory, or the output cannot be written;
@@ -33,7 +34,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "commands.h"
 #include "fault.h"
@@ -327,19 +327,6 @@ int fg_run_trace(struct fgdecode *fg)
 	return ret;
 }
 
-/*
- * A text report writes hundreds of bytes per event: into a file or a pipe,
- * in 1 MiB writes instead of stdio's st_blksize ones (4 KiB).  A terminal
- * keeps its line buffering.
- */
-static void buffer_stdout(void)
-{
-	static char buf[1 << 20];
-
-	if (!isatty(STDOUT_FILENO))
-		setvbuf(stdout, buf, _IOFBF, sizeof(buf));
-}
-
 int fg_run(const struct trace_options *opt, const struct output *out)
 {
 	struct fgdecode *fg = calloc(1, sizeof(*fg));
@@ -355,14 +342,4 @@ int fg_run(const struct trace_options *opt, const struct output *out)
 	ret = fg_run_trace(fg);
 	free(fg);
 	return ret;
-}
-
-int fgdecode_report(int argc, char **argv)
-{
-	struct trace_options opt = { 0 };
-
-	buffer_stdout();
-	if (parse_report_options(&opt, argc, argv))
-		return EXIT_USAGE;
-	return fg_run(&opt, NULL);
 }

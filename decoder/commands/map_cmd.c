@@ -5,6 +5,8 @@
  * once or every --interval seconds.
  */
 #include <errno.h>
+#include <getopt.h>
+#include <stdlib.h>
 #include <stdio.h>
 #include <time.h>
 
@@ -15,6 +17,168 @@
 #include "message.h"
 #include "options.h"
 #include "symbols.h"
+
+/**
+ * struct map_options - fgdecode map [LISTING]
+ * @path: the saved listing, NULL: the live one
+ * @sym: --vmlinux, --modules (--debuginfo is not an option of map)
+ * @kallsyms: --kallsyms FILE, NULL: /proc/kallsyms for the live map, none
+ *	for a saved listing
+ * @print: text, --json, --folded or --top N (not PRINT_FLAMEGRAPH)
+ * @top: with PRINT_TOP, N
+ * @interval: --interval seconds, 0: read once
+ * @count: --count, 0: until interrupted
+ */
+struct map_options {
+	const char *path;
+	struct symbol_options sym;
+	const char *kallsyms;
+	enum print print;
+	size_t top;
+	double interval;
+	unsigned long count;
+};
+
+static const struct command map_cmd = { "map ", fgdecode_map_usage };
+
+void fgdecode_map_usage(FILE *out)
+{
+	fprintf(out,
+		"usage: fgdecode map [options] [LISTING]\n"
+		"       fgdecode --map [options] [LISTING]\n"
+		"\n"
+		"Print the stacks of the module's stack_map (live, or LISTING, a saved copy)\n"
+		"with their hit counts, as a stack profile.\n"
+		"\n"
+		"Output (default: text):\n"
+		"  --json          one JSON object per stack per line\n"
+		"  --folded        folded stacks (flame graphs) weighted by hits\n"
+		"  --top N         the N stacks with the most hits\n"
+		"Symbols:\n"
+		"  --kallsyms FILE symbols from FILE, a saved /proc/kallsyms, trace-cmd dump\n"
+		"                  --kallsyms's output or a trace.dat (default:\n"
+		"                  /proc/kallsyms for the live map, the names a LISTING\n"
+		"                  carries beside its addresses)\n"
+		"  --vmlinux FILE, --modules DIR  DWARF symbols, as for fgdecode report\n"
+		"Over time:\n"
+		"  --interval SEC  read the map every SEC seconds and print the hits per\n"
+		"                  second of the stacks that changed (text or --top N)\n"
+		"  --count N       with --interval: stop after N intervals\n"
+		"Other:\n"
+		"  --no-summary    accepted as by report and diff; map prints no summary\n"
+		"  -h, --help      print this help and exit\n"
+		"  --version       print the version and exit\n");
+}
+
+/*
+ * fgdecode map: the map profiler's options (--no-summary is accepted, as
+ * it always was, and changes nothing: map prints no summary; its help says
+ * so).
+ */
+static const struct option map_longopts[] = {
+	{ "no-summary", no_argument, NULL, OPT_NO_SUMMARY },
+	{ "json", no_argument, NULL, OPT_JSON },
+	{ "folded", no_argument, NULL, OPT_FOLDED },
+	{ "top", required_argument, NULL, OPT_TOP },
+	{ "vmlinux", required_argument, NULL, OPT_VMLINUX },
+	{ "modules", required_argument, NULL, OPT_MODULES },
+	{ "kallsyms", required_argument, NULL, OPT_KALLSYMS },
+	{ "interval", required_argument, NULL, OPT_INTERVAL },
+	{ "count", required_argument, NULL, OPT_COUNT },
+	{ "help", no_argument, NULL, 'h' },
+	{ "version", no_argument, NULL, OPT_VERSION },
+	{ NULL, 0, NULL, 0 },
+};
+
+/* --count N: a positive count; -1 after printing why not. */
+static int parse_count(unsigned long *count, const char *arg)
+{
+	size_t n;
+
+	if (output_parse_count("count", arg, &n))
+		return -1;
+	*count = n;
+	return 0;
+}
+
+/* --interval SECONDS: a positive number of seconds, at most a day. */
+static int parse_interval(struct map_options *opt, const char *arg)
+{
+	char *end;
+
+	errno = 0;
+	opt->interval = strtod(arg, &end);
+	if (errno || *end || !*arg || !(opt->interval >= 0.001) ||
+	    opt->interval > 86400) {
+		fg_error("--interval: '%s' is not a number of seconds from 0.001 to 86400",
+			 arg);
+		return -1;
+	}
+	return 0;
+}
+
+/*
+ * An option of fgdecode map (--no-summary is accepted, as it always was,
+ * and changes nothing: map prints no summary); 1 for another option.
+ */
+static int parse_map_option(struct map_options *opt, int c, const char *arg)
+{
+	static const char which[] = "--json, --folded and --top";
+
+	switch (c) {
+	case OPT_JSON:
+		return set_print(&opt->print, PRINT_JSON, which);
+	case OPT_FOLDED:
+		return set_print(&opt->print, PRINT_FOLDED, which);
+	case OPT_TOP:
+		if (output_parse_count("top", arg, &opt->top))
+			return -1;
+		return set_print(&opt->print, PRINT_TOP, which);
+	case OPT_KALLSYMS:
+		opt->kallsyms = arg;
+		return 0;
+	case OPT_INTERVAL:
+		return parse_interval(opt, arg);
+	case OPT_COUNT:
+		return parse_count(&opt->count, arg);
+	case OPT_NO_SUMMARY:
+		return 0;
+	}
+	return parse_symbol_option(&opt->sym, c, arg);
+}
+
+/*
+ * fgdecode map: at most one LISTING.  @opt: zeroed, set.  --count and
+ * --interval go together; --interval prints text or --top N.
+ * Return: 0, or -1 on a usage error (printed).
+ */
+static int parse_map_options(struct map_options *opt, int argc, char **argv)
+{
+	int c, ret;
+
+	while ((c = getopt_long(argc, argv, "h", map_longopts, NULL)) != -1) {
+		ret = parse_map_option(opt, c, optarg);
+		if (ret > 0)
+			ret = parse_common(&map_cmd, c);
+		if (ret)
+			return -1;
+	}
+	if (optind < argc - 1) {
+		fg_error("--map: expected at most one listing file");
+		return -1;
+	}
+	opt->path = optind < argc ? argv[optind] : NULL;
+	if (opt->count && !opt->interval) {
+		fg_error("--count needs --interval");
+		return -1;
+	}
+	if (opt->interval && (opt->print == PRINT_JSON ||
+			      opt->print == PRINT_FOLDED)) {
+		fg_error("--interval prints text (or --top N), not --json or --folded");
+		return -1;
+	}
+	return 0;
+}
 
 /* One run of fgdecode map: its options and symbols. */
 struct map_run {

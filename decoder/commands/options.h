@@ -1,23 +1,50 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * fgdecode's command lines (options.c): what each command parses into, and
- * the parsers.  fgdecode report reads one trace (struct trace_options);
- * fgdecode diff reads two the same way, then prints what changed (struct
- * diff_options); fgdecode map reads the module's listing (struct
- * map_options).  Each parser reads argv as main() does, with
- * getopt_long(), prints a usage error as one line and a pointer to the
- * command's --help, and exits 0 after printing --help or --version.
+ * fgdecode's command lines, what the commands share (options.c).  Each
+ * command owns its table of long options, its parser and its help, in its
+ * own file (report_cmd.c, map_cmd.c, diff_cmd.c); what more than one of
+ * them parses is here: how a trace is read and its stacks weighed (struct
+ * trace_options: fgdecode report reads one trace, fgdecode diff two),
+ * --help and --version, the symbols, and the usage hint.  Each parser reads
+ * argv as main() does, with getopt_long(), prints a usage error as one
+ * line and a pointer to the command's --help, and exits 0 after printing
+ * --help or --version.
  */
 #ifndef FGDECODE_OPTIONS_H
 #define FGDECODE_OPTIONS_H
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdio.h>
 
 #include "analyses.h"
 #include "filter.h"
 #include "output.h"
 #include "symbols.h"
+
+/* getopt_long() values of the long options, one set for every command. */
+enum {
+	OPT_SHOW_DEFINES = 256, OPT_NO_SUMMARY, OPT_VERSION, OPT_COOKIES,
+	OPT_STRICT, OPT_JSON, OPT_FOLDED, OPT_MERGE, OPT_TOP, OPT_EVENT,
+	OPT_PID, OPT_CPU, OPT_FROM, OPT_TO, OPT_VMLINUX, OPT_MODULES, OPT_DEBUGINFO,
+	OPT_OFF_CPU, OPT_TASK_ROOT, OPT_NORMALIZE, OPT_ANY_KERNEL,
+	OPT_WAKERS,
+	OPT_KALLSYMS, OPT_INTERVAL, OPT_COUNT, OPT_STACK_MAP,
+	OPT_WEIGHT, OPT_FLAMEGRAPH,
+	/* report: the outputs of the table, OPT_OUTPUT + their index */
+	OPT_OUTPUT,
+};
+
+/**
+ * struct command - a command as its parser names it
+ * @name: in messages and its help's command line: "map ", "diff ", ""
+ *	(report)
+ * @usage: prints its help
+ */
+struct command {
+	const char *name;
+	void (*usage)(FILE *out);
+};
 
 /**
  * struct trace_options - how one trace is decoded (fgdecode report; each
@@ -60,77 +87,66 @@ enum print {
 };
 
 /**
- * struct diff_options - fgdecode diff BASE.dat NEW.dat
- * @trace: how each is decoded (@trace.path: BASE); its output is the diff's
- * @new_path: NEW.dat
- * @print: what is printed (not PRINT_JSON)
- * @top: with PRINT_TOP, N
- * @flamegraph: with PRINT_FLAMEGRAPH, the file
- * @normalize: --normalize: scale BASE's weights to NEW's total
- * @any_kernel: --any-kernel: compare traces of two kernel releases
+ * usage_hint() - after a usage error (getopt_long() or the caller printed
+ * what it was): one line pointing to @cmd's help, not the whole help
+ * @cmd: the command
+ *
+ * Return: -1.
  */
-struct diff_options {
-	struct trace_options trace;
-	const char *new_path;
-	enum print print;
-	size_t top;
-	const char *flamegraph;
-	bool normalize;
-	bool any_kernel;
-};
+int usage_hint(const struct command *cmd);
 
 /**
- * struct map_options - fgdecode map [LISTING]
- * @path: the saved listing, NULL: the live one
- * @sym: --vmlinux, --modules (--debuginfo is not an option of map)
- * @kallsyms: --kallsyms FILE, NULL: /proc/kallsyms for the live map, none
- *	for a saved listing
- * @print: text, --json, --folded or --top N (not PRINT_FLAMEGRAPH)
- * @top: with PRINT_TOP, N
- * @interval: --interval seconds, 0: read once
- * @count: --count, 0: until interrupted
+ * parse_common() - the options every command has: --help and --version
+ * (exit 0 after printing), and what getopt_long() refused
+ * @cmd: the command
+ * @c: getopt_long()'s value
+ *
+ * Return: -1 (a usage error, printed).
  */
-struct map_options {
-	const char *path;
-	struct symbol_options sym;
-	const char *kallsyms;
-	enum print print;
-	size_t top;
-	double interval;
-	unsigned long count;
-};
+int parse_common(const struct command *cmd, int c);
 
 /**
- * parse_report_options() - fgdecode report: exactly one trace.dat
- * @opt: zeroed, set
- * @argc: the command's argc
- * @argv: the command's argv
+ * set_print() - map and diff: print @value, one of @which ("--folded, --top
+ * and --flamegraph"), only one of which may be given
+ * @print: what was chosen so far, set
+ * @value: what this option chooses
+ * @which: the options that exclude each other, for the message
  *
- * Return: 0, or -1 on a usage error (printed).
+ * Return: 0, or -1 after printing "--folded, --top and --flamegraph
+ * exclude each other".
  */
-int parse_report_options(struct trace_options *opt, int argc, char **argv);
+int set_print(enum print *print, enum print value, const char *which);
 
 /**
- * parse_diff_options() - fgdecode diff: exactly two traces
- * @opt: zeroed, set; @opt->trace's output is none of the table's (the
- *	diff command gives each trace its own)
- * @argc: the command's argc
- * @argv: the command's argv
+ * parse_symbol_option() - --vmlinux, --modules, --debuginfo
+ * @sym: set
+ * @c: getopt_long()'s value
+ * @arg: its argument
  *
- * Return: 0, or -1 on a usage error (printed).
+ * Return: 0, or 1 for another option.
  */
-int parse_diff_options(struct diff_options *opt, int argc, char **argv);
+int parse_symbol_option(struct symbol_options *sym, int c, const char *arg);
 
 /**
- * parse_map_options() - fgdecode map: at most one LISTING
- * @opt: zeroed, set
- * @argc: the command's argc
- * @argv: the command's argv
+ * parse_trace_option() - an option of how a trace is read and its stacks
+ * weighed: the filters, -N, the symbols, the weights, --merge,
+ * --no-summary
+ * @opt: set
+ * @c: getopt_long()'s value
+ * @arg: its argument
  *
- * --count and --interval go together; --interval prints text or --top N.
- *
- * Return: 0, or -1 on a usage error (printed).
+ * Return: 0; 1 for another option; -1 on a usage error (printed).
  */
-int parse_map_options(struct map_options *opt, int argc, char **argv);
+int parse_trace_option(struct trace_options *opt, int c, const char *arg);
+
+/**
+ * check_trace_options() - after the options: --task-root and --wakers need
+ * --off-cpu, which sums intervals, not events: not with --weight (its
+ * folded stacks have no event root: sched_switch, always; folded.c)
+ * @opt: the options parsed
+ *
+ * Return: 0, or -1 after printing why not.
+ */
+int check_trace_options(const struct trace_options *opt);
 
 #endif /* FGDECODE_OPTIONS_H */
