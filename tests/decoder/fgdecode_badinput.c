@@ -1,0 +1,251 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Bad input: corrupt records, missing fields, files that are no trace,
+ * traces cut anywhere.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "fgdecode_fixture.h"
+
+START_TEST(corrupt_definition_is_counted_and_its_cookie_unknown)
+{
+	sm_u64 frames[STACKMAP_MAX_DEPTH + 1] = { 0 };
+	sm_u64 ck = stackmap_cookie_make(7, 1);
+
+	define(0, 1 * SEC - 10, ck, frames, STACKMAP_MAX_DEPTH + 1);
+	tick(0, 1 * SEC, 1);
+	cookie(0, 1 * SEC + 10, ck);
+	write_trace();
+	run("trace.dat");
+	ck_assert_int_eq(res.status, 0);
+	ck_assert_str_eq(res.out,
+		"cpus=2\n"
+		TICK_LINE(0, "1.000000", 1)
+		"    => <unknown cookie gen 7 slot 1>\n");
+	ck_assert_str_eq(res.err,
+		"fgdecode: trace.dat: CPU 0 ts 999999990: stack_define: field 'depth' is 65, more than 64 frames\n"
+		"fgdecode: 1 event (3 records), 1 cookie, 0 resolved, 0 stale, 1 unknown, 0 fallback stacks, 1 definition (0 distinct stacks), 1 corrupt\n");
+}
+END_TEST
+
+START_TEST(corrupt_fallback_prints_a_corrupt_marker)
+{
+	tick(0, 1 * SEC, 1);
+	fallback(0, 1 * SEC + 10, STACKMAP_FALLBACK_FULL, frames3, 3, 2);
+	write_trace();
+	run("trace.dat");
+	ck_assert_int_eq(res.status, 0);
+	ck_assert_str_eq(res.out,
+		"cpus=2\n"
+		TICK_LINE(0, "1.000000", 1)
+		"    => <corrupt stack_fallback: field 'ips' holds 16 bytes, not depth 3 x 8-byte longs>\n");
+	ck_assert_str_eq(res.err,
+		"fgdecode: trace.dat: CPU 0 ts 1000000010: stack_fallback: field 'ips' holds 16 bytes, not depth 3 x 8-byte longs\n"
+		"fgdecode: 1 event (2 records), 0 cookies, 0 resolved, 0 stale, 0 unknown, 1 fallback stack, 0 definitions (0 distinct stacks), 1 corrupt\n");
+}
+END_TEST
+
+START_TEST(stackmap_event_without_a_field_is_an_error)
+{
+	static const char define_no_ips[] =
+		"name: stack_define\n"
+		"ID: 1360\n"
+		"format:\n"
+		FX_COMMON_FIELDS
+		"\tfield:u64 cookie;\toffset:8;\tsize:8;\tsigned:0;\n"
+		"\tfield:u32 depth;\toffset:16;\tsize:4;\tsigned:0;\n"
+		"\n"
+		"print fmt: \"cookie=0x%llx depth=%u\", REC->cookie, REC->depth\n";
+	static const struct mkt_format formats[] = {
+		{ "test", fx_fmt_tick },
+		{ STACKMAP_SYSTEM, define_no_ips },
+		{ NULL, NULL },
+	};
+
+	tick(0, 1 * SEC, 1);
+	write_trace_with(formats);
+	run("trace.dat");
+	ck_assert_int_eq(res.status, 1);
+	ck_assert_str_eq(res.out, "");
+	ck_assert_str_eq(res.err,
+		"fgdecode: trace.dat: event stackmap:stack_define: no field 'ips'\n");
+}
+END_TEST
+
+START_TEST(missing_file_is_one_line_and_exit_1)
+{
+	run("nothing.dat");
+	ck_assert_int_eq(res.status, 1);
+	ck_assert_str_eq(res.out, "");
+	ck_assert_str_eq(res.err,
+		"fgdecode: nothing.dat: No such file or directory\n");
+}
+END_TEST
+
+START_TEST(file_that_is_not_a_trace_is_one_line_and_exit_1)
+{
+	FILE *f = fopen(trace_path, "w");
+
+	ck_assert_ptr_nonnull(f);
+	fputs("this is not a trace\n", f);
+	fclose(f);
+	run("trace.dat");
+	ck_assert_int_eq(res.status, 1);
+	ck_assert_str_eq(res.out, "");
+	ck_assert_str_eq(res.err,
+		"fgdecode: trace.dat: offset 0: magic: not a trace.dat file\n");
+}
+END_TEST
+
+START_TEST(truncated_trace_does_not_crash)
+{
+	char cmd[256];
+	int cut;
+
+	tick(0, 1 * SEC, 1);
+	define(0, 1 * SEC + 10, stackmap_cookie_make(1, 1), frames3, 3);
+	write_trace();
+	/* Cut the file at many points: fgdecode must fail cleanly or decode. */
+	for (cut = 16; cut < 6000; cut += 397) {
+		snprintf(cmd, sizeof(cmd), "head -c %d %s > %s/cut.dat", cut,
+			 trace_path, dir);
+		ck_assert_int_eq(system(cmd), 0);
+		run("cut.dat");
+		ck_assert_msg(res.status == 0 || res.status == 1,
+			      "cut at %d: status %d: %s", cut, res.status,
+			      res.err);
+	}
+}
+END_TEST
+
+/*
+ * Each of @n cuts of the trace at trace_path: for cut i, the file without
+ * its last @step * (i + 1) bytes.  Every decode of a cut file must exit 0;
+ * one that took only what follows the data must print exactly @whole (a
+ * version 7 file's strings section, the last, names sections only: cut
+ * alone it changes nothing and is not warned about); one that ends inside
+ * a CPU's data must warn and print only lines of @whole (and the marker of
+ * the stack it cut off); once a cut took a whole CPU's data, the CPU of
+ * what is left is not known and the file must be refused, saying so.
+ * Return: how many cuts were decoded from options placed again (warned,
+ * and every line printed); *@inside: how many ended inside a CPU's data.
+ */
+static int decode_cuts(const char *name, const char *whole, int step, int n,
+		       int *inside)
+{
+	char cmd[512], *line, *save, *out;
+	struct stat st;
+	int i, same = 0;
+
+	ck_assert_int_eq(stat(trace_path, &st), 0);
+	for (i = 0; i < n; i++) {
+		snprintf(cmd, sizeof(cmd), "head -c %lld '%s' > '%s/cut.dat'",
+			 (long long)st.st_size - step * (i + 1), trace_path, dir);
+		ck_assert_int_eq(system(cmd), 0);
+		run("cut.dat");
+		if (res.status == 1 && strstr(res.err, "which CPU each belongs to"))
+			continue;
+		ck_assert_msg(res.status == 0, "%s cut %d: status %d: %s", name,
+			      i, res.status, res.err);
+		if (!strstr(res.err, "the cut ends inside")) {
+			ck_assert_msg(!strcmp(res.out, whole),
+				      "%s cut %d: output differs from the whole trace's; %.400s",
+				      name, i, res.err);
+			same += !!strstr(res.err, "as placed again");
+			continue;
+		}
+		ck_assert_msg(strstr(res.err, ": truncated at byte "),
+			      "%s cut %d: no warning: %s", name, i, res.err);
+		(*inside)++;
+		out = strdup(res.out);
+		for (line = strtok_r(out, "\n", &save); line;
+		     line = strtok_r(NULL, "\n", &save))
+			ck_assert_msg(strstr(whole, line) ||
+				      strstr(line, "<no stack: "),
+				      "%s cut %d: line not in the whole trace: %s",
+				      name, i, line);
+		free(out);
+	}
+	return same;
+}
+
+/*
+ * Two CPUs, CPU 1's data three pages long (trace-cmd writes whole pages,
+ * mkt_write() too), written to trace_path.
+ */
+static void write_two_cpus(void)
+{
+	int i;
+
+	for (i = 0; i < 40; i++)
+		tick(0, 1 * SEC + i * 1000ULL, i);
+	for (i = 0; i < 600; i++)
+		tick(1, 1 * SEC + 500 + i * 1000ULL, i);
+	write_trace();
+}
+
+START_TEST(v6_trace_cut_inside_its_data_decodes_the_whole_pages)
+{
+	int inside = 0;
+	char *whole;
+
+	write_two_cpus();
+	run("trace.dat");
+	ck_assert_int_eq(res.status, 0);
+	whole = strdup(res.out);
+	ck_assert_int_eq(decode_cuts("v6", whole, 1000, 3, &inside), 0);
+	ck_assert_int_eq(inside, 3);
+	ck_assert(strstr(res.err, "the cut ends inside CPU 1's data: "));
+	ck_assert(strstr(res.err, " pages kept"));
+	/* CPU 0's events all stay, CPU 1 keeps fewer. */
+	ck_assert_int_eq(count_of(res.out, "[000]"), count_of(whole, "[000]"));
+	ck_assert_int_gt(count_of(res.out, "[001]"), 0);
+	ck_assert_int_lt(count_of(res.out, "[001]"), count_of(whole, "[001]"));
+	free(whole);
+}
+END_TEST
+
+START_TEST(v7_trace_cut_after_its_data_decodes_the_same)
+{
+	char cmd[512], *whole;
+	int inside = 0;
+
+	/* trace-cmd 3.1.6 converts a version 6 file only with its options. */
+	mkt_set_uname(mt, "Linux test 6.1.0 #1 SMP x86_64");
+	write_two_cpus();
+	snprintf(cmd, sizeof(cmd),
+		 "cd '%s' && trace-cmd convert --file-version 7 -i trace.dat -o v7.dat >convert.log 2>&1 && mv v7.dat trace.dat",
+		 dir);
+	ck_assert_int_eq(system(cmd), 0);
+	run("trace.dat");
+	ck_assert_int_eq(res.status, 0);
+	whole = strdup(res.out);
+	/*
+	 * Cuts of 40, 80, ... 2000 bytes: the strings and the options that
+	 * place the data first (decoded the same, from the data placed
+	 * again), then the end of CPU 1's compressed data.
+	 */
+	ck_assert_int_gt(decode_cuts("v7", whole, 40, 50, &inside), 0);
+	ck_assert_int_gt(inside, 0);
+	ck_assert(strstr(res.err, "which CPU each belongs to"));
+	free(whole);
+}
+END_TEST
+
+TCase *bad_input_tcase(void)
+{
+	TCase *tc = fgd_tcase("bad input", 120);
+
+	tcase_add_test(tc, corrupt_definition_is_counted_and_its_cookie_unknown);
+	tcase_add_test(tc, corrupt_fallback_prints_a_corrupt_marker);
+	tcase_add_test(tc, stackmap_event_without_a_field_is_an_error);
+	tcase_add_test(tc, missing_file_is_one_line_and_exit_1);
+	tcase_add_test(tc, file_that_is_not_a_trace_is_one_line_and_exit_1);
+	tcase_add_test(tc, truncated_trace_does_not_crash);
+	tcase_add_test(tc, v6_trace_cut_inside_its_data_decodes_the_whole_pages);
+	tcase_add_test(tc, v7_trace_cut_after_its_data_decodes_the_same);
+	return tc;
+}

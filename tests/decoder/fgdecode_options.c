@@ -1,0 +1,143 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Options: help, version, usage errors; the filters (--cpu, --from, --to,
+ * --event, --pid).
+ */
+#include <string.h>
+
+#include "fgdecode_fixture.h"
+
+/* Filters that select nothing in this trace say what it has, exit 1. */
+START_TEST(filters_the_trace_cannot_match_are_errors)
+{
+	write_mixed_trace();
+	run("--event tik trace.dat");
+	ck_assert_int_eq(res.status, 1);
+	ck_assert_str_eq(res.out, "");
+	ck_assert(!strncmp(res.err,
+		"fgdecode: trace.dat: --event tik: the trace has no such event (it has ", 70));
+	ck_assert(strstr(res.err, "test:tick"));
+	run("--cpu 5 trace.dat");
+	ck_assert_int_eq(res.status, 1);
+	ck_assert_str_eq(res.err, "fgdecode: trace.dat: --cpu 5: the trace has CPUs 0-1\n");
+	run("--from 3 --to 1.5 trace.dat");
+	ck_assert_int_eq(res.status, 1);
+	ck_assert_str_eq(res.err,
+		"fgdecode: trace.dat: --from 3.000000 is after --to 1.500000: no time is in that range\n");
+	/* A range outside the trace's records (0.999999-5.000000 s). */
+	run("--from 6 --no-summary trace.dat");
+	ck_assert_int_eq(res.status, 1);
+	ck_assert_str_eq(res.err,
+		"fgdecode: trace.dat: --from 6.000000: the trace ends at 5.000000 (its events lie in 0.999999-5.000000)\n");
+	run("--from 0.1 --to 0.5 --no-summary trace.dat");
+	ck_assert_int_eq(res.status, 1);
+	ck_assert_str_eq(res.err,
+		"fgdecode: trace.dat: --to 0.500000: the trace begins at 0.999999 (its events lie in 0.999999-5.000000)\n");
+	/* Inside the trace but between two events: nothing matched, no error. */
+	run("--from 1.5 --to 1.6 --no-summary trace.dat");
+	ck_assert_int_eq(res.status, 0);
+	/* What the trace has still works, by either name. */
+	run("--event test:tick --cpu 0 --from 1 --to 1 --no-summary trace.dat");
+	ck_assert_int_eq(res.status, 0);
+	run("--event tick --no-summary trace.dat");
+	ck_assert_int_eq(res.status, 0);
+}
+END_TEST
+
+START_TEST(filters_select_events_by_cpu_time_name_and_pid)
+{
+	write_mixed_trace();
+	run("--cpu 1 trace.dat");
+	ck_assert_int_eq(res.status, 0);
+	ck_assert_str_eq(res.out,
+		"cpus=2\n"
+		TICK_LINE(1, "2.000000", 2)
+		STACK3
+		TICK_LINE(1, "4.000000", 4)
+		"    => <stale cookie gen 3232 slot 10356>\n");
+	ck_assert_str_eq(res.err,
+		"fgdecode: 5 events (10 records), 2 cookies, 1 resolved, 1 stale, 0 unknown, 0 fallback stacks, 1 definition (1 distinct stack), 2 matched, 1 without a stack (1 at the end of a CPU's recording)\n");
+	run("--no-summary --from 2.000000 --to 3 trace.dat");
+	ck_assert_str_eq(res.out,
+		"cpus=2\n"
+		TICK_LINE(1, "2.000000", 2)
+		STACK3
+		TICK_LINE(0, "3.000000", 3)
+		STACK2);
+	run("--no-summary --folded --event test:tick --cpu 0,1 --pid 42 trace.dat");
+	ck_assert_str_eq(res.out,
+		"tick;[stale cookie] 1\n"
+		"tick;kthread;schedule;__schedule 2\n"
+		"tick;p9_client_rpc;__schedule 1\n");
+	/* An event the trace does not define, alone or in a list: an error. */
+	run("--no-summary --event sched_switch trace.dat");
+	ck_assert_int_eq(res.status, 1);
+	ck_assert_str_eq(res.out, "");
+	run("--no-summary --event test:tick,sched_switch --cpu 1 --to 2 trace.dat");
+	ck_assert_int_eq(res.status, 1);
+	ck_assert(strstr(res.err, "--event sched_switch: the trace has no such event"));
+	run("--no-summary --event tick,test:tick --cpu 1 --to 2 trace.dat");
+	ck_assert_str_eq(res.out,
+		"cpus=2\n"
+		TICK_LINE(1, "2.000000", 2)
+		STACK3);
+	run("--no-summary --event other:tick,tic trace.dat");
+	ck_assert_int_eq(res.status, 1);
+	ck_assert(strstr(res.err, "--event other:tick: the trace has no such event"));
+	run("--no-summary --pid 43 --json trace.dat");
+	ck_assert_str_eq(res.out, "");
+}
+END_TEST
+
+START_TEST(options_help_version_and_usage_errors)
+{
+	run("--help");
+	ck_assert_int_eq(res.status, 0);
+	ck_assert(strstr(res.out, "usage: fgdecode [options] trace.dat\n"));
+	run("-h");
+	ck_assert_int_eq(res.status, 0);
+	run("--version");
+	ck_assert_int_eq(res.status, 0);
+	ck_assert(!strncmp(res.out, "fgdecode ", 9));
+	/* Every command is named, help included. */
+	run("--help");
+	ck_assert(strstr(res.out, "fgdecode diff [options] BASE.dat NEW.dat"));
+	ck_assert(strstr(res.out, "fgdecode map [options] [LISTING]"));
+	ck_assert(strstr(res.out, "fgdecode help [report|map|diff]"));
+	/* A usage error: what it was and a pointer to the help, not the help. */
+	run("--bogus x.dat");
+	ck_assert_int_eq(res.status, 2);
+	ck_assert_str_eq(res.err,
+		"fgdecode: unrecognized option '--bogus'\n"
+		"Try 'fgdecode --help' for more information.\n");
+	run("%s", "");
+	ck_assert_int_eq(res.status, 2);
+	run("a.dat b.dat");
+	ck_assert_int_eq(res.status, 2);
+	ck_assert_str_eq(res.err,
+		"fgdecode: expected one trace.dat file\n"
+		"Try 'fgdecode --help' for more information.\n");
+	run("diff --bogus a b");
+	ck_assert_int_eq(res.status, 2);
+	ck_assert(strstr(res.err, "Try 'fgdecode diff --help' for more information.\n"));
+	/* help: of each command; an unknown one is an error. */
+	run("help map");
+	ck_assert_int_eq(res.status, 0);
+	ck_assert(strstr(res.out, "fgdecode map"));
+	run("help nope");
+	ck_assert_int_eq(res.status, 2);
+	ck_assert_str_eq(res.out, "");
+	ck_assert_str_eq(res.err,
+		"fgdecode help: no command 'nope' (commands: report, map, diff, help)\n");
+}
+END_TEST
+
+TCase *options_tcase(void)
+{
+	TCase *tc = fgd_tcase("options and filters", 60);
+
+	tcase_add_test(tc, options_help_version_and_usage_errors);
+	tcase_add_test(tc, filters_the_trace_cannot_match_are_errors);
+	tcase_add_test(tc, filters_select_events_by_cpu_time_name_and_pid);
+	return tc;
+}
