@@ -188,12 +188,6 @@ START_TEST(lookahead_passes_nested_interrupts_to_the_events_own_stack)
 END_TEST
 
 /*
- * PREEMPT_RT: an interrupt between an event and its stack record wakes its
- * threads on the way out with the task's context, so an event of another
- * type (sched_waking) comes in between.  The stack is still the tick's; a
- * second tick ends the scan, so the first never takes the second's stack.
- */
-/*
  * A cookie written after its ring buffer refused a stack record on its CPU
  * (STACKMAP_COOKIE_AFTER_LOSS) may follow an event whose own stack was the
  * refused one: it is shown as an orphan, never under that event.
@@ -265,6 +259,12 @@ START_TEST(task_preempted_before_its_stack_keeps_its_stack)
 }
 END_TEST
 
+/*
+ * PREEMPT_RT: an interrupt between an event and its stack record wakes its
+ * threads on the way out with the task's context, so an event of another
+ * type (sched_waking) comes in between.  The stack is still the tick's; a
+ * second tick ends the scan, so the first never takes the second's stack.
+ */
 START_TEST(lookahead_passes_an_other_event_of_the_same_context)
 {
 	sm_u64 task = stackmap_cookie_make(7, 1), irq = stackmap_cookie_make(7, 2);
