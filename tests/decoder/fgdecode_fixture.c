@@ -181,7 +181,7 @@ void tick_from(int cpu, unsigned long long ts, int pid, int n)
 	mkt_add(mt, cpu, ts, buf.data, buf.len);
 }
 
-/* A plain event, a definition and a cookie, in context @ctx. */
+/* A test:tock in context @ctx (common_flags, FX_CTX_*). */
 void tock_in(int cpu, unsigned long long ts, int n, int ctx)
 {
 	fx_tock(&buf, n);
@@ -189,6 +189,7 @@ void tock_in(int cpu, unsigned long long ts, int n, int ctx)
 	mkt_add(mt, cpu, ts, buf.data, buf.len);
 }
 
+/* A stack_define of @ck owned by event id @owner, with @flags. */
 void define_owned(int cpu, unsigned long long ts, sm_u64 ck,
 		  const sm_u64 *frames, sm_u32 depth, int owner, int flags)
 {

@@ -76,19 +76,27 @@ extern struct result res;
 /* The absolute path of stackmap-snapshot. */
 extern char snaptool[4096];
 
+/* The trace's kallsyms (the FX_* symbols of tep_fixture.h) and comms. */
 extern const char kallsyms[];
 extern const char cmdlines[];
+/* test:tick and the stackmap events. */
 extern const struct mkt_format all_formats[];
+/* The stacks STACK3 and STACK2 print. */
 extern const sm_u64 frames3[];
 extern const sm_u64 frames2[];
+/* all_formats and ftrace:kernel_stack. */
 extern const char fmt_kernel_stack[];
 extern const struct mkt_format kstack_formats[];
+/* sched:sched_switch and the stackmap events. */
 extern const char fmt_switch[];
 extern const struct mkt_format switch_formats[];
+/* A stack_map listing of generation 7: frames3 in slot 3, frames2 in 4. */
 extern const char listing7[];
 
+/* A test case whose tests each run in a new dir, @timeout s at most. */
 TCase *fgd_tcase(const char *name, double timeout);
 
+/* Running fgdecode and the shell in dir, reading and writing its files. */
 char *slurp(const char *path);
 __attribute__((format(printf, 1, 2)))
 void run(const char *fmt, ...);
@@ -97,13 +105,15 @@ int shell(const char *fmt, ...);
 void write_file(const char *name, const char *text);
 int count_of(const char *hay, const char *needle);
 int count_lines(const char *text);
+void write_listing7_of(const char *map_id);
 
+/* mt written to trace_path and set to NULL (write_trace(): all_formats). */
 void write_trace_with(const struct mkt_format *formats);
 void write_trace(void);
 void write_mixed_trace(void);
 void write_switch_trace(void);
-void write_listing7_of(const char *map_id);
 
+/* Records built in buf and appended to mt; set_pid(), put_comm() edit buf. */
 void tick(int cpu, unsigned long long ts, int n);
 void define(int cpu, unsigned long long ts, sm_u64 cookie,
 	    const sm_u64 *frames, sm_u32 depth);

@@ -21,6 +21,7 @@ static const struct mkt_format owner_formats[] = {
 	"          worker-42    [00" #cpu "]" lat "     " time ": tock:                 n=" #n "\n"
 #define TOCK_LINE(cpu, time, n)	TOCK_LINE_LAT(cpu, LAT, time, n)
 
+/* A stack_cookie in context @ctx, as tock_in() writes a tock. */
 static void cookie_in(int cpu, unsigned long long ts, sm_u64 ck, int ctx)
 {
 	fx_cookie(&buf, ck);
