@@ -3,7 +3,9 @@
 # The folders of decoder/, one per floor of fgdecode (see decoder/Makefile),
 # and the preprocessor flags of code that uses their headers (the decoder, its
 # tests, fuzzers and benchmarks).  Set ROOT (the top of the tree) first.
-DECODER_DIRS := commands pipeline analyses symbols outputs common
+# Top floor first: a file includes headers of its own folder and of those
+# after it, never of one before it (tests/decoder/check_floors.sh).
+DECODER_DIRS := commands outputs analyses pipeline symbols common
 DECODER_CPPFLAGS := -I$(ROOT)/decoder $(addprefix -I$(ROOT)/decoder/,$(DECODER_DIRS))
 
 # trace-cmd 3.3 and later (built with libtracecmd 1.5.0 or later: trixie's
