@@ -145,6 +145,10 @@ static int parse_diff_options(struct diff_options *opt, int argc,
 	}
 	opt->trace.path = argv[optind];
 	opt->new_path = argv[optind + 1];
+	if (check_outputs("--flamegraph", opt->flamegraph,
+			  (const char *[]){ opt->trace.path, opt->new_path,
+					    opt->trace.sym.vmlinux }, 3))
+		return usage_hint(&diff_cmd);
 	return 0;
 }
 

@@ -168,6 +168,9 @@ static int parse_map_options(struct map_options *opt, int argc, char **argv)
 		return -1;
 	}
 	opt->path = optind < argc ? argv[optind] : NULL;
+	if (check_outputs(NULL, NULL, (const char *[]){ opt->path,
+			  opt->kallsyms, opt->sym.vmlinux }, 3))
+		return usage_hint(&map_cmd);
 	if (opt->count && !opt->interval) {
 		fg_error("--count needs --interval");
 		return -1;

@@ -10,6 +10,9 @@
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "filter.h"
 #include "message.h"
@@ -142,3 +145,37 @@ int check_trace_options(const struct trace_options *opt)
 	return 0;
 }
 
+/* The input of @inputs that @st is (same device and inode), or NULL. */
+static const char *input_of(const struct stat *st, const char *const *inputs,
+			    int nr)
+{
+	struct stat in;
+	int i;
+
+	for (i = 0; i < nr; i++)
+		if (inputs[i] && !stat(inputs[i], &in) &&
+		    in.st_dev == st->st_dev && in.st_ino == st->st_ino)
+			return inputs[i];
+	return NULL;
+}
+
+int check_outputs(const char *option, const char *file,
+		  const char *const *inputs, int nr)
+{
+	const char *in;
+	struct stat st;
+
+	if (file && strcmp(file, "-") && !stat(file, &st) &&
+	    (in = input_of(&st, inputs, nr))) {
+		fg_error("%s %s: that is %s, which fgdecode reads: refusing to write over it",
+			 option, file, in);
+		return -1;
+	}
+	if (!fstat(STDOUT_FILENO, &st) && S_ISREG(st.st_mode) &&
+	    (in = input_of(&st, inputs, nr))) {
+		fg_error("standard output is %s, which fgdecode reads: refusing to write over it",
+			 in);
+		return -1;
+	}
+	return 0;
+}

@@ -140,6 +140,25 @@ int parse_symbol_option(struct symbol_options *sym, int c, const char *arg);
 int parse_trace_option(struct trace_options *opt, int c, const char *arg);
 
 /**
+ * check_outputs() - refuse to write over a file the command reads
+ * @option: the option that names @file, for the message ("--flamegraph")
+ * @file: the file it writes; NULL or "-": none but standard output
+ * @inputs: the files the command reads (the trace.dat, a listing, a
+ *	vmlinux), NULL-terminated; NULL entries before the end are skipped
+ * @nr: the entries of @inputs
+ *
+ * Standard output is checked too, when it is a regular file (a shell's
+ * "> FILE" or ">> FILE").  Files are compared by device and inode, so a
+ * symbolic link, a path through "..", or a hard link to an input is that
+ * input; an output file that does not exist yet is none.
+ *
+ * Return: 0, or -1 after printing "--flamegraph x.dat: that is x.dat,
+ * which fgdecode reads: refusing to write over it".
+ */
+int check_outputs(const char *option, const char *file,
+		  const char *const *inputs, int nr);
+
+/**
  * check_trace_options() - after the options: --task-root and --wakers need
  * --off-cpu, which sums intervals, not events: not with --weight (its
  * folded stacks have no event root: sched_switch, always; folded.c)

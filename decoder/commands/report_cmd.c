@@ -239,6 +239,21 @@ static int check_output_options(const struct trace_options *opt)
 	return 0;
 }
 
+/* No output over the trace, the --stack-map listing or the --vmlinux. */
+static int check_report_outputs(const struct trace_options *opt)
+{
+	const struct output_ops *ops = chosen_output(opt);
+	const char *map = opt->stack_map && strcmp(opt->stack_map, "live") ?
+			  opt->stack_map : NULL;
+	const char *inputs[] = { opt->path, map, opt->sym.vmlinux };
+	char option[64];
+
+	snprintf(option, sizeof(option), "--%s", ops->option ? ops->option : "");
+	return check_outputs(option,
+			     ops->flags & OUTPUT_WRITES_ARG ? opt->out.arg : NULL,
+			     inputs, 3);
+}
+
 /*
  * fgdecode report: exactly one trace.dat.  @opt: zeroed, set.
  * Return: 0, or -1 on a usage error (printed).
@@ -266,7 +281,7 @@ static int parse_report_options(struct trace_options *opt, int argc,
 		return usage_hint(&report_cmd);
 	}
 	opt->path = argv[optind];
-	return 0;
+	return check_report_outputs(opt) ? usage_hint(&report_cmd) : 0;
 }
 
 /*

@@ -594,6 +594,7 @@ const struct output_ops flamegraph_output = {
 	.arg = "FILE",
 	.help = "  --flamegraph FILE  an interactive SVG flame graph of the stacks (zoom on\n"
 		"                  click, search); FILE - is standard output\n",
-	.flags = OUTPUT_WEIGHS | OUTPUT_OFF_CPU | OUTPUT_MERGES,
+	.flags = OUTPUT_WEIGHS | OUTPUT_OFF_CPU | OUTPUT_MERGES |
+		 OUTPUT_WRITES_ARG,
 	.end = flamegraph_end,
 };

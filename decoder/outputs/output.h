@@ -103,6 +103,8 @@ struct output_env {
 					 * module list needed without DWARF */
 #define OUTPUT_EVENT_TEXT	0x20	/* prints the events' text, which -N
 					 * changes */
+#define OUTPUT_WRITES_ARG	0x40	/* writes the file its option names
+					 * ("-": standard output) */
 
 /**
  * struct output_ops - one output of fgdecode report

@@ -5,6 +5,8 @@
  */
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "fgdecode_fixture.h"
 
@@ -328,6 +330,62 @@ START_TEST(weight_counts_a_negative_value_as_zero_and_says_so)
 }
 END_TEST
 
+/* Where a refused output would have gone: "PATH: that is trace.dat, ..." */
+#define OVER_TRACE(what, cmd)						\
+	"fgdecode: " what ": that is trace.dat, which fgdecode reads: "	\
+	"refusing to write over it\n"					\
+	"Try 'fgdecode " cmd "--help' for more information.\n"
+
+/*
+ * No output is written over a file fgdecode reads, by any of its names (a
+ * symbolic link, a path through "..", a hard link), nor through standard
+ * output: a usage error, and the trace is left as it was.
+ */
+START_TEST(outputs_never_write_over_what_fgdecode_reads)
+{
+	char path[256], *before, *after;
+
+	write_mixed_trace();
+	before = slurp(trace_path);
+	snprintf(path, sizeof(path), "%s/link.dat", dir);
+	ck_assert_int_eq(symlink("trace.dat", path), 0);
+	snprintf(path, sizeof(path), "%s/hard.dat", dir);
+	ck_assert_int_eq(link(trace_path, path), 0);
+	snprintf(path, sizeof(path), "%s/sub", dir);
+	ck_assert_int_eq(mkdir(path, 0755), 0);
+	run("--flamegraph trace.dat trace.dat");
+	ck_assert_int_eq(res.status, 2);
+	ck_assert_str_eq(res.err, OVER_TRACE("--flamegraph trace.dat", ""));
+	run("--pprof link.dat trace.dat");
+	ck_assert_int_eq(res.status, 2);
+	ck_assert_str_eq(res.err, OVER_TRACE("--pprof link.dat", ""));
+	run("--flamegraph sub/../hard.dat trace.dat");
+	ck_assert_int_eq(res.status, 2);
+	ck_assert_str_eq(res.err,
+			 OVER_TRACE("--flamegraph sub/../hard.dat", ""));
+	run("diff --flamegraph hard.dat trace.dat trace.dat");
+	ck_assert_int_eq(res.status, 2);
+	ck_assert_str_eq(res.err,
+			 OVER_TRACE("--flamegraph hard.dat", "diff "));
+	/* Standard output appended to the trace (run() sends it to "out"). */
+	run("--top 1 trace.dat >>link.dat 2>err; s=$?; : >out; exit $s #");
+	ck_assert_int_eq(res.status, 2);
+	ck_assert_str_eq(res.err,
+		"fgdecode: standard output is trace.dat, which fgdecode reads: refusing to write over it\n"
+		"Try 'fgdecode --help' for more information.\n");
+	after = slurp(trace_path);
+	ck_assert_mem_eq(before, after, 1 << 19);
+	free(before);
+	free(after);
+	/* Beside the trace, and to a standard output that is not it: written. */
+	run("--no-summary --flamegraph sub/graph.svg trace.dat");
+	ck_assert_int_eq(res.status, 0);
+	run("--no-summary --pprof - trace.dat");
+	ck_assert_int_eq(res.status, 0);
+	ck_assert(res.out[0] == '\x1f');
+}
+END_TEST
+
 TCase *outputs_tcase(void)
 {
 	TCase *tc = fgd_tcase("outputs", 60);
@@ -342,5 +400,6 @@ TCase *outputs_tcase(void)
 	tcase_add_test(tc, weight_sums_the_field_per_stack_in_every_output);
 	tcase_add_test(tc, weight_of_an_event_without_the_field_is_an_error_naming_it);
 	tcase_add_test(tc, weight_counts_a_negative_value_as_zero_and_says_so);
+	tcase_add_test(tc, outputs_never_write_over_what_fgdecode_reads);
 	return tc;
 }
