@@ -313,6 +313,30 @@ static int map_once(struct map_run *run)
 }
 
 /*
+ * --kallsyms FILE: its symbols must place the functions the listing names
+ * where the listing has them (a kallsyms of another boot or kernel names
+ * every frame wrongly); -1 after printing why not.  A few that differ are
+ * a warning.
+ */
+static int check_kallsyms(const struct map_run *run, struct tep_handle *tep)
+{
+	const char *listing = run->opt.path ? run->opt.path : MAPLIST_LIVE_PATH;
+	size_t named, differ;
+	struct sm_err err;
+
+	if (maplist_check_symbols(listing, tep, run->opt.kallsyms, &named,
+				  &differ, &err)) {
+		fg_error("%s", err.msg);
+		return -1;
+	}
+	if (differ)
+		fg_warn("--kallsyms %s: %zu of the %zu functions %s names do%s not start at its addresses there",
+			run->opt.kallsyms, differ, named, listing,
+			differ == 1 ? "es" : "");
+	return 0;
+}
+
+/*
  * --map: symbols from --kallsyms, /proc/kallsyms for the live map, or none
  * for a saved listing; then the listing once or every --interval.
  */
@@ -330,6 +354,10 @@ static int run_map(struct map_run *run)
 	      maplist_listing_symbols(run->opt.path, &err);
 	if (!tep) {
 		fg_error("%s", err.msg);
+		return EXIT_ERROR;
+	}
+	if (run->opt.kallsyms && check_kallsyms(run, tep)) {
+		tep_free(tep);
 		return EXIT_ERROR;
 	}
 	if (!symbols_open(&run->syms, tep, &run->opt.sym, NULL, false,

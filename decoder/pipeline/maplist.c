@@ -407,3 +407,55 @@ struct tep_handle *maplist_listing_symbols(const char *path,
 	free(ksyms);
 	return tep;
 }
+
+/*
+ * Does @tep place the function @s where the listing does?  A function of
+ * @tep must start where @s starts (an alias of another name at the same
+ * address agrees: %pS and libtraceevent may pick different ones).
+ */
+static bool placed_alike(struct tep_handle *tep, const struct listed_sym *s)
+{
+	return tep_find_function(tep, s->start) &&
+	       tep_find_function_address(tep, s->start) == s->start;
+}
+
+int maplist_check_symbols(const char *path, struct tep_handle *tep,
+			  const char *ksyms, size_t *named, size_t *differ,
+			  struct sm_err *err)
+{
+	const struct listed_sym *bad = NULL;
+	struct listed_sym *syms = NULL;
+	size_t len, i, agree = 0;
+	char *text;
+	long nr;
+
+	*named = *differ = 0;
+	text = read_listing_file(path, &len);
+	if (!text)
+		return sm_err_set(err, "%s: %s", path, strerror(errno));
+	nr = listed_syms(text, &syms);
+	free(text);
+	if (nr < 0)
+		return sm_err_set(err, "%s: out of memory", path);
+	nr = unique_starts(syms, nr);
+	for (i = 0; i < (size_t)nr; i++) {
+		if (placed_alike(tep, &syms[i]))
+			agree++;
+		else if (!bad)
+			bad = &syms[i];
+	}
+	*named = nr;
+	*differ = nr - agree;
+	if (!nr || kallsyms_vote_accepts(agree, nr)) {
+		free(syms);
+		return 0;
+	}
+	sm_err_set(err, "--kallsyms %s: not the kallsyms of %s's kernel: %zu of the %ld functions the listing names do not start at its addresses there (e.g. %s at 0x%llx: there %s%s); at most 1 in %d may differ",
+		   ksyms, path, *differ, nr, bad->name,
+		   (unsigned long long)bad->start,
+		   tep_find_function(tep, bad->start) ? "in " : "no symbol",
+		   tep_find_function(tep, bad->start) ?: "",
+		   DW_MATCH_TOLERANCE);
+	free(syms);
+	return -EINVAL;
+}

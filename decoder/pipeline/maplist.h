@@ -9,7 +9,8 @@
  * the same data.
  * The listing's own "symbol+off/size [module]" text is not kept: frames are
  * symbolized by fgdecode from a kallsyms (live: /proc/kallsyms; a saved
- * listing: --kallsyms PATH), or printed as raw addresses without one.
+ * listing: --kallsyms PATH, checked against that text), or from that text
+ * alone (maplist_listing_symbols()).
  *
  * maplist_delta() compares two reads for --interval.
  */
@@ -77,6 +78,30 @@ struct tep_handle *maplist_symbols(const char *path,
  */
 struct tep_handle *maplist_listing_symbols(const char *path,
 				   struct sm_err *err);
+
+/**
+ * maplist_check_symbols() - do a kallsyms' symbols agree with the names a
+ * listing carries beside its frames?
+ * @path: a stack_map listing (its "0xADDR NAME+0xOFF/0xSIZE [MODULE]"
+ *	frame lines; frames without a name are not compared)
+ * @tep: the handle of the kallsyms to check (maplist_symbols())
+ * @ksyms: its file, for the message
+ * @named: set to how many functions the listing names
+ * @differ: set to how many of them do not start
+ *	in @tep where the listing has them (an alias at that address agrees)
+ * @err: on failure one line, no newline, naming both files
+ *
+ * A kallsyms of another boot (KASLR) or kernel places almost no function
+ * where the listing's own %pS names put it; a few may differ within one
+ * (kallsyms_vote_accepts(): at most 1 in DW_MATCH_TOLERANCE).  A listing
+ * that names no function agrees with any kallsyms.
+ *
+ * Return: 0 (check @differ for a warning); -EINVAL when more differ; -errno
+ * when @path cannot be read, -ENOMEM.
+ */
+int maplist_check_symbols(const char *path, struct tep_handle *tep,
+			  const char *ksyms, size_t *named, size_t *differ,
+			  struct sm_err *err);
 
 /* What one stack did between two reads of the map. */
 struct maplist_change {

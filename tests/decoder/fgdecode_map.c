@@ -2,6 +2,7 @@
 /*
  * fgdecode map (--map): the module's stack_map listing.
  */
+#define _GNU_SOURCE
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -311,6 +312,76 @@ START_TEST(map_interval_prints_rates_of_changed_stacks_and_reports_resets)
 }
 END_TEST
 
+/* The test kallsyms of another boot: every address 2 MiB higher (KASLR). */
+static const char other_boot_kallsyms[] =
+	"ffffffff82acd340 T kthread\n"
+	"ffffffff82acd460 T kthread_end\n"
+	"ffffffff834523d0 T __schedule\n"
+	"ffffffff83452dd0 T schedule\n"
+	"ffffffff83452e80 T schedule_end\n"
+	"ffffffffc05e3b80 t p9_client_rpc\t[9pnet]\n"
+	"ffffffffc05e4000 t fx_last\t[9pnet]\n";
+
+/*
+ * --kallsyms of another boot or kernel names every frame wrongly: refused,
+ * checked against the names the listing carries; an alias at a function's
+ * address agrees.
+ */
+START_TEST(map_kallsyms_of_another_boot_is_refused)
+{
+	char *ksyms;
+
+	write_map_files();
+	write_file("other", other_boot_kallsyms);
+	run("--map --kallsyms other listing");
+	ck_assert_int_eq(res.status, 1);
+	ck_assert_str_eq(res.out, "");
+	ck_assert_str_eq(res.err,
+		"fgdecode: --kallsyms other: not the kallsyms of listing's kernel: 4 of the 4 functions the listing names do not start at its addresses there (e.g. kthread at 0xffffffff828cd340: there no symbol); at most 1 in 1000 may differ\n");
+	ck_assert_int_gt(asprintf(&ksyms, "%sffffffff832523d0 T __schedule_alias\n",
+				  kallsyms), 0);
+	write_file("alias", ksyms);
+	free(ksyms);
+	run("--map --kallsyms alias listing");
+	ck_assert_int_eq(res.status, 0);
+	ck_assert_str_eq(res.err, "");
+}
+END_TEST
+
+/*
+ * Within the tolerance (at most 1 in 1000 functions placed elsewhere), the
+ * map is printed and the functions that differ are a warning.
+ */
+START_TEST(map_kallsyms_that_differs_a_little_is_a_warning)
+{
+	FILE *listing, *ksyms;
+	char path[256];
+	int i;
+
+	snprintf(path, sizeof(path), "%s/big", dir);
+	listing = fopen(path, "w");
+	snprintf(path, sizeof(path), "%s/bigsyms", dir);
+	ksyms = fopen(path, "w");
+	ck_assert_ptr_nonnull(listing);
+	ck_assert_ptr_nonnull(ksyms);
+	fprintf(listing, "# generation 7 entries 1000/16384 frames 1000/262144 bytes 4096\n");
+	for (i = 0; i < 1000; i++) {
+		fprintf(listing, "slot %d generation 7 hits 1 depth 1 owner 900 test:tick flags 0x0\n"
+			" 0x%llx f%d+0x10/0x100\n", i,
+			0xffffffff81000010ULL + 0x100ULL * i, i);
+		/* f999 starts 0x20 further in this kallsyms. */
+		fprintf(ksyms, "%llx T f%d\n",
+			0xffffffff81000000ULL + 0x100ULL * i + (i == 999) * 0x20, i);
+	}
+	ck_assert_int_eq(fclose(listing), 0);
+	ck_assert_int_eq(fclose(ksyms), 0);
+	run("--map --kallsyms bigsyms --top 1 big");
+	ck_assert_int_eq(res.status, 0);
+	ck_assert_str_eq(res.err,
+		"fgdecode: warning: --kallsyms bigsyms: 1 of the 1000 functions big names does not start at its addresses there\n");
+}
+END_TEST
+
 TCase *map_tcase(void)
 {
 	TCase *tc = fgd_tcase("stack_map listing", 60);
@@ -319,6 +390,8 @@ TCase *map_tcase(void)
 	tcase_add_test(tc, map_without_kallsyms_uses_the_names_of_the_listing);
 	tcase_add_test(tc, map_with_a_vmlinux_that_is_no_elf_says_so);
 	tcase_add_test(tc, map_kallsyms_from_a_dump_or_a_trace);
+	tcase_add_test(tc, map_kallsyms_of_another_boot_is_refused);
+	tcase_add_test(tc, map_kallsyms_that_differs_a_little_is_a_warning);
 	tcase_add_test(tc, map_top_folded_and_json_count_hits);
 	tcase_add_test(tc, map_folded_sums_slots_that_fold_alike);
 	tcase_add_test(tc, map_names_owners_and_marks_truncated_stacks);
