@@ -37,7 +37,8 @@ static int do_help(int argc, char **argv)
 	const struct cmd *c = argc > 1 ? find_cmd(argv[1]) : find_cmd("report");
 
 	if (argc > 2 || !c) {
-		fprintf(stderr, "fgdecode help: no command '%s' (commands: report, map, diff, help)\n",
+		fprintf(stderr, "fgdecode help: no command '%s' (commands: report, map, diff, help)\n"
+			"Try 'fgdecode --help' for more information.\n",
 			argc > 1 ? argv[1] : "");
 		return 2;
 	}

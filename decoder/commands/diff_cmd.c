@@ -141,14 +141,14 @@ static int parse_diff_options(struct diff_options *opt, int argc,
 		return -1;
 	if (optind != argc - 2) {
 		fprintf(stderr, "fgdecode diff: expected two trace.dat files, BASE and NEW\n");
-		return usage_hint(&diff_cmd);
+		return -1;
 	}
 	opt->trace.path = argv[optind];
 	opt->new_path = argv[optind + 1];
 	if (check_outputs("--flamegraph", opt->flamegraph,
 			  (const char *[]){ opt->trace.path, opt->new_path,
 					    opt->trace.sym.vmlinux }, 3))
-		return usage_hint(&diff_cmd);
+		return -1;
 	return 0;
 }
 
@@ -297,7 +297,9 @@ int fgdecode_diff(int argc, char **argv)
 {
 	struct diff_options opt = { 0 };
 
-	if (parse_diff_options(&opt, argc, argv))
+	if (parse_diff_options(&opt, argc, argv)) {
+		usage_hint(&diff_cmd);
 		return EXIT_USAGE;
+	}
 	return run_diff(&opt);
 }

@@ -170,7 +170,7 @@ static int parse_map_options(struct map_options *opt, int argc, char **argv)
 	opt->path = optind < argc ? argv[optind] : NULL;
 	if (check_outputs(NULL, NULL, (const char *[]){ opt->path,
 			  opt->kallsyms, opt->sym.vmlinux }, 3))
-		return usage_hint(&map_cmd);
+		return -1;
 	if (opt->count && !opt->interval) {
 		fg_error("--count needs --interval");
 		return -1;
@@ -372,7 +372,9 @@ int fgdecode_map(int argc, char **argv)
 {
 	struct map_run run = { 0 };
 
-	if (parse_map_options(&run.opt, argc, argv))
+	if (parse_map_options(&run.opt, argc, argv)) {
+		usage_hint(&map_cmd);
 		return EXIT_USAGE;
+	}
 	return run_map(&run);
 }

@@ -36,7 +36,7 @@ int parse_common(const struct command *cmd, int c)
 		printf("fgdecode %s\n", STACKMAP_VERSION);
 		exit(0);
 	}
-	return usage_hint(cmd);
+	return -1;
 }
 
 int set_print(enum print *print, enum print value, const char *which)

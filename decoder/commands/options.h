@@ -88,7 +88,8 @@ enum print {
 
 /**
  * usage_hint() - after a usage error (getopt_long() or the caller printed
- * what it was): one line pointing to @cmd's help, not the whole help
+ * what it was): one line pointing to @cmd's help, not the whole help.
+ * Each command prints it once when its parser fails, whatever the error
  * @cmd: the command
  *
  * Return: -1.
@@ -101,7 +102,8 @@ int usage_hint(const struct command *cmd);
  * @cmd: the command
  * @c: getopt_long()'s value
  *
- * Return: -1 (a usage error, printed).
+ * Return: -1 (a usage error, printed by getopt_long(); the command adds
+ * usage_hint()).
  */
 int parse_common(const struct command *cmd, int c);
 

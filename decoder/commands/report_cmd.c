@@ -278,10 +278,10 @@ static int parse_report_options(struct trace_options *opt, int argc,
 		return -1;
 	if (optind != argc - 1) {
 		fg_error("expected one trace.dat file");
-		return usage_hint(&report_cmd);
+		return -1;
 	}
 	opt->path = argv[optind];
-	return check_report_outputs(opt) ? usage_hint(&report_cmd) : 0;
+	return check_report_outputs(opt);
 }
 
 /*
@@ -302,7 +302,9 @@ int fgdecode_report(int argc, char **argv)
 	struct trace_options opt = { 0 };
 
 	buffer_stdout();
-	if (parse_report_options(&opt, argc, argv))
+	if (parse_report_options(&opt, argc, argv)) {
+		usage_hint(&report_cmd);
 		return EXIT_USAGE;
+	}
 	return fg_run(&opt, NULL);
 }

@@ -261,11 +261,21 @@ START_TEST(map_options_reject_trace_only_and_misplaced_ones)
 	ck_assert_int_eq(res.status, 2);
 	run("--map --count 2 listing");
 	ck_assert_int_eq(res.status, 2);
+	/* Every usage error ends with the pointer to the command's help. */
+	ck_assert_str_eq(res.err,
+		"fgdecode: --count needs --interval\n"
+		"Try 'fgdecode map --help' for more information.\n");
 	run("--map --interval 0 listing");
 	ck_assert_int_eq(res.status, 2);
+	ck_assert_str_eq(res.err,
+		"fgdecode: --interval: '0' is not a number of seconds from 0.001 to 86400\n"
+		"Try 'fgdecode map --help' for more information.\n");
 	run("--map --interval 1 --json listing");
 	ck_assert_int_eq(res.status, 2);
 	ck_assert_str_eq(res.out, "");
+	ck_assert_str_eq(res.err,
+		"fgdecode: --interval prints text (or --top N), not --json or --folded\n"
+		"Try 'fgdecode map --help' for more information.\n");
 }
 END_TEST
 

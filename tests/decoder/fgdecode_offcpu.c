@@ -156,7 +156,8 @@ START_TEST(off_cpu_refuses_other_outputs_and_traces_without_sched_switch)
 {
 	run("--off-cpu trace.dat");
 	ck_assert_int_eq(res.status, 2);
-	ck_assert_str_eq(res.err, "fgdecode: --off-cpu sums time per stack or lists intervals: not with the text output (--json for intervals)\n");
+	ck_assert_str_eq(res.err, "fgdecode: --off-cpu sums time per stack or lists intervals: not with the text output (--json for intervals)\n"
+		"Try 'fgdecode --help' for more information.\n");
 	run("--task-root --folded trace.dat");
 	ck_assert_int_eq(res.status, 2);
 	run("--off-cpu --weight n --folded trace.dat");
@@ -238,7 +239,8 @@ START_TEST(wakers_join_each_interval_to_the_wakeup_that_ended_it)
 		"\"status\":\"frames\",\"stack\":" JSON_STACK3 "}\n");
 	run("--wakers --folded trace.dat");
 	ck_assert_int_eq(res.status, 2);
-	ck_assert_str_eq(res.err, "fgdecode: --wakers needs --off-cpu\n");
+	ck_assert_str_eq(res.err, "fgdecode: --wakers needs --off-cpu\n"
+		"Try 'fgdecode --help' for more information.\n");
 }
 END_TEST
 

@@ -128,7 +128,8 @@ START_TEST(options_help_version_and_usage_errors)
 	ck_assert_int_eq(res.status, 2);
 	ck_assert_str_eq(res.out, "");
 	ck_assert_str_eq(res.err,
-		"fgdecode help: no command 'nope' (commands: report, map, diff, help)\n");
+		"fgdecode help: no command 'nope' (commands: report, map, diff, help)\n"
+		"Try 'fgdecode --help' for more information.\n");
 }
 END_TEST
 

@@ -58,7 +58,8 @@ START_TEST(perf_script_prints_each_event_with_its_callchain)
 	run("--perf-script --weight n trace.dat");
 	ck_assert_int_eq(res.status, 2);
 	ck_assert_str_eq(res.err,
-		"fgdecode: --weight weighs the stacks of --json, --folded, --top, --pprof or --flamegraph: not --perf-script\n");
+		"fgdecode: --weight weighs the stacks of --json, --folded, --top, --pprof or --flamegraph: not --perf-script\n"
+		"Try 'fgdecode --help' for more information.\n");
 }
 END_TEST
 
@@ -184,20 +185,24 @@ START_TEST(output_options_reject_bad_combinations)
 	write_mixed_trace();
 	run("--top 0 trace.dat");
 	ck_assert_int_eq(res.status, 2);
-	ck_assert_str_eq(res.err, "fgdecode: --top: '0' is not a positive number\n");
+	ck_assert_str_eq(res.err, "fgdecode: --top: '0' is not a positive number\n"
+		"Try 'fgdecode --help' for more information.\n");
 	run("--top x trace.dat");
 	ck_assert_int_eq(res.status, 2);
 	run("--json --folded trace.dat");
 	ck_assert_int_eq(res.status, 2);
-	ck_assert_str_eq(res.err, "fgdecode: --json, --folded, --top, --pprof, --flamegraph and --perf-script exclude each other\n");
+	ck_assert_str_eq(res.err, "fgdecode: --json, --folded, --top, --pprof, --flamegraph and --perf-script exclude each other\n"
+		"Try 'fgdecode --help' for more information.\n");
 	run("--merge trace.dat");
 	ck_assert_int_eq(res.status, 2);
-	ck_assert_str_eq(res.err, "fgdecode: --merge needs --folded or --flamegraph\n");
+	ck_assert_str_eq(res.err, "fgdecode: --merge needs --folded or --flamegraph\n"
+		"Try 'fgdecode --help' for more information.\n");
 	run("--merge --pprof - trace.dat");
 	ck_assert_int_eq(res.status, 2);
 	run("--from 1.5x trace.dat");
 	ck_assert_int_eq(res.status, 2);
-	ck_assert_str_eq(res.err, "fgdecode: --from: invalid value '1.5x'\n");
+	ck_assert_str_eq(res.err, "fgdecode: --from: invalid value '1.5x'\n"
+		"Try 'fgdecode --help' for more information.\n");
 	run("--pid -3 trace.dat");
 	ck_assert_int_eq(res.status, 2);
 	run("--cpu 1,,2 trace.dat");
@@ -207,21 +212,25 @@ START_TEST(output_options_reject_bad_combinations)
 	/* Options that would do nothing in the output chosen. */
 	run("--cookies --folded trace.dat");
 	ck_assert_int_eq(res.status, 2);
-	ck_assert_str_eq(res.err, "fgdecode: --cookies marks the text output: not with --folded\n");
+	ck_assert_str_eq(res.err, "fgdecode: --cookies marks the text output: not with --folded\n"
+		"Try 'fgdecode --help' for more information.\n");
 	run("--json --cookies trace.dat");
 	ck_assert_int_eq(res.status, 2);
 	run("--show-defines --top 3 trace.dat");
 	ck_assert_int_eq(res.status, 2);
-	ck_assert_str_eq(res.err, "fgdecode: --show-defines marks the text output: not with --top\n");
+	ck_assert_str_eq(res.err, "fgdecode: --show-defines marks the text output: not with --top\n"
+		"Try 'fgdecode --help' for more information.\n");
 	run("--weight n trace.dat");
 	ck_assert_int_eq(res.status, 2);
 	ck_assert_str_eq(res.err,
-		"fgdecode: --weight weighs the stacks of --json, --folded, --top, --pprof or --flamegraph: not the text output\n");
+		"fgdecode: --weight weighs the stacks of --json, --folded, --top, --pprof or --flamegraph: not the text output\n"
+		"Try 'fgdecode --help' for more information.\n");
 	/* -N changes the event text: not with an output that prints none. */
 	run("-N --folded trace.dat");
 	ck_assert_int_eq(res.status, 2);
 	ck_assert_str_eq(res.err,
-		"fgdecode: -N changes the event text, which --folded does not print (the text output and --perf-script do)\n");
+		"fgdecode: -N changes the event text, which --folded does not print (the text output and --perf-script do)\n"
+		"Try 'fgdecode --help' for more information.\n");
 	run("--no-plugins --json trace.dat");
 	ck_assert_int_eq(res.status, 2);
 	run("-N --top 3 trace.dat");
