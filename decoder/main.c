@@ -5,12 +5,15 @@
  * without one it is report, so `fgdecode trace.dat` works as it always did.
  * The old spelling `fgdecode --map ...` stays an alias of `fgdecode map ...`.
  * A trace file literally named like a command is read with `fgdecode report
- * NAME`.  A new command is one more entry in cmds[] and its function in
- * commands.h.
+ * NAME`.  A first word that is no file, no command and no option but
+ * looks like a command or an option mistyped ("dif", "mapp", "top") is a
+ * usage error that names what it looks like.  A new command is one more
+ * entry in cmds[] and its function in commands.h.
  */
 #include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "commands.h"
 
@@ -57,6 +60,69 @@ static const struct cmd *find_cmd(const char *name)
 }
 
 /*
+ * Edit distance of @a and @b (insertions, deletions, substitutions), as
+ * Levenshtein's; words longer than 31 bytes are as far as can be.
+ */
+static int distance(const char *a, const char *b)
+{
+	int row[32], i, j, diag, up;
+	int la = strlen(a), lb = strlen(b);
+
+	if (la > 31 || lb > 31)
+		return 32;
+	for (j = 0; j <= lb; j++)
+		row[j] = j;
+	for (i = 1; i <= la; i++) {
+		diag = row[0];
+		row[0] = i;
+		for (j = 1; j <= lb; j++) {
+			up = row[j];
+			row[j] = diag + (a[i - 1] != b[j - 1]);
+			if (up + 1 < row[j])
+				row[j] = up + 1;
+			if (row[j - 1] + 1 < row[j])
+				row[j] = row[j - 1] + 1;
+			diag = up;
+		}
+	}
+	return row[lb];
+}
+
+/*
+ * A first word @word that names no file: report's option spelled without
+ * its dashes ("top"), or the command it looks like mistyped (the start of
+ * its name, or at most 2 edits and fewer than its length; the nearest);
+ * -1 after saying so, 0 when it looks like neither (report then says the
+ * file is missing).
+ */
+static int mistyped(const char *word)
+{
+	const struct cmd *c, *best = NULL;
+	int d, best_d = 3;
+
+	if (*word == '-' || !access(word, F_OK))
+		return 0;
+	if (fgdecode_report_option(word)) {
+		fprintf(stderr, "fgdecode: unknown command '%s' (did you mean --%s?)\n",
+			word, word);
+		return -1;
+	}
+	for (c = cmds; c->name; c++) {
+		d = strlen(word) >= 2 && !strncmp(c->name, word, strlen(word)) ?
+		    1 : distance(word, c->name);
+		if (d < best_d && d < (int)strlen(c->name)) {
+			best = c;
+			best_d = d;
+		}
+	}
+	if (!best)
+		return 0;
+	fprintf(stderr, "fgdecode: unknown command '%s' (did you mean %s?)\n",
+		word, best->name);
+	return -1;
+}
+
+/*
  * The alias: drop "--map" from the options (before any "--") and say so.
  * Return: true when it was there.
  */
@@ -84,6 +150,10 @@ int main(int argc, char **argv)
 		snprintf(name, sizeof(name), "fgdecode %s", c->name);
 		argv[1] = name;
 		return c->run(argc - 1, argv + 1);
+	}
+	if (argc > 1 && mistyped(argv[1])) {
+		fputs("Try 'fgdecode --help' for more information.\n", stderr);
+		return 2;
 	}
 	/* getopt_long() names argv[0]: "fgdecode", not the path it ran by. */
 	argv[0] = "fgdecode";

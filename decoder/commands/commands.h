@@ -15,11 +15,18 @@
 #ifndef FGDECODE_COMMANDS_H
 #define FGDECODE_COMMANDS_H
 
+#include <stdbool.h>
 #include <stdio.h>
 
 int fgdecode_report(int argc, char **argv);
 int fgdecode_map(int argc, char **argv);
 int fgdecode_diff(int argc, char **argv);
+
+/*
+ * Is @name (without its dashes: "top") one of fgdecode report's long
+ * options?  main.c asks, to suggest "--top" for a first word "top".
+ */
+bool fgdecode_report_option(const char *name);
 
 /* Print the help of each command to @out (fgdecode help COMMAND, --help). */
 void fgdecode_report_usage(FILE *out);

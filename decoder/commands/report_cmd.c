@@ -308,3 +308,13 @@ int fgdecode_report(int argc, char **argv)
 	}
 	return fg_run(&opt, NULL);
 }
+
+bool fgdecode_report_option(const char *name)
+{
+	const struct option *o;
+
+	for (o = report_longopts(); o->name; o++)
+		if (!strcmp(o->name, name))
+			return true;
+	return false;
+}

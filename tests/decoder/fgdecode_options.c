@@ -3,7 +3,9 @@
  * Options: help, version, usage errors; the filters (--cpu, --from, --to,
  * --event, --pid).
  */
+#include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "fgdecode_fixture.h"
 
@@ -133,11 +135,48 @@ START_TEST(options_help_version_and_usage_errors)
 }
 END_TEST
 
+/*
+ * A first word that names no file but looks like a command or an option
+ * mistyped is a usage error naming it; one that looks like neither is a
+ * missing trace, and a file by a command-like name is read.
+ */
+START_TEST(mistyped_commands_are_named)
+{
+	char path[256];
+
+	write_mixed_trace();
+	run("dif a.dat b.dat");
+	ck_assert_int_eq(res.status, 2);
+	ck_assert_str_eq(res.err,
+		"fgdecode: unknown command 'dif' (did you mean diff?)\n"
+		"Try 'fgdecode --help' for more information.\n");
+	run("top 5 trace.dat");
+	ck_assert_int_eq(res.status, 2);
+	ck_assert_str_eq(res.err,
+		"fgdecode: unknown command 'top' (did you mean --top?)\n"
+		"Try 'fgdecode --help' for more information.\n");
+	run("mapp");
+	ck_assert_int_eq(res.status, 2);
+	ck_assert(strstr(res.err, "(did you mean map?)"));
+	run("rep trace.dat");
+	ck_assert(strstr(res.err, "(did you mean report?)"));
+	run("nosuch.dat");
+	ck_assert_int_eq(res.status, 1);
+	ck_assert(strstr(res.err, "nosuch.dat: No such file or directory"));
+	snprintf(path, sizeof(path), "%s/mapp", dir);
+	ck_assert_int_eq(link(trace_path, path), 0);
+	run("mapp --no-summary");
+	ck_assert_int_eq(res.status, 0);
+	ck_assert(strstr(res.out, "cpus=2\n"));
+}
+END_TEST
+
 TCase *options_tcase(void)
 {
 	TCase *tc = fgd_tcase("options and filters", 60);
 
 	tcase_add_test(tc, options_help_version_and_usage_errors);
+	tcase_add_test(tc, mistyped_commands_are_named);
 	tcase_add_test(tc, filters_the_trace_cannot_match_are_errors);
 	tcase_add_test(tc, filters_select_events_by_cpu_time_name_and_pid);
 	return tc;
