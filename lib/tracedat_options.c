@@ -266,7 +266,7 @@ int stackmap_tracedat_read_option(const char *path, unsigned int id,
 	struct td_option o = { .id = id, .max_size = max_size };
 	int ret;
 
-	ret = td_walk(path, visit_option, &o, err);
+	ret = td_walk_file(path, true, visit_option, &o, err);
 	if (!ret && !o.found) {
 		sm_err_set(err, "%s: no option 0x%x", path, id);
 		ret = -ENOENT;

@@ -56,19 +56,20 @@ int stackmap_snapshot_read_tracedat(const char *path,
 				    struct sm_err *err);
 
 /**
- * stackmap_tracedat_read_option() - the payload of one of our options
+ * stackmap_tracedat_read_option() - the payload of an option
  * @path: a trace.dat
- * @id: the option id (STACKMAP_TGIDS_OPTION, ...)
+ * @id: the option id (STACKMAP_TGIDS_OPTION, TRACEDAT_OPTION_UNAME, ...)
  * @max_size: the largest payload accepted, in bytes
  * @buf: set to a malloc()ed copy of the last option @id found, with a NUL
  *	byte after its @len bytes (free() it)
  * @len: set to the payload's size in bytes
  * @err: set on failure, as stackmap_snapshot_read_tracedat() does
  *
- * Walks the option chain as stackmap_snapshot_read_tracedat() does.
+ * Walks the option chain as stackmap_snapshot_read_tracedat() does, and a
+ * version 6 file's one option list.
  *
  * Return: 0; -ENOENT when the file holds no option @id; -ENOTSUP for a
- * version 6 file or a compressed options section; -EBADMSG for a malformed
+ * compressed options section; -EBADMSG for a malformed
  * file or a payload over @max_size; -ENOMEM; -errno when it cannot be read.
  */
 int stackmap_tracedat_read_option(const char *path, unsigned int id,

@@ -6,6 +6,7 @@
  */
 #include <getopt.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "commands.h"
@@ -17,6 +18,8 @@
 #include "weight.h"
 #include "message.h"
 #include "options.h"
+#include "tracedat_file.h"
+#include "tracedat_options.h"
 
 /**
  * struct diff_options - fgdecode diff BASE.dat NEW.dat
@@ -223,10 +226,44 @@ static int write_diff_flamegraph(const struct diff_options *opt,
 	return -1;
 }
 
+/* Refuse traces of two kernel releases; -1 after printing. */
+static int refuse_releases(const struct diff_options *opt,
+			   const char *const path[2],
+			   const char *const release[2])
+{
+	if (opt->any_kernel || !strcmp(release[DIFF_BASE], release[DIFF_NEW]))
+		return 0;
+	fg_error("diff: %s was recorded on kernel %s, %s on %s: their stacks differ for that alone (--any-kernel to compare them anyway)",
+		 path[DIFF_BASE], release[DIFF_BASE], path[DIFF_NEW],
+		 release[DIFF_NEW]);
+	return -1;
+}
+
+/*
+ * The kernel release @path recorded, from its UNAME option, read without
+ * decoding the trace; "" when it cannot be read so (a version 6 file, a
+ * compressed options section: the run reads it then).
+ */
+static void early_release(const char *path, char *release, size_t size)
+{
+	struct sm_err err;
+	size_t len;
+	char *uname;
+
+	*release = '\0';
+	if (stackmap_tracedat_read_option(path, TRACEDAT_OPTION_UNAME, 4096,
+					  &uname, &len, &err))
+		return;
+	if (debuginfo_release(uname, release, size))
+		*release = '\0';
+	free(uname);
+}
+
 /*
  * Read BASE, then NEW, each into the diff by a run of its own; refuse
  * traces of two kernel releases unless --any-kernel (their stacks would
- * differ for that alone).  Return: 0, or EXIT_ERROR (printed).
+ * differ for that alone), before decoding either when their UNAME options
+ * can be read first.  Return: 0, or EXIT_ERROR (printed).
  */
 static int read_sides(const struct diff_options *opt, struct fgdiff *d)
 {
@@ -234,15 +271,22 @@ static int read_sides(const struct diff_options *opt, struct fgdiff *d)
 	struct diff_side sides[2] = { { .d = d, .side = DIFF_BASE },
 				      { .d = d, .side = DIFF_NEW } };
 	struct trace_options trace = opt->trace;
+	char early[2][128];
 	struct sm_err err;
 	int side;
 
-	/* Both readable before either is decoded. */
-	for (side = DIFF_BASE; side <= DIFF_NEW; side++)
+	/* Both readable, and of one kernel, before either is decoded. */
+	for (side = DIFF_BASE; side <= DIFF_NEW; side++) {
 		if (reader_check(path[side], &err)) {
 			fg_file_error(path[side], "%s", err.msg);
 			return EXIT_ERROR;
 		}
+		early_release(path[side], early[side], sizeof(early[side]));
+	}
+	if (*early[DIFF_BASE] && *early[DIFF_NEW] &&
+	    refuse_releases(opt, path, (const char *[]){ early[DIFF_BASE],
+							early[DIFF_NEW] }))
+		return EXIT_ERROR;
 	for (side = DIFF_BASE; side <= DIFF_NEW; side++) {
 		trace.path = path[side];
 		if (fg_run(&trace, &(struct output){ &diff_side_output,
@@ -250,13 +294,10 @@ static int read_sides(const struct diff_options *opt, struct fgdiff *d)
 		    EXIT_ERROR)
 			return EXIT_ERROR;
 	}
-	if (opt->any_kernel ||
-	    !strcmp(sides[DIFF_BASE].release, sides[DIFF_NEW].release))
-		return 0;
-	fg_error("diff: %s was recorded on kernel %s, %s on %s: their stacks differ for that alone (--any-kernel to compare them anyway)",
-		 path[DIFF_BASE], sides[DIFF_BASE].release, path[DIFF_NEW],
-		 sides[DIFF_NEW].release);
-	return EXIT_ERROR;
+	return refuse_releases(opt, path,
+			       (const char *[]){ sides[DIFF_BASE].release,
+						 sides[DIFF_NEW].release }) ?
+	       EXIT_ERROR : 0;
 }
 
 /* fgdecode diff: both traces into one diff, then what changed printed. */

@@ -161,6 +161,19 @@ START_TEST(diff_needs_two_traces_of_one_kernel_and_reports_which_one_is_bad)
 		"fgdecode: diff: new.dat was recorded on kernel (not recorded), other.dat on 6.12.117+deb12-amd64: their stacks differ for that alone (--any-kernel to compare them anyway)\n");
 	run("diff --any-kernel --no-summary new.dat other.dat");
 	ck_assert_int_eq(res.status, 0);
+	/*
+	 * Both with a uname: refused before either is decoded (decoding would
+	 * have failed on --weight nope first).
+	 */
+	mt = mkt_new(1);
+	mkt_set_uname(mt, "Linux guest 7.3.4+deb13-amd64 #1 SMP PREEMPT_DYNAMIC");
+	tick(0, 1 * SEC, 1);
+	snprintf(trace_path, sizeof(trace_path), "%s/newest.dat", dir);
+	write_trace();
+	run("diff --weight nope other.dat newest.dat");
+	ck_assert_int_eq(res.status, 1);
+	ck_assert_str_eq(res.err,
+		"fgdecode: diff: other.dat was recorded on kernel 6.12.117+deb12-amd64, newest.dat on 7.3.4+deb13-amd64: their stacks differ for that alone (--any-kernel to compare them anyway)\n");
 	run("help diff");
 	ck_assert_int_eq(res.status, 0);
 	ck_assert(strstr(res.out, "usage: fgdecode diff [options] BASE.dat NEW.dat\n"));
