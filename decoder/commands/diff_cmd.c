@@ -131,6 +131,8 @@ static int parse_diff_options(struct diff_options *opt, int argc,
 
 	opt->trace.summary = true;
 	/* No -N: diff prints no event text (check_output_options()). */
+	if (check_abbreviations(argc, argv, diff_longopts))
+		return -1;
 	while ((c = getopt_long(argc, argv, "h", diff_longopts, NULL)) != -1) {
 		ret = parse_diff_option(opt, c, optarg);
 		if (ret > 0)

@@ -156,6 +156,8 @@ static int parse_map_options(struct map_options *opt, int argc, char **argv)
 {
 	int c, ret;
 
+	if (check_abbreviations(argc, argv, map_longopts))
+		return -1;
 	while ((c = getopt_long(argc, argv, "h", map_longopts, NULL)) != -1) {
 		ret = parse_map_option(opt, c, optarg);
 		if (ret > 0)

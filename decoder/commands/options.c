@@ -179,3 +179,43 @@ int check_outputs(const char *option, const char *file,
 	}
 	return 0;
 }
+
+/* The option of @opts named exactly @name (@len bytes), or NULL. */
+static const struct option *option_named(const struct option *opts,
+					 const char *name, size_t len)
+{
+	for (; opts->name; opts++)
+		if (strlen(opts->name) == len && !strncmp(opts->name, name, len))
+			return opts;
+	return NULL;
+}
+
+int check_abbreviations(int argc, char **argv, const struct option *opts)
+{
+	const struct option *o;
+	const char *name;
+	size_t len;
+	int i;
+
+	for (i = 1; i < argc && strcmp(argv[i], "--"); i++) {
+		if (strncmp(argv[i], "--", 2))
+			continue;
+		name = argv[i] + 2;
+		len = strcspn(name, "=");
+		o = option_named(opts, name, len);
+		if (o) {
+			/* Its argument, when separate, is no option. */
+			i += o->has_arg == required_argument && !name[len];
+			continue;
+		}
+		for (o = opts; o->name; o++)
+			if (len && !strncmp(o->name, name, len))
+				break;
+		if (!o->name)
+			continue;	/* getopt_long() says it is unknown */
+		fg_error("--%.*s: no such option (did you mean --%s? options are not abbreviated)",
+			 (int)len, name, o->name);
+		return -1;
+	}
+	return 0;
+}

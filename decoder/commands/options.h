@@ -15,6 +15,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <getopt.h>
 #include <stdio.h>
 
 #include "analyses.h"
@@ -85,6 +86,18 @@ enum print {
 	PRINT_TOP,
 	PRINT_FLAMEGRAPH,
 };
+
+/**
+ * check_abbreviations() - refuse a long option given by the start of its
+ * name: getopt_long() takes "--task" for "--task-root" in silence
+ * @argc: the command's argc
+ * @argv: the command's argv (up to a "--")
+ * @opts: the command's struct option table
+ *
+ * Return: 0, or -1 after printing "--task: no such option (did you mean
+ * --task-root? options are not abbreviated)".
+ */
+int check_abbreviations(int argc, char **argv, const struct option *opts);
 
 /**
  * usage_hint() - after a usage error (getopt_long() or the caller printed

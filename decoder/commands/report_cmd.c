@@ -264,6 +264,8 @@ static int parse_report_options(struct trace_options *opt, int argc,
 	int c, ret;
 
 	opt->summary = true;
+	if (check_abbreviations(argc, argv, report_longopts()))
+		return -1;
 	while ((c = getopt_long(argc, argv, "hN", report_longopts(),
 				NULL)) != -1) {
 		ret = parse_report_option(opt, c, optarg);

@@ -171,12 +171,43 @@ START_TEST(mistyped_commands_are_named)
 }
 END_TEST
 
+/*
+ * No option is taken by the start of its name: --task is not --task-root
+ * (getopt_long() would take it in silence), in every command; an option's
+ * own argument that looks like one is left alone.
+ */
+START_TEST(abbreviated_options_are_refused)
+{
+	write_mixed_trace();
+	run("--off-cpu --task --folded trace.dat");
+	ck_assert_int_eq(res.status, 2);
+	ck_assert_str_eq(res.err,
+		"fgdecode: --task: no such option (did you mean --task-root? options are not abbreviated)\n"
+		"Try 'fgdecode --help' for more information.\n");
+	run("--fold=x trace.dat");
+	ck_assert_int_eq(res.status, 2);
+	ck_assert(strstr(res.err, "--fold: no such option (did you mean --folded?"));
+	run("diff --norm a.dat b.dat");
+	ck_assert_int_eq(res.status, 2);
+	ck_assert(strstr(res.err, "Try 'fgdecode diff --help'"));
+	run("map --int 1");
+	ck_assert_int_eq(res.status, 2);
+	ck_assert(strstr(res.err, "--int: no such option (did you mean --interval?"));
+	run("--top=1 --no-summary trace.dat");
+	ck_assert_int_eq(res.status, 0);
+	run("--no-summary --event --fold trace.dat");
+	ck_assert_int_eq(res.status, 1);
+	ck_assert(strstr(res.err, "--event --fold: the trace has no such event"));
+}
+END_TEST
+
 TCase *options_tcase(void)
 {
 	TCase *tc = fgd_tcase("options and filters", 60);
 
 	tcase_add_test(tc, options_help_version_and_usage_errors);
 	tcase_add_test(tc, mistyped_commands_are_named);
+	tcase_add_test(tc, abbreviated_options_are_refused);
 	tcase_add_test(tc, filters_the_trace_cannot_match_are_errors);
 	tcase_add_test(tc, filters_select_events_by_cpu_time_name_and_pid);
 	return tc;
