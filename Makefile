@@ -119,20 +119,27 @@ demo: deps
 	$(MAKE) all
 	tests/vm/demo.sh
 
-install: decoder plugin record
+# What a machine that only reads traces needs (Debian: the fgdecode and
+# libtraceevent1-plugin-stackmap packages).
+install-decoder: decoder plugin
 	install -D -m 0755 decoder/fgdecode $(DESTDIR)$(BINDIR)/fgdecode
 	install -D -m 0644 plugin/plugin_stackmap.so $(DESTDIR)$(PLUGINDIR)/plugin_stackmap.so
 	install -D -m 0644 man/fgdecode.1 $(DESTDIR)$(MANDIR)/man1/fgdecode.1
-	install -D -m 0644 man/stackmap.7 $(DESTDIR)$(MANDIR)/man7/stackmap.7
+	install -D -m 0644 man/plugin_stackmap.7 $(DESTDIR)$(MANDIR)/man7/plugin_stackmap.7
+
+# Everything or nothing: what can refuse (a trace-cmd that is not the front
+# end where it would go) is checked before a file is installed.
+install: decoder plugin record
 	@if [ -e "$(FE)" ] && ! $(call is_front_end,"$(FE)"); then \
 		echo "make install: $(FE) is not the stackmap front end (the real trace-cmd?); not replacing it: use another PREFIX or FRONTENDDIR" >&2; \
 		exit 1; \
 	fi
+	$(MAKE) --no-print-directory install-decoder
+	install -D -m 0644 man/stackmap.7 $(DESTDIR)$(MANDIR)/man7/stackmap.7
 	install -D -m 0755 record/trace-cmd $(FE)
 	install -D -m 0755 record/stackmap-snapshot $(DESTDIR)$(FRONTENDDIR)/stackmap-snapshot
 	install -D -m 0644 man/stackmap-record.1 $(DESTDIR)$(MANDIR)/man1/stackmap-record.1
 	ln -sf stackmap-record.1 $(DESTDIR)$(MANDIR)/man1/stackmap-snapshot.1
-	install -D -m 0644 man/plugin_stackmap.7 $(DESTDIR)$(MANDIR)/man7/plugin_stackmap.7
 	install -d $(DESTDIR)$(DKMSDIR)/kmod $(DESTDIR)$(DKMSDIR)/include/stackmap
 	install -m 0644 $(KMOD_SOURCES) $(DESTDIR)$(DKMSDIR)/kmod/
 	install -m 0644 include/stackmap/*.h $(DESTDIR)$(DKMSDIR)/include/stackmap/
@@ -167,4 +174,4 @@ clean:
 	-$(MAKE) -C tests/bench clean
 	rm -rf build
 
-.PHONY: all module plugin record decoder deps check check-fresh deb check-deb fuzz bench bench-quick demo install uninstall clean
+.PHONY: all module plugin record decoder deps check check-fresh deb check-deb fuzz bench bench-quick demo install install-decoder uninstall clean

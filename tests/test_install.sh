@@ -1,6 +1,7 @@
 #!/bin/bash
 # `make install` / `make uninstall` into a DESTDIR (default PREFIX,
-# /usr/local): the exact file list, the front end installed as trace-cmd
+# /usr/local): the exact file list, `make install-decoder`'s (what a machine
+# that only reads traces needs), the front end installed as trace-cmd
 # ahead of the real one on Debian's root PATH (and handing everything else
 # to it unchanged), a DKMS build of the installed module source against the
 # installed kernel headers (in private DKMS trees, the system's untouched),
@@ -47,6 +48,21 @@ check_file_list() {
 	diff <(expected_files | sort) <(cd "$DEST" && find . -type f | sed 's|^\./||' | sort) ||
 		fail "install" "installed files differ from the expected list (< expected, > installed)"
 	echo "test_install: install: $(expected_files | wc -l) files where expected"
+}
+
+# make install-decoder: fgdecode, the plugin and their man pages, nothing else; uninstall removes them.
+check_install_decoder() {
+	local dest
+	dest=$(mktemp -d)
+	make -s -C "$ROOT" install-decoder DESTDIR="$dest" >/dev/null
+	diff <(printf '%s\n' usr/local/bin/fgdecode "${PLUGINDIR#/}/plugin_stackmap.so" \
+		usr/local/share/man/man1/fgdecode.1 usr/local/share/man/man7/plugin_stackmap.7 | sort) \
+		<(cd "$dest" && find . -type f | sed 's|^\./||' | sort) ||
+		fail "install-decoder" "installed files differ from the expected list (< expected, > installed)"
+	make -s -C "$ROOT" uninstall DESTDIR="$dest" >/dev/null
+	[[ -z $(cd "$dest" && find . -type f) ]] || fail "install-decoder" "files left after uninstall"
+	rm -rf "$dest"
+	echo "test_install: install-decoder: fgdecode, the plugin and their 2 man pages, removed by uninstall"
 }
 
 check_dkms_build() {
@@ -107,6 +123,7 @@ check_uninstall() {
 # PREFIX=/usr over a real trace-cmd in /usr/bin: install refuses before
 # touching it, uninstall leaves it; an installed front end is replaced.
 check_real_trace_cmd_kept() {
+	local left
 	mkdir -p "$OTHER/usr/bin"
 	printf '#!/bin/sh\necho real trace-cmd\n' >"$OTHER/usr/bin/trace-cmd"
 	chmod 755 "$OTHER/usr/bin/trace-cmd"
@@ -114,6 +131,9 @@ check_real_trace_cmd_kept() {
 	if make -s -C "$ROOT" install DESTDIR="$OTHER" PREFIX=/usr >/dev/null 2>"$OTHER/err"; then
 		fail "PREFIX=/usr" "make install replaced a real trace-cmd"
 	fi
+	# Everything or nothing: refused before a single file is installed.
+	left=$(cd "$OTHER" && find . -type f ! -name real ! -name err ! -path ./usr/bin/trace-cmd | head -n3)
+	[[ -z $left ]] || fail "PREFIX=/usr" "a refused make install left files: $left"
 	grep -q 'is not the stackmap front end' "$OTHER/err" || fail "PREFIX=/usr" "message: $(cat "$OTHER/err")"
 	cmp -s "$OTHER/real" "$OTHER/usr/bin/trace-cmd" || fail "PREFIX=/usr" "the real trace-cmd was changed"
 	make -s -C "$ROOT" uninstall DESTDIR="$OTHER" PREFIX=/usr >/dev/null
@@ -129,6 +149,7 @@ check_real_trace_cmd_kept() {
 command -v dkms >/dev/null || fail "setup" "dkms is not installed (tests/install-deps.sh)"
 make -s -C "$ROOT" install DESTDIR="$DEST" >/dev/null
 check_file_list
+check_install_decoder
 check_front_end_on_path
 check_dkms_build
 check_uninstall
