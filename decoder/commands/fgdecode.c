@@ -188,6 +188,7 @@ static int begin_output(struct fgdecode *fg)
 		.set = fg->an.set,
 		.args = &fg->opt.out,
 		.analysis = &fg->opt.an,
+		.selected = &fg->selected,
 	};
 	ret = fg->out.ops->begin ? fg->out.ops->begin(fg->out.state,
 						      &fg->env) : 0;

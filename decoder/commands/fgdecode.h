@@ -40,6 +40,7 @@ struct fgdecode {
 	size_t records;			/* read, stackmap ones included */
 	size_t events;			/* read, stackmap ones left out */
 	size_t matched;
+	size_t selected;		/* events (not stack records) matched */
 	unsigned long long first_ts;	/* of the records read, in the trace */
 	unsigned long long last_ts;	/* clock's units (ns) */
 	size_t warnings;

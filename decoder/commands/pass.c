@@ -171,8 +171,10 @@ static void decode_event(struct fgdecode *fg, struct tep_record *record,
 	if (stack)
 		fg->records++;
 	stop(fg, analyses_event(&fg->an, fg->reader.tep, record, selected));
-	if (selected)
+	if (selected) {
+		fg->selected++;
 		emit(fg, &ev, stack, kind);
+	}
 	analysed_stack(fg, &ev, stack, kind, selected);
 	if (stack)
 		reader_put(stack);

@@ -25,9 +25,16 @@
 #include "kallsyms.h"
 
 #define PAD		10	/* left and right margin, px */
-#define TOP		48	/* title and buttons */
+#define TOP		64	/* title and buttons, the legend */
+#define LEGEND_Y	44	/* the legend's baseline */
 #define BOTTOM		36	/* details line */
 #define FONT_SIZE	12
+/*
+ * A character of the label font is this many font sizes wide, on average
+ * (flamegraph.pl's 0.59 for Verdana); flamegraph.js fits labels with the
+ * same two numbers when it zooms.
+ */
+#define FONT_WIDTH	0.59
 
 enum fg_kind {
 	FG_ROOT, FG_EVENT, FG_LABEL, FG_KERNEL, FG_MODULE, FG_INLINED,
@@ -46,6 +53,7 @@ struct fg_node {
 				 * handle, a static string, @hex or @own */
 	char hex[20];		/* "0xADDR" of an address without symbol */
 	char *own;		/* a root or diff frame's name (malloc'ed) */
+	const char *mod;	/* a module's frame: the module (kallsyms) */
 	enum fg_kind kind;
 	sm_u64 weight;		/* the width; in a diff, the new weight */
 	sm_u64 base;		/* in a diff, the base weight */
@@ -65,6 +73,9 @@ struct fg_tree {
 	bool diff;		/* a differential graph (base and new) */
 	sm_u64 max_delta;	/* in a diff: the largest |new - base| */
 	double scale;		/* px per unit of weight */
+	unsigned int drawn;	/* the kinds drawn (1 << fg_kind), for the
+				 * legend */
+	size_t selected;	/* events the filters selected; -1: unknown */
 };
 
 /* The child of @parent named @name of kind @kind, added when new; -1 nomem. */
@@ -132,6 +143,8 @@ static bool add_addr(struct fg_tree *t, const struct symbolizer *sz,
 		if (!step(t, at, ++*depth, f[n].name ? f[n].name : hex, kind,
 			  w, c))
 			return false;
+		if (kind == FG_MODULE)
+			t->nodes[*at].mod = k->mod;
 	}
 	return true;
 }
@@ -388,27 +401,63 @@ static void put_tooltip(FILE *out, const struct fg_tree *t,
 		format_count(out, ", ", n->count, t->counted);
 	if (n->kind == FG_INLINED)
 		fputs(" (inlined)", out);
-	else if (n->kind == FG_MODULE)
-		fputs(" (module)", out);
+	else if (n->kind == FG_MODULE && n->mod) {
+		fputs(" [", out);
+		put_xml(out, n->mod);
+		fputc(']', out);
+	}
 }
 
-static void put_frame(FILE *out, const struct fg_tree *t,
+/*
+ * The label of a frame @w px wide, as flamegraph.pl and flamegraph.js fit
+ * it: the name, cut to what fits with ".." after it, or nothing when fewer
+ * than 3 characters would fit.
+ */
+static void put_label(FILE *out, const char *name, double w)
+{
+	int fit = (int)((w - 6) / (FONT_SIZE * FONT_WIDTH));
+	size_t len = strlen(name), i;
+	const char *e;
+
+	if (fit < 3)
+		return;
+	if (len > (size_t)fit)
+		len = fit - 2;
+	for (i = 0; i < len; i++) {
+		e = xml_entity(name[i]);
+		if (e)
+			fputs(e, out);
+		else
+			fputc(name[i], out);
+	}
+	if (len < strlen(name))
+		fputs("..", out);
+}
+
+static void put_frame(FILE *out, struct fg_tree *t,
 		      const struct fg_node *n, double x, double w, int depth)
 {
 	int y = TOP + (t->max_depth - depth) * FLAMEGRAPH_FRAME_HEIGHT;
+	char ws[32];
 
-	fprintf(out, "<g class=\"f %s%s\" data-x=\"%.3f\" data-w=\"%.3f\" data-n=\"",
-		kind_name[n->kind], n->kind == FG_ROOT ? " root" : "", x, w);
+	/* The width flamegraph.js reads back, so that both fit one label. */
+	snprintf(ws, sizeof(ws), "%.3f", w);
+	w = strtod(ws, NULL);
+	fprintf(out, "<g class=\"f %s%s\" data-x=\"%.3f\" data-w=\"%s\" data-n=\"",
+		kind_name[n->kind], n->kind == FG_ROOT ? " root" : "", x, ws);
 	put_xml(out, n->name);
 	fputs("\"><title>", out);
 	put_tooltip(out, t, n);
-	fprintf(out, "</title><rect x=\"%.3f\" y=\"%d\" width=\"%.3f\" height=\"%d\" rx=\"2\" fill=\"",
-		PAD + x, y, w, FLAMEGRAPH_FRAME_HEIGHT - 1);
+	fprintf(out, "</title><rect x=\"%.3f\" y=\"%d\" width=\"%s\" height=\"%d\" rx=\"2\" fill=\"",
+		PAD + x, y, ws, FLAMEGRAPH_FRAME_HEIGHT - 1);
 	put_fill(out, t, n);
 	fputs("\" data-fill=\"", out);
 	put_fill(out, t, n);
-	fprintf(out, "\"/><text x=\"%.3f\" y=\"%d\"></text></g>\n", PAD + x + 3,
+	fprintf(out, "\"/><text x=\"%.3f\" y=\"%d\">", PAD + x + 3,
 		y + FLAMEGRAPH_FRAME_HEIGHT - 4);
+	put_label(out, n->name, w);
+	fputs("</text></g>\n", out);
+	t->drawn |= 1u << n->kind;
 }
 
 static int cmp_child(const void *a, const void *b, void *nodes)
@@ -475,13 +524,40 @@ static const char svg_style[] =
 	".button { cursor: pointer; fill: rgb(0,0,160); }\n"
 	".hide { display: none; }\n"
 	"#title { font-size: 17px; }\n"
+	"#legend text { font-size: 11px; }\n"
 	"</style>\n";
+
+/*
+ * After the title, what the graph holds: " (2428 events with a stack, of
+ * 2569)", " (409600 bytes over 2428 events with a stack, of 2569)", in ns
+ * the time for people too " (2.95 s, 2948778451 ns over 812 intervals)";
+ * a diff's " (302400 bytes)".  "of M": the events the filters selected,
+ * with a stack or not.
+ */
+static void put_title_counts(FILE *out, const struct fg_tree *t)
+{
+	bool events = !strcmp(t->counted ? t->counted : "", "events");
+	char d[SM_DURATION_LEN];
+
+	fputs(" (", out);
+	if (!strcmp(t->unit, "ns"))
+		fprintf(out, "%s, ", sm_duration(d, t->total));
+	if (t->diff || t->weighted)
+		fprintf(out, "%llu %s", (unsigned long long)t->total, t->unit);
+	if (!t->diff) {
+		format_count(out, t->weighted ? " over " : "",
+			     t->nodes[0].count, t->counted);
+		if (events)
+			fputs(" with a stack", out);
+		if (events && t->selected != (size_t)-1)
+			fprintf(out, ", of %zu", t->selected);
+	}
+	fputc(')', out);
+}
 
 static void put_header(FILE *out, const struct fg_tree *t, const char *title,
 		       int height)
 {
-	char d[SM_DURATION_LEN];
-
 	fprintf(out, "<?xml version=\"1.0\" standalone=\"no\"?>\n"
 		"<svg version=\"1.1\" xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" viewBox=\"0 0 %d %d\" data-width=\"%d\">\n",
 		FLAMEGRAPH_WIDTH, height, FLAMEGRAPH_WIDTH, height,
@@ -494,18 +570,69 @@ static void put_header(FILE *out, const struct fg_tree *t, const char *title,
 		"<text id=\"title\" x=\"%d\" y=\"24\" text-anchor=\"middle\">",
 		FLAMEGRAPH_WIDTH / 2);
 	put_xml(out, title);
-	/* Times for people too: " (2.95 s, 2948778451 ns)". */
-	fputs(" (", out);
-	if (!strcmp(t->unit, "ns"))
-		fprintf(out, "%s, ", sm_duration(d, t->total));
-	fprintf(out, "%llu %s)</text>\n", (unsigned long long)t->total,
-		t->unit);
+	put_title_counts(out, t);
+	fputs("</text>\n", out);
 	fprintf(out, "<text id=\"unzoom\" class=\"button hide\" x=\"%d\" y=\"24\">Reset Zoom</text>\n"
 		"<text id=\"search\" class=\"button\" x=\"%d\" y=\"24\" text-anchor=\"end\">Search</text>\n"
 		"<text id=\"details\" x=\"%d\" y=\"%d\"> </text>\n"
 		"<text id=\"matched\" x=\"%d\" y=\"%d\" text-anchor=\"end\"></text>\n",
 		PAD, FLAMEGRAPH_WIDTH - PAD, PAD, height - 12,
 		FLAMEGRAPH_WIDTH - PAD, height - 12);
+}
+
+/* What each colour of the legend stands for, in the order shown. */
+static const struct {
+	enum fg_kind kind;
+	const char *what;
+} legend[] = {
+	{ FG_EVENT, "event" },
+	{ FG_LABEL, "task or state" },
+	{ FG_KERNEL, "kernel function" },
+	{ FG_MODULE, "module function" },
+	{ FG_INLINED, "inlined" },
+	{ FG_MARKER, "unresolved or truncated" },
+	{ FG_MERGED, "narrow frames merged" },
+};
+
+/* One swatch of the legend at *@x, its label after it. */
+static void put_swatch(FILE *out, double *x, const char *fill,
+		       const char *what)
+{
+	fprintf(out, "<rect x=\"%.1f\" y=\"%d\" width=\"10\" height=\"10\" rx=\"2\" fill=\"%s\"/>"
+		"<text x=\"%.1f\" y=\"%d\">%s</text>\n",
+		*x, LEGEND_Y - 9, fill, *x + 14, LEGEND_Y, what);
+	*x += 14 + strlen(what) * 11 * FONT_WIDTH + 12;
+}
+
+/*
+ * The legend under the title: a swatch of each kind of frame drawn, in a
+ * shade of its hue; in a diff, the colours of growth and shrinkage.
+ */
+static void put_legend(FILE *out, const struct fg_tree *t)
+{
+	double x = PAD;
+	char fill[32];
+	size_t i;
+	FILE *f;
+
+	fputs("<g id=\"legend\">\n", out);
+	if (t->diff) {
+		put_swatch(out, &x, "rgb(255,50,50)", "grew");
+		put_swatch(out, &x, "rgb(50,50,255)", "shrank");
+		put_swatch(out, &x, "rgb(245,245,245)", "unchanged");
+	}
+	for (i = 0; !t->diff && i < sizeof(legend) / sizeof(legend[0]); i++) {
+		if (!(t->drawn & 1u << legend[i].kind))
+			continue;
+		f = fmemopen(fill, sizeof(fill), "w");
+		if (!f)
+			continue;
+		put_fill(f, t, &(struct fg_node){ .name = legend[i].what,
+						  .kind = legend[i].kind });
+		fclose(f);
+		put_swatch(out, &x, fill, legend[i].what);
+	}
+	fputs("</g>\n", out);
 }
 
 static void free_tree(struct fg_tree *t)
@@ -541,6 +668,7 @@ static int write_svg(struct fg_tree *t, int ret, const char *path,
 	}
 	put_header(out, t, title, height);
 	ret = put_tree(out, t, 0, 0, 0);
+	put_legend(out, t);
 	fputs("</svg>\n", out);
 	free_tree(t);
 	if (ret)
@@ -556,9 +684,10 @@ static int write_svg(struct fg_tree *t, int ret, const char *path,
 
 int flamegraph_write(const char *path, const struct symbolizer *sz,
 		     struct stackset *set, bool merge, const char *title,
-		     struct sm_err *err)
+		     size_t selected, struct sm_err *err)
 {
-	struct fg_tree t = { .weighted = sset_weighted(set), .merge = merge };
+	struct fg_tree t = { .weighted = sset_weighted(set), .merge = merge,
+			     .selected = selected };
 
 	t.unit = !t.weighted ? "events" : *sset_weight_unit(set) ?
 		 sset_weight_unit(set) : sset_weight_name(set);
@@ -570,7 +699,8 @@ int flamegraph_write_diff(const char *path, const struct fgdiff *d,
 			  bool normalize, const char *unit, const char *title,
 			  struct sm_err *err)
 {
-	struct fg_tree t = { .diff = true, .unit = unit };
+	struct fg_tree t = { .diff = true, .unit = unit,
+			     .selected = (size_t)-1 };
 
 	return write_svg(&t, build_diff(&t, d, normalize), path, title, err);
 }
@@ -585,7 +715,7 @@ static int flamegraph_end(void *state, const struct output_env *env,
 	(void)span_ns;
 	return output_failed(flamegraph_write(env->args->arg, env->sz,
 					      env->set, env->args->merge,
-					      env->path, &err),
+					      env->path, *env->selected, &err),
 			     env->args->arg, &err);
 }
 

@@ -19,7 +19,15 @@
  * Colours say what a frame is: warm (red to yellow) a vmlinux function,
  * aqua a module's, green an inlined frame, grey a marker, violet an event,
  * blue a root frame (task, state), light grey merged frames; the shade within a hue comes from the name,
- * so a function keeps its colour across graphs.
+ * so a function keeps its colour across graphs.  A legend under the title
+ * names the kinds drawn; the title counts the events with a stack and the
+ * events selected ("trace.dat (2428 events with a stack, of 2569)").
+ *
+ * Each frame's label is written into the file, fitted as flamegraph.pl
+ * fits it (the name, cut with ".." to what fits, none when fewer than 3
+ * characters would), so the file reads as a picture where no script runs
+ * (<img>); the script fits labels anew when it zooms or widens the graph to
+ * the window.
  *
  * Siblings narrower than FLAMEGRAPH_MIN_WIDTH px at full width are drawn
  * as one frame "[N frames]" (with what they weigh), or dropped when that
@@ -27,7 +35,8 @@
  * of thousands of stacks.
  *
  * In a browser (flamegraph.js): each frame's tooltip (<title>) says its
- * name, weight and share of the total ("__schedule: 412 events, 22.84%"),
+ * name, weight and share of the total ("__schedule: 412 events, 22.84%";
+ * a module's function names its module: "p9_client_rpc: ..., 2.32% [9pnet]"),
  * with --weight also its count, and in ns the time for people as the title
  * gives it ("[S]: 2.00 s (2000000000 ns), 72.73%, 1 interval": --off-cpu
  * counts intervals); clicking a frame zooms to it, "Search" (or Ctrl-F) paints the frames
@@ -55,6 +64,8 @@
  * @set: stacks counted with sset_count*()
  * @merge: no event frames: each stack over all events (--merge)
  * @title: the graph's title (e.g. the trace's file name)
+ * @selected: the events the filters selected, with a stack or not, for the
+ *	title's "N events with a stack, of M"; (size_t)-1: not said
  * @err: on failure, one line naming @path
  *
  * Return: 0, -ENOMEM, or -EIO when @path cannot be written (@err set in
@@ -62,7 +73,7 @@
  */
 int flamegraph_write(const char *path, const struct symbolizer *sz,
 		     struct stackset *set, bool merge, const char *title,
-		     struct sm_err *err);
+		     size_t selected, struct sm_err *err);
 
 struct fgdiff;
 

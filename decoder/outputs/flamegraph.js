@@ -3,8 +3,10 @@
 // The script of fgdecode --flamegraph SVGs (flamegraph.h), embedded in each
 // file (decoder/Makefile turns it into flamegraph.js.h).  The SVG holds one
 // <g class="f"> per frame: data-n its name, data-x and data-w its place and
-// width at full scale in px, a <rect> and a <text>; the root is at the
-// bottom.  Click a frame to zoom to it (its ancestors span the width,
+// width at full scale in px, a <rect> and a <text> whose label fgdecode
+// already wrote (so the file reads as an image too, where no script runs);
+// the root is at the bottom.  Opened as a document, the graph first widens
+// or narrows to the window.  Click a frame to zoom to it (its ancestors span the width,
 // faded), click "Reset Zoom" or the root to unzoom; "Search" (or Ctrl-F)
 // asks for a regular expression and paints the matching frames, and
 // "Matched: N%" says what share of the total weight they hold (nested
@@ -33,7 +35,26 @@ function init() {
 		if (e.ctrlKey && e.key === "f") { e.preventDefault(); search_prompt(); }
 		if (e.key === "Escape") { reset_search(); }
 	});
+	fit_window();
 	frames.forEach(function (g) { place(g, num(g, "data-x"), num(g, "data-w")); });
+}
+
+// Widen or narrow the graph to the window, frames, title and buttons with it.
+function fit_window() {
+	var width = Math.floor(window.innerWidth), f, old = parseFloat(svg.getAttribute("width"));
+	if (!width || Math.abs(width - old) < 1 || width < 200) return;
+	f = (width - 2 * PAD) / W;
+	frames.forEach(function (g) {
+		g.setAttribute("data-x", (num(g, "data-x") * f).toFixed(3));
+		g.setAttribute("data-w", (num(g, "data-w") * f).toFixed(3));
+	});
+	W = width - 2 * PAD;
+	svg.setAttribute("width", width);
+	svg.setAttribute("viewBox", "0 0 " + width + " " + svg.getAttribute("height"));
+	svg.setAttribute("data-width", W);
+	document.getElementById("title").setAttribute("x", width / 2);
+	searchbtn.setAttribute("x", width - PAD);
+	matchedtext.setAttribute("x", width - PAD);
 }
 
 function num(g, a) { return parseFloat(g.getAttribute(a)); }

@@ -74,6 +74,8 @@ struct output_args {
  *	says); aggregate outputs read it in end()
  * @args: the command line's wishes
  * @analysis: the analyses the stacks went through (--weight, --off-cpu)
+ * @selected: the events the filters selected so far, with a stack or not
+ *	(stack records shown on their own not counted); final in end()
  * @define_stacks: set by begin(): resolve the stack of each stack_define
  *	given to define()
  */
@@ -88,6 +90,7 @@ struct output_env {
 	struct stackset *set;
 	const struct output_args *args;
 	const struct analysis_args *analysis;
+	const size_t *selected;
 	bool define_stacks;
 };
 

@@ -77,20 +77,22 @@ START_TEST(off_cpu_flamegraph_reads_durations_and_counts_intervals)
 	run("--off-cpu --flamegraph - --no-summary trace.dat");
 	ck_assert_int_eq(res.status, 0);
 	ck_assert_ptr_nonnull(strstr(res.out,
-		">trace.dat (2.75 s, 2750000000 ns)</text>\n"));
+		">trace.dat (2.75 s, 2750000000 ns over 3 intervals)</text>\n"));
 	ck_assert_ptr_nonnull(strstr(res.out,
 		"data-n=\"all\"><title>all: 2.75 s (2750000000 ns), 100.00%, 3 intervals</title>"));
 	ck_assert_ptr_nonnull(strstr(res.out,
 		"data-n=\"[S]\"><title>[S]: 2.00 s (2000000000 ns), 72.73%, 1 interval</title>"));
 	/* Every frame counts intervals: its tooltip says so. */
-	ck_assert_int_eq(count_of(res.out, " interval"),
+	ck_assert_int_eq(count_of(res.out, " interval") -
+			 count_of(res.out, " intervals)</text>"),
 			 count_of(res.out, "<title>"));
 	/* Events keep their count, in the title too. */
 	mt = mkt_new(2);
 	write_mixed_trace();
 	run("--flamegraph - --no-summary trace.dat");
 	ck_assert_int_eq(res.status, 0);
-	ck_assert_ptr_nonnull(strstr(res.out, ">trace.dat (4 events)</text>\n"));
+	ck_assert_ptr_nonnull(strstr(res.out,
+		">trace.dat (4 events with a stack, of 5)</text>\n"));
 	ck_assert_ptr_nonnull(strstr(res.out,
 		"data-n=\"all\"><title>all: 4 events, 100.00%</title>"));
 }

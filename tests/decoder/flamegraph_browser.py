@@ -11,7 +11,11 @@ nothing but the standard library.  It checks, printing PASS/FAIL per check:
 
   structure  the file is XML; the root frame's tooltip weight is the total
              of FOLDED; each event frame weighs what FOLDED gives the event
-  load       the page loads, the script runs, labels are filled in
+  labels     the file itself holds each frame's label (an image shows it,
+             where no script runs), the title counts the events with a
+             stack, and the legend names each kind of frame drawn
+  load       the page loads, the script runs, and the labels it fits are
+             exactly those the file holds
   zoom       a real mouse click on a frame (mid-depth, not full width)
              makes that frame span the whole width, its ancestors too, and
              every other visible frame lies inside the width
@@ -19,6 +23,10 @@ nothing but the standard library.  It checks, printing PASS/FAIL per check:
              exactly the frames whose name matches, and "Matched: N%" is
              the share of FOLDED's weight whose stacks hold a match
   unzoom     "Reset Zoom" puts every frame back at its full-scale place
+  image      the file shown as an <img> in an HTML page (no script runs)
+             renders pixel for pixel as the page did before the clicks
+  fit        opened in a narrower window, the graph spans that width and
+             its labels are fitted anew, none wider than its frame
 
 and keeps OUTDIR/flamegraph.png (the whole graph) and
 OUTDIR/flamegraph-zoom-search.png (zoomed and searched).
@@ -66,6 +74,39 @@ def tooltip_weight(g):
     return int(m.group(1)) if m else None
 
 
+def label_of(g):
+    """The label the file (or the page) holds for frame g."""
+    t = g.find(SVG_NS + "text")
+    return "".join(t.itertext()) if t is not None else ""
+
+
+def check_labels(root, frames):
+    """Labels written by fgdecode, the title's counts, the legend."""
+    why = ""
+    labels = [label_of(g) for g in frames]
+    wide = [g for g in frames if float(g.get("data-w")) >= 6 + 12 * 0.59 * len(g.get("data-n"))]
+    bad = [g.get("data-n") for g in wide if label_of(g) != g.get("data-n")]
+    if not wide or bad:
+        why += f"{len(bad)} of {len(wide)} frames wide enough for their name lack it: {bad[:3]}; "
+    if any(label and not (g.get("data-n") == label or
+                          (label.endswith("..") and g.get("data-n").startswith(label[:-2])))
+           for g, label in zip(frames, labels)):
+        why += "a label is not its frame's name or its start; "
+    title = "".join(root.find(f".//{SVG_NS}text[@id='title']").itertext())
+    if not re.search(r"\(\d+ events? with a stack, of \d+\)$", title):
+        why += f"title '{title}' does not count the events with a stack; "
+    legend = root.find(f".//{SVG_NS}g[@id='legend']")
+    kinds = {c for g in frames for c in g.get("class").split()} - {"f", "root"}
+    shown = {"".join(t.itertext()) for t in legend.iter(SVG_NS + "text")} if legend is not None else set()
+    names = {"event": "event", "kernel": "kernel function", "module": "module function",
+             "inlined": "inlined", "marker": "unresolved or truncated", "merged": "narrow frames merged",
+             "label": "task or state"}
+    if {names[k] for k in kinds} != shown:
+        why += f"legend {sorted(shown)} for frames of kinds {sorted(kinds)}; "
+    check(f"labels ({sum(1 for x in labels if x)} of {len(frames)} frames)", why)
+    return labels
+
+
 def check_structure(svg_path, folded):
     try:
         root = ET.parse(svg_path).getroot()
@@ -87,7 +128,7 @@ def check_structure(svg_path, folded):
     if root.find(SVG_NS + "script") is None or root.find(f".//*[@href]") is not None:
         why += "no inline script, or an external reference; "
     check("structure", why)
-    return frames
+    return frames, check_labels(root, frames)
 
 
 def share_of(folded, term):
@@ -119,9 +160,10 @@ def main():
     TERM = sys.argv[5] if len(sys.argv) > 5 else TERM
     os.makedirs(outdir, exist_ok=True)
     folded = read_folded(folded_path)
-    frames = check_structure(svg_path, folded)
-    if frames is None:
+    got = check_structure(svg_path, folded)
+    if got is None:
         return 1
+    frames, labels = got
     height = int(ET.parse(svg_path).getroot().get("height"))
     names = [g.get("data-n") for g in frames]
     # The vm-e2e trace holds 9p module frames wide enough to be drawn in
@@ -132,21 +174,22 @@ def main():
     with tempfile.TemporaryDirectory() as profile:
         b = Browser(chromium, profile)
         try:
-            run(b, svg_path, outdir, height, names, folded)
+            run(b, svg_path, outdir, height, names, folded, labels)
         finally:
             b.close()
     print(f"flamegraph: {failed} failed")
     return 1 if failed else 0
 
 
-def run(b, svg_path, outdir, height, names, folded):
+def run(b, svg_path, outdir, height, names, folded, labels):
     b.open("file://" + svg_path, 1200, height)
     b.wait_event("Page.loadEventFired")
-    state = b.eval("JSON.stringify({n: frames.length, W: W, labels: frames.filter("
-                   "function (g) { return g.querySelector('text').textContent; }).length})")
+    state = b.eval("JSON.stringify({n: frames.length, W: W, labels: frames.map("
+                   "function (g) { return g.querySelector('text').textContent; })})")
     state = json.loads(state)
-    check("load", "" if state["n"] == len(names) and state["labels"] > 0 else
-          f"script saw {state['n']} of {len(names)} frames, {state['labels']} labels")
+    differ = sum(1 for a, b_ in zip(state["labels"], labels) if a != b_)
+    check("load", "" if state["n"] == len(names) and not differ else
+          f"script saw {state['n']} of {len(names)} frames, fitted {differ} labels unlike the file's")
     b.screenshot(os.path.join(outdir, "flamegraph.png"))
     W, PAD = state["W"], 10
 
@@ -215,6 +258,48 @@ def run(b, svg_path, outdir, height, names, folded):
                Math.abs(parseFloat(r.getAttribute('x')) - PAD - num(g, 'data-x')) > 0.01 ||
                Math.abs(parseFloat(r.getAttribute('width')) - num(g, 'data-w')) > 0.01; }).length""")
     check("unzoom", f"{moved} frames not back in place" if moved else "")
+    check_image(b, svg_path, outdir, height)
+    check_fit(b, svg_path, height)
+
+
+def check_image(b, svg_path, outdir, height):
+    """The SVG as an <img>: no script runs, yet it shows what the page did."""
+    html = os.path.join(outdir, "flamegraph-img.html")
+    with open(html, "w") as f:
+        f.write('<!DOCTYPE html><html><body style="margin:0">'
+                f'<img src="{os.path.basename(svg_path)}" width="1200" height="{height}" '
+                'style="display:block"></body></html>\n')
+    if os.path.dirname(svg_path) != outdir:
+        check("image", f"the SVG must be in {outdir}")
+        return
+    b.open("file://" + html, 1200, height)
+    b.wait_event("Page.loadEventFired")
+    shot = os.path.join(outdir, "flamegraph-img.png")
+    b.screenshot(shot)
+    with open(shot, "rb") as f, open(os.path.join(outdir, "flamegraph.png"), "rb") as g:
+        same = f.read() == g.read()
+    check("image", "" if same else f"{shot} differs from flamegraph.png, the page with its script")
+
+
+def check_fit(b, svg_path, height):
+    """Opened 800 px wide: frames and labels fitted to the window."""
+    b.open("file://" + svg_path, 800, height)
+    b.wait_event("Page.loadEventFired")
+    got = json.loads(b.eval("""JSON.stringify((function () {
+        var root = frames.filter(function (g) { return g.classList.contains('root'); })[0], over = 0;
+        frames.forEach(function (g) {
+            var t = g.querySelector('text'), r = g.querySelector('rect');
+            if (t.textContent && t.getComputedTextLength() > parseFloat(r.getAttribute('width')) + 1) over++;
+        });
+        return {w: parseFloat(root.querySelector('rect').getAttribute('width')),
+                svg: document.documentElement.getBoundingClientRect().width, over: over};
+    })())"""))
+    why = ""
+    if abs(got["w"] - 780) > 0.01 or abs(got["svg"] - 800) > 0.5:
+        why += f"root frame {got['w']} px wide in a {got['svg']} px graph, not 780 in 800; "
+    if got["over"]:
+        why += f"{got['over']} labels wider than their frames; "
+    check("fit (800 px window)", why)
 
 
 if __name__ == "__main__":
