@@ -56,4 +56,18 @@ const char *format_change(char *buf, long long change, const char *unit);
  */
 const char *format_bare_unit(const char *unit);
 
+/**
+ * format_us() - a trace timestamp as fgdecode prints it in every output:
+ * in microseconds, rounded to the nearest, as tep_print_event() prints an
+ * event's time for trace-cmd report ("941.668004" for 941668003500 ns;
+ * print it "%llu.%06llu" of us / 1000000, us % 1000000)
+ * @ts_ns: the timestamp, ns of the trace clock
+ *
+ * Return: the microseconds.
+ */
+static inline unsigned long long format_us(unsigned long long ts_ns)
+{
+	return (ts_ns + 500) / 1000;
+}
+
 #endif /* FGDECODE_UNITS_H */

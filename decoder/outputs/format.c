@@ -143,7 +143,7 @@ static void format_line_start(struct trace_seq *s, struct tep_handle *tep,
 {
 	char line[256], *p = line;
 	int pid = tep_data_pid(tep, record);
-	unsigned long long usecs = (record->ts + 500) / 1000;
+	unsigned long long usecs = format_us(record->ts);
 	size_t name_len = strnlen(event->name, 64);
 
 	p = put_task(p, tep, comms, pid);

@@ -11,6 +11,7 @@
 #include "stackmap/cookie.h"
 #include "stackmap/events.h"
 #include "symbolize.h"
+#include "units.h"
 
 /* A JSON string: quotes, escapes for '"', '\\' and control characters. */
 static void put_string(struct trace_seq *s, const char *str)
@@ -135,8 +136,7 @@ static void put_header(struct trace_seq *s, struct tep_handle *tep,
 {
 	struct tep_event *event = tep_find_event_by_record(tep, record);
 	int pid = tep_data_pid(tep, record);
-	/* Rounded to the microsecond, as tep_print_event() prints it. */
-	unsigned long long us = (record->ts + 500) / 1000;
+	unsigned long long us = format_us(record->ts);
 
 	trace_seq_printf(s, "{\"time\":%llu.%06llu,\"ts\":%llu,\"cpu\":%d,\"pid\":%d,\"comm\":",
 			 us / 1000000, us % 1000000, record->ts, record->cpu,
@@ -238,7 +238,7 @@ static int put_entry(struct trace_seq *s, const struct symbolizer *sz,
 int json_off_cpu(FILE *out, const struct symbolizer *sz,
 		 const struct offcpu_interval *iv, bool wakers)
 {
-	unsigned long long us = (iv->out_ts + 500) / 1000;
+	unsigned long long us = format_us(iv->out_ts);
 	char state[OFFCPU_STATE_LEN];
 	struct trace_seq s;
 	int ret = 0;

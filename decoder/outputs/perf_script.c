@@ -14,7 +14,9 @@
  * kernel and "[MODULE]" for a module's frame, "[unknown]" with SYMBOL
  * "[unknown]" for an address no symbol covers.  The header follows
  * perf_sample__fprintf_start() of perf's builtin-script.c with callchains
- * (comm unpadded, "%7d/%-7d" for pid/tid, "[%03d]", time "%5u.%06u"), FIELDS is what
+ * (comm unpadded, "%7d/%-7d" for pid/tid, "[%03d]", time "%5u.%06u"; the
+ * microseconds rounded to the nearest, as in every output of fgdecode and in
+ * trace-cmd report, where perf cuts them: format_us()), FIELDS is what
  * libtraceevent prints of the event (as trace-cmd report's last column), and
  * the frames follow sample__fprintf_callchain() of perf's
  * util/evsel_fprintf.c ("\t%16llx %s+0x%llx (%s)").  No public library
@@ -40,6 +42,7 @@
 #include "output.h"
 #include "render_cache.h"
 #include "tgids.h"
+#include "units.h"
 
 struct perf_script {
 	const struct output_env *env;
@@ -83,7 +86,7 @@ static void put_header(struct perf_script *p, const struct fg_event *ev)
 	else
 		trace_seq_printf(&p->line, "%7d ", pid);
 	trace_seq_printf(&p->line, "[%03d] %5llu.%06llu: ", r->cpu,
-			 r->ts / 1000000000ULL, r->ts % 1000000000ULL / 1000);
+			 format_us(r->ts) / 1000000, format_us(r->ts) % 1000000);
 	if (event)
 		trace_seq_printf(&p->line, "%s:%s: ", event->system,
 				 event->name);

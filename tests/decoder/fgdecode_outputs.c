@@ -395,6 +395,27 @@ START_TEST(outputs_never_write_over_what_fgdecode_reads)
 }
 END_TEST
 
+/*
+ * One time in every output: an event at 1.0000015 s reads 1.000002 in the
+ * text output, in --json and in --perf-script (rounded, as trace-cmd
+ * report prints it; perf script would cut it to 1.000001).
+ */
+START_TEST(every_output_rounds_times_to_the_microsecond)
+{
+	tick(0, 1 * SEC + 1500, 1);
+	tick(0, 1 * SEC + 2499, 2);
+	write_trace();
+	run("--perf-script --no-summary trace.dat");
+	ck_assert_int_eq(res.status, 0);
+	ck_assert_ptr_nonnull(strstr(res.out, " 1.000002: test:tick: n=1\n"));
+	ck_assert_ptr_nonnull(strstr(res.out, " 1.000002: test:tick: n=2\n"));
+	run("--no-summary trace.dat");
+	ck_assert_int_eq(count_of(res.out, " 1.000002: "), 2);
+	run("--json --no-summary trace.dat");
+	ck_assert_int_eq(count_of(res.out, "{\"time\":1.000002,"), 2);
+}
+END_TEST
+
 TCase *outputs_tcase(void)
 {
 	TCase *tc = fgd_tcase("outputs", 60);
@@ -410,5 +431,6 @@ TCase *outputs_tcase(void)
 	tcase_add_test(tc, weight_of_an_event_without_the_field_is_an_error_naming_it);
 	tcase_add_test(tc, weight_counts_a_negative_value_as_zero_and_says_so);
 	tcase_add_test(tc, outputs_never_write_over_what_fgdecode_reads);
+	tcase_add_test(tc, every_output_rounds_times_to_the_microsecond);
 	return tc;
 }
