@@ -36,11 +36,7 @@ struct stackmap_stats {
 DECLARE_PER_CPU(struct stackmap_stats, stackmap_stats);
 DECLARE_PER_CPU(u64, stackmap_horizon);
 
-extern struct sm_map stackmap_map;
-extern struct mutex stackmap_lock;	/* serializes resets and map readers */
 extern unsigned int stackmap_max_depth;
-extern u32 stackmap_resets;
-extern u64 stackmap_map_id;
 extern unsigned int stackmap_redefine_pct;
 
 /**
@@ -84,7 +80,6 @@ u16 stackmap_function_owner(void);
 void stackmap_record(const struct stackmap_skip *skip, u16 owner);
 void stackmap_new_epoch(bool define_now);
 void stackmap_stats_sum(struct stackmap_stats *sum);
-int stackmap_reset(void);
 
 /*
  * Consumers, as bits of a slot's defined word (sm_map_note_define()): up to

@@ -15,6 +15,7 @@
 #include <linux/uaccess.h>
 
 #include "stackmap.h"
+#include "stackmap_instance.h"
 
 #define SM_WRITE_MAX	256
 

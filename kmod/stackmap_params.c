@@ -31,6 +31,7 @@
 #include <linux/string.h>
 
 #include "stackmap.h"
+#include "stackmap_instance.h"
 
 #define SM_PARAM_MAX	1024
 

@@ -10,6 +10,7 @@
 #include <linux/trace_events.h>
 
 #include "stackmap.h"
+#include "stackmap_instance.h"
 #include "stackmap_trace.h"
 
 /*
