@@ -1,11 +1,13 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * Module-internal interfaces between the parts of stackmap.ko:
- * stackmap_main.c (map instance, parameters, reset), stackmap_record.c (the
- * hot path: capture, look up, emit), stackmap_events.c (the trace events and
- * the stack_cookie probe), stackmap_window.c (consumers and overwriting
+ * stackmap_main.c (load and unload), stackmap_record.c (the hot path:
+ * capture, look up, emit), stackmap_events.c (the trace events and the
+ * stack_cookie probe), stackmap_window.c (consumers and overwriting
  * buffers), stackmap_attach.c (tracepoints), stackmap_function.c (function
- * entries) and stackmap_debugfs.c (files).
+ * entries), stackmap_debugfs.c (files) and stackmap_params.c (module
+ * parameters).  The map instance and its reset have a header of their own,
+ * stackmap_instance.h.
  */
 #ifndef STACKMAP_MODULE_H
 #define STACKMAP_MODULE_H

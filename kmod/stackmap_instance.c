@@ -1,15 +1,27 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * The module's map instance and its reset: the one struct sm_map every
- * attached point records into, the lock that orders resets and readers,
- * the generation clock and this load's map identity.
+ * attached point records into, its size parameters, the lock that orders
+ * resets and readers, the generation clock and this load's map identity.
  */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
 #include <linux/delay.h>
+#include <linux/module.h>
 #include <linux/mutex.h>
+#include <linux/random.h>
 #include <linux/rcupdate.h>
 #include <linux/timekeeping.h>
 
 #include "stackmap_instance.h"
+
+static unsigned int max_entries = 16384;
+module_param(max_entries, uint, 0444);
+MODULE_PARM_DESC(max_entries, "Most distinct stacks stored at once (default 16384)");
+
+static unsigned int max_frames = 262144;
+module_param(max_frames, uint, 0444);
+MODULE_PARM_DESC(max_frames, "Frames (addresses) of stack storage shared by all stacks (default 262144)");
 
 struct sm_map stackmap_map;
 DEFINE_MUTEX(stackmap_lock);
@@ -29,7 +41,7 @@ static u32 stackmap_clock(void)
  * module reload) starts above it: generations never repeat within a boot
  * (for 52 days of uptime, when the 32-bit clock wraps).
  */
-u32 stackmap_new_generation(u32 prev)
+static u32 stackmap_new_generation(u32 prev)
 {
 	u32 gen = sm_generation_next(prev, stackmap_clock());
 	int tries;
@@ -68,4 +80,35 @@ int stackmap_reset(void)
 	stackmap_resets++;
 	mutex_unlock(&stackmap_lock);
 	return 0;
+}
+
+/**
+ * stackmap_instance_init() - draw this load's map id and allocate the map
+ *
+ * Context: module init, before anything can record or read the map.
+ * Return: 0, or the error of sm_map_init() (logged).
+ */
+int stackmap_instance_init(void)
+{
+	int ret;
+
+	do {
+		stackmap_map_id = get_random_u64();
+	} while (!stackmap_map_id);
+	ret = sm_map_init(&stackmap_map, max_entries, max_frames,
+			  get_random_u32(), stackmap_new_generation(0));
+	if (ret)
+		pr_err("cannot allocate map (%u entries, %u frames): %d\n",
+		       max_entries, max_frames, ret);
+	return ret;
+}
+
+/**
+ * stackmap_instance_exit() - free the map
+ *
+ * Context: module exit, once no probe, callback or file can use the map.
+ */
+void stackmap_instance_exit(void)
+{
+	sm_map_destroy(&stackmap_map);
 }

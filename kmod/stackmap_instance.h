@@ -16,7 +16,8 @@ extern struct mutex stackmap_lock;	/* serializes resets and map readers */
 extern u32 stackmap_resets;
 extern u64 stackmap_map_id;
 
-u32 stackmap_new_generation(u32 prev);
 int stackmap_reset(void);
+int stackmap_instance_init(void);
+void stackmap_instance_exit(void);
 
 #endif /* STACKMAP_INSTANCE_H */

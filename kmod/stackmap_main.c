@@ -5,32 +5,21 @@
  * Each distinct stack seen at an attached tracepoint is stored once in a
  * preallocated lock-free map (stackmap_map.c) and the ring buffer carries a
  * 64-bit cookie (generation << 32 | slot) instead of the stack.  This file
- * owns the map instance, the module parameters and the reset.
+ * loads and unloads the module: it creates the parts in order and removes
+ * them in reverse (the map instance and its reset: stackmap_instance.c).
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/module.h>
-#include <linux/random.h>
-#include <linux/slab.h>
-#include <linux/string.h>
 
 #include "stackmap.h"
 #include "stackmap_instance.h"
 #include "../include/stackmap/events.h"
 #include "../include/stackmap/version.h"
 
-static unsigned int max_entries = 16384;
-module_param(max_entries, uint, 0444);
-MODULE_PARM_DESC(max_entries, "Most distinct stacks stored at once (default 16384)");
-
-static unsigned int max_frames = 262144;
-module_param(max_frames, uint, 0444);
-MODULE_PARM_DESC(max_frames, "Frames (addresses) of stack storage shared by all stacks (default 262144)");
-
 unsigned int stackmap_max_depth = STACKMAP_MAX_DEPTH;
 module_param_named(max_depth, stackmap_max_depth, uint, 0444);
 MODULE_PARM_DESC(max_depth, "Frames kept per stack, 1..64 (default 64)");
-
 
 static int __init stackmap_init(void)
 {
@@ -42,16 +31,9 @@ static int __init stackmap_init(void)
 		pr_err("max_depth must be 1..%d\n", STACKMAP_MAX_DEPTH);
 		return -EINVAL;
 	}
-	do {
-		stackmap_map_id = get_random_u64();
-	} while (!stackmap_map_id);
-	ret = sm_map_init(&stackmap_map, max_entries, max_frames,
-			  get_random_u32(), stackmap_new_generation(0));
-	if (ret) {
-		pr_err("cannot allocate map (%u entries, %u frames): %d\n",
-		       max_entries, max_frames, ret);
+	ret = stackmap_instance_init();
+	if (ret)
 		return ret;
-	}
 	stackmap_owner_register(stackmap_function_owner(),
 				STACKMAP_SYSTEM ":" STACKMAP_EVENT_FUNCTION);
 	/* Without debugfs the module parameters still control it. */
@@ -59,8 +41,8 @@ static int __init stackmap_init(void)
 		pr_warn("no debugfs: no stack_map listing; control through /sys/module/stackmap/parameters\n");
 	stackmap_params_init();
 	pr_info("%u entries, %u frames, %zu bytes, generation %u\n",
-		max_entries, max_frames, sm_map_bytes(&stackmap_map),
-		stackmap_map.generation);
+		stackmap_map.max_entries, stackmap_map.max_frames,
+		sm_map_bytes(&stackmap_map), stackmap_map.generation);
 	return 0;
 }
 
@@ -77,7 +59,7 @@ static void __exit stackmap_exit(void)
 	stackmap_debugfs_exit();
 	stackmap_function_exit();
 	stackmap_window_exit();
-	sm_map_destroy(&stackmap_map);
+	stackmap_instance_exit();
 }
 
 module_init(stackmap_init);
