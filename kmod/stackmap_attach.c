@@ -327,6 +327,26 @@ MODULE_PARM_DESC(typed_probes,
 		 "Attach tracepoints through their own typed __probestub_NAME, hooked with ftrace (6.5 and later; the default, and required, under kCFI); a write applies to tracepoints attached after it");
 
 #ifdef SM_TYPED_PROBES
+/*
+ * The stack record of a typed hit, under ftrace's recursion lock (the
+ * stub's ftrace_ops has no FTRACE_OPS_FL_RECURSION): a hit that recursed is
+ * dropped and counted.  It only records: the caller unpins, whatever
+ * happened here.
+ */
+static void notrace stackmap_typed_record(struct stackmap_attached *a,
+					  unsigned long ip,
+					  unsigned long parent_ip)
+{
+	int bit = ftrace_test_recursion_trylock(ip, parent_ip);
+
+	if (bit < 0) {
+		this_cpu_inc(stackmap_stats.recursion);
+		return;
+	}
+	stackmap_record(&a->skip, a->owner);
+	ftrace_test_recursion_unlock(bit);
+}
+
 static void notrace stackmap_stub_func(unsigned long ip,
 				       unsigned long parent_ip,
 				       struct ftrace_ops *op,
@@ -335,7 +355,6 @@ static void notrace stackmap_stub_func(unsigned long ip,
 	struct stackmap_attached *a = container_of(op, struct stackmap_attached,
 						   ops);
 	void *data = (void *)ftrace_regs_get_argument(fregs, 0);
-	int bit;
 
 	if (data == &a->pin) {
 		stackmap_pin_probe(a);
@@ -343,14 +362,14 @@ static void notrace stackmap_stub_func(unsigned long ip,
 	}
 	if (data != a)
 		return;
-	bit = ftrace_test_recursion_trylock(ip, parent_ip);
-	if (bit < 0) {
-		this_cpu_inc(stackmap_stats.recursion);
-		return;
-	}
-	stackmap_record(&a->skip, a->owner);
-	ftrace_test_recursion_unlock(bit);
-	/* Outside the recursion lock, which disables preemption. */
+	/*
+	 * The pinning hit before this one may have pinned the task: unpin
+	 * after the record whatever it did, a drop included (a pin never
+	 * released keeps the task on its CPU for good, and that CPU can then
+	 * not go offline), as stackmap_probe() does.  Outside the recursion
+	 * lock, which disables preemption.
+	 */
+	stackmap_typed_record(a, ip, parent_ip);
 	stackmap_unpin(a);
 }
 
