@@ -153,6 +153,10 @@ unsigned int stackmap_functions_dropped(void);
 void stackmap_params_init(void);
 void stackmap_params_exit(void);
 
+#ifdef STACKMAP_TEST_FAIL_RECURSION
+extern atomic_t stackmap_test_fail_recursion;	/* stackmap_attach.c */
+#endif
+
 int stackmap_debugfs_init(void);
 void stackmap_debugfs_exit(void);
 

@@ -326,7 +326,30 @@ module_param_named(typed_probes, stackmap_typed_probes, bool, 0644);
 MODULE_PARM_DESC(typed_probes,
 		 "Attach tracepoints through their own typed __probestub_NAME, hooked with ftrace (6.5 and later; the default, and required, under kCFI); a write applies to tracepoints attached after it");
 
+#ifdef STACKMAP_TEST_FAIL_RECURSION
+/*
+ * TEST ONLY, never in a normal build (tests/vm/test_pinleak.sh passes
+ * KCFLAGS=-DSTACKMAP_TEST_FAIL_RECURSION): debugfs test_fail_recursion holds
+ * how many typed hits to come find the recursion lock taken, as a hit that
+ * recursed does, so that the test can show such a hit still unpins.
+ */
+atomic_t stackmap_test_fail_recursion;
+MODULE_INFO(stackmap_test, "fail_recursion");
+#endif
+
 #ifdef SM_TYPED_PROBES
+#ifdef STACKMAP_TEST_FAIL_RECURSION
+static int notrace stackmap_recursion_trylock(unsigned long ip,
+					      unsigned long parent_ip)
+{
+	if (atomic_dec_if_positive(&stackmap_test_fail_recursion) >= 0)
+		return -1;
+	return ftrace_test_recursion_trylock(ip, parent_ip);
+}
+#else
+#define stackmap_recursion_trylock	ftrace_test_recursion_trylock
+#endif
+
 /*
  * The stack record of a typed hit, under ftrace's recursion lock (the
  * stub's ftrace_ops has no FTRACE_OPS_FL_RECURSION): a hit that recursed is
@@ -337,7 +360,7 @@ static void notrace stackmap_typed_record(struct stackmap_attached *a,
 					  unsigned long ip,
 					  unsigned long parent_ip)
 {
-	int bit = ftrace_test_recursion_trylock(ip, parent_ip);
+	int bit = stackmap_recursion_trylock(ip, parent_ip);
 
 	if (bit < 0) {
 		this_cpu_inc(stackmap_stats.recursion);

@@ -293,6 +293,11 @@ int stackmap_debugfs_init(void)
 	debugfs_create_file("functions", rw, stackmap_dir,
 			    (void *)&stackmap_function_points,
 			    &stackmap_control_fops);
+#ifdef STACKMAP_TEST_FAIL_RECURSION
+	/* TEST ONLY (stackmap_attach.c): never in a normal build. */
+	debugfs_create_atomic_t("test_fail_recursion", 0600, stackmap_dir,
+				&stackmap_test_fail_recursion);
+#endif
 	return 0;
 }
 
