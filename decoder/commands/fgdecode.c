@@ -233,6 +233,54 @@ static int set_up(struct fgdecode *fg)
 	return load_listing(fg);
 }
 
+/*
+ * An output that shows stacks only, when none of the events selected had
+ * one: say so, and which events of the trace have stacks, rather than
+ * write an empty picture; true after printing.  (--off-cpu counts its own
+ * intervals and says so in its summary.)
+ */
+static bool no_stack_selected(struct fgdecode *fg)
+{
+	const int bits = 8 * sizeof(fg->stack_types[0]);
+	char list[512], none[64];
+	struct tep_event *ev;
+	size_t len = 0;
+	int type, n = 0;
+
+	size_t pairs;
+
+	if (!(fg->out.ops->flags & OUTPUT_STACKS_ONLY) || fg->opt.an.off_cpu ||
+	    !fg->selected)
+		return false;
+	/* Orphans are shown on their own, under their owner: not empty. */
+	sset_pairs(fg->an.set, &pairs);
+	if (pairs)
+		return false;
+	list[0] = '\0';
+	for (type = 0; type < (1 << 16) && len < sizeof(list); type++) {
+		if (!(fg->stack_types[type / bits] & 1UL << (type % bits)))
+			continue;
+		ev = tep_find_event(fg->reader.tep, type);
+		if (n++ == 8) {
+			len += snprintf(list + len, sizeof(list) - len, ", ...");
+			break;
+		}
+		len += snprintf(list + len, sizeof(list) - len, "%s%s:%s",
+				n > 1 ? ", " : "", ev ? ev->system : "?",
+				ev ? ev->name : "?");
+	}
+	snprintf(none, sizeof(none), fg->selected == 1 ?
+		 "the one selected event has no stack" :
+		 "none of the %zu selected events has a stack", fg->selected);
+	if (n)
+		fg_file_error(fg->opt.path, "%s, for %s (the events with one: %s)",
+			      none, output_name(fg->out.ops), list);
+	else
+		fg_file_error(fg->opt.path, "%s, for %s, nor does any event of the trace (record with -O stackmap, or trace-cmd record -T)",
+			      none, output_name(fg->out.ops));
+	return true;
+}
+
 /* After the pass: the summary lines on stderr, as asked. */
 static void print_summary(struct fgdecode *fg)
 {
@@ -267,6 +315,10 @@ static int run_guarded(struct fgdecode *fg)
 		goto out;
 	begun = true;
 	ret = fg_decode(fg);
+	if (!ret && no_stack_selected(fg)) {
+		ret = EXIT_ERROR;
+		goto out;
+	}
 	if (!ret && fg->out.ops->end)
 		ret = fg->out.ops->end(fg->out.state, &fg->env,
 				       fg->last_ts - fg->first_ts);

@@ -41,6 +41,8 @@ struct fgdecode {
 	size_t events;			/* read, stackmap ones left out */
 	size_t matched;
 	size_t selected;		/* events (not stack records) matched */
+	/* Event types (common_type) of which an event had a stack. */
+	unsigned long stack_types[(1 << 16) / (8 * sizeof(unsigned long))];
 	unsigned long long first_ts;	/* of the records read, in the trace */
 	unsigned long long last_ts;	/* clock's units (ns) */
 	size_t warnings;

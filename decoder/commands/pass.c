@@ -147,6 +147,16 @@ static void decode_stack(struct fgdecode *fg, struct tep_record *record,
 		emit(fg, &ev, record, kind);
 }
 
+/* An event of @type had a stack record (fg->stack_types). */
+static void note_stack_type(struct fgdecode *fg, int type)
+{
+	const int bits = 8 * sizeof(fg->stack_types[0]);
+
+	fg->records++;
+	if (type >= 0 && type < (1 << 16))
+		fg->stack_types[type / bits] |= 1UL << (type % bits);
+}
+
 /*
  * An event: the definitions that follow it (given to the output after it
  * when it is selected), its stack record (pair.h), then the analyses and
@@ -169,7 +179,7 @@ static void decode_event(struct fgdecode *fg, struct tep_record *record,
 	stack = pair_take_stack(&fg->reader, &fg->res, record, stream, &kind,
 				&ev.cut);
 	if (stack)
-		fg->records++;
+		note_stack_type(fg, reader_type(&fg->reader, record));
 	stop(fg, analyses_event(&fg->an, fg->reader.tep, record, selected));
 	if (selected) {
 		fg->selected++;

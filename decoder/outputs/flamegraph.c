@@ -725,6 +725,6 @@ const struct output_ops flamegraph_output = {
 	.help = "  --flamegraph FILE  an interactive SVG flame graph of the stacks (zoom on\n"
 		"                  click, search); FILE - is standard output\n",
 	.flags = OUTPUT_WEIGHS | OUTPUT_OFF_CPU | OUTPUT_MERGES |
-		 OUTPUT_WRITES_ARG,
+		 OUTPUT_WRITES_ARG | OUTPUT_STACKS_ONLY,
 	.end = flamegraph_end,
 };

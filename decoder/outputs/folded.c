@@ -147,6 +147,6 @@ const struct output_ops folded_output = {
 	.option = "folded",
 	.help = "  --folded        folded stacks (flame graphs), one line per event and stack\n",
 	.flags = OUTPUT_WEIGHS | OUTPUT_OFF_CPU | OUTPUT_MERGES |
-		 OUTPUT_NAMES_ONLY,
+		 OUTPUT_NAMES_ONLY | OUTPUT_STACKS_ONLY,
 	.end = folded_end,
 };

@@ -108,6 +108,8 @@ struct output_env {
 					 * changes */
 #define OUTPUT_WRITES_ARG	0x40	/* writes the file its option names
 					 * ("-": standard output) */
+#define OUTPUT_STACKS_ONLY	0x80	/* shows stacks only: an event without
+					 * one is not in it at all */
 
 /**
  * struct output_ops - one output of fgdecode report

@@ -751,7 +751,8 @@ const struct output_ops pprof_output = {
 	.help = "  --pprof FILE    a gzip-compressed pprof profile (go tool pprof, Pyroscope,\n"
 		"                  Parca) of the stacks, labelled by event, comm, pid, cpu;\n"
 		"                  FILE - is standard output\n",
-	.flags = OUTPUT_WEIGHS | OUTPUT_OFF_CPU | OUTPUT_WRITES_ARG,
+	.flags = OUTPUT_WEIGHS | OUTPUT_OFF_CPU | OUTPUT_WRITES_ARG |
+		 OUTPUT_STACKS_ONLY,
 	.size = sizeof(struct pprof_output),
 	.begin = pprof_begin,
 	.event = pprof_event,

@@ -330,7 +330,7 @@ const struct output_ops top_output = {
 	.arg = "N",
 	.help = "  --top N         the N stacks carried by the most events, with their events\n"
 		"                  and tasks\n",
-	.flags = OUTPUT_WEIGHS | OUTPUT_OFF_CPU,
+	.flags = OUTPUT_WEIGHS | OUTPUT_OFF_CPU | OUTPUT_STACKS_ONLY,
 	.size = sizeof(struct top),
 	.check = top_check,
 	.begin = top_begin,

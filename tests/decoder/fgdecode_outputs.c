@@ -314,8 +314,12 @@ START_TEST(weight_of_an_event_without_the_field_is_an_error_naming_it)
 	ck_assert_int_eq(res.status, 1);
 	ck_assert_str_eq(res.err,
 		"fgdecode: trace.dat: --weight label: field 'label' of event test:tag is not a number (char[8])\n");
+	/* --weight n is taken; the ticks here carry no stack to weigh. */
 	run("--weight n --event tick --folded trace.dat");
-	ck_assert_int_eq(res.status, 0);
+	ck_assert_int_eq(res.status, 1);
+	ck_assert_str_eq(res.out, "");
+	ck_assert(!strncmp(res.err,
+		"fgdecode: trace.dat: the one selected event has no stack, for --folded, nor does any event of the trace (record with -O stackmap, or trace-cmd record -T)\n", 150));
 	run("map --weight n x");
 	ck_assert_int_eq(res.status, 2);
 }
@@ -416,6 +420,36 @@ START_TEST(every_output_rounds_times_to_the_microsecond)
 }
 END_TEST
 
+/*
+ * An output of stacks alone (--top, --folded, --pprof, --flamegraph) on
+ * selected events that carry none says so and names the events that do,
+ * rather than print "top 0 of 0" or write an empty picture; the text
+ * output still prints the events.
+ */
+START_TEST(stack_outputs_say_when_no_selected_event_has_a_stack)
+{
+	char path[256];
+
+	write_mixed_trace();
+	run("--top 3 --from 5 trace.dat");
+	ck_assert_int_eq(res.status, 1);
+	ck_assert_str_eq(res.out, "");
+	ck_assert_str_eq(res.err,
+		"fgdecode: trace.dat: the one selected event has no stack, for --top (the events with one: test:tick)\n");
+	run("--flamegraph graph.svg --from 5 trace.dat");
+	ck_assert_int_eq(res.status, 1);
+	ck_assert(strstr(res.err, "has no stack, for --flamegraph (the events with one: test:tick)\n"));
+	snprintf(path, sizeof(path), "%s/graph.svg", dir);
+	ck_assert_int_eq(access(path, F_OK), -1);
+	/* A stale cookie is a stack the outputs show, as a marker. */
+	run("--top 3 --from 4 --no-summary trace.dat");
+	ck_assert_int_eq(res.status, 0);
+	run("--from 5 --no-summary trace.dat");
+	ck_assert_int_eq(res.status, 0);
+	ck_assert(strstr(res.out, "n=5"));
+}
+END_TEST
+
 TCase *outputs_tcase(void)
 {
 	TCase *tc = fgd_tcase("outputs", 60);
@@ -432,5 +466,6 @@ TCase *outputs_tcase(void)
 	tcase_add_test(tc, weight_counts_a_negative_value_as_zero_and_says_so);
 	tcase_add_test(tc, outputs_never_write_over_what_fgdecode_reads);
 	tcase_add_test(tc, every_output_rounds_times_to_the_microsecond);
+	tcase_add_test(tc, stack_outputs_say_when_no_selected_event_has_a_stack);
 	return tc;
 }
