@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "json.h"
+#include "json_fields.h"
 #include "output.h"
 #include "stackmap/cookie.h"
 #include "stackmap/events.h"
@@ -192,6 +193,8 @@ int json_event(FILE *out, const struct symbolizer *sz,
 
 	trace_seq_init(&s);
 	put_header(&s, sz->tep, record, buffer);
+	if (!orphan)
+		json_put_fields(&s, sz->tep, record, put_string);
 	if (weight)
 		trace_seq_printf(&s, ",\"weight\":%llu",
 				 (unsigned long long)*weight);

@@ -9,7 +9,9 @@
  *    "symbol":"__schedule","offset":1272}, ...]}
  *
  * time is in seconds (microseconds, as printed), ts the raw timestamp in ns.
- * "buffer" appears only for events of a buffer instance; "weight" (after the
+ * "buffer" appears only for events of a buffer instance; "fields" (the
+ * event's own fields, typed: json_fields.h) for every event but a stack
+ * record shown on its own; "weight" (after the
  * header: what the event weighs, e.g. its bytes_alloc) only with --weight;
  * "cookie", "gen" and
  * "slot" only when the stack came from a cookie; "reason" only for a

@@ -159,23 +159,23 @@ START_TEST(json_prints_one_object_per_event)
 	run("--json --no-summary trace.dat");
 	ck_assert_int_eq(res.status, 0);
 	ck_assert_str_eq(res.out,
-		"{\"time\":1.000000,\"ts\":1000000000,\"cpu\":0,\"pid\":42,\"comm\":\"worker\",\"event\":\"tick\",\"system\":\"test\","
+		"{\"time\":1.000000,\"ts\":1000000000,\"cpu\":0,\"pid\":42,\"comm\":\"worker\",\"event\":\"tick\",\"system\":\"test\",\"fields\":{\"n\":1},"
 		"\"cookie\":\"0xca100002874\",\"gen\":3233,\"slot\":10356,\"status\":\"resolved\",\"stack\":["
 		"{\"addr\":\"0xffffffff832528c8\",\"symbol\":\"__schedule\",\"offset\":1272,\"size\":2560},"
 		"{\"addr\":\"0xffffffff83252e2a\",\"symbol\":\"schedule\",\"offset\":90,\"size\":176},"
 		"{\"addr\":\"0xffffffff828cd41a\",\"symbol\":\"kthread\",\"offset\":218,\"size\":288}]}\n"
-		"{\"time\":2.000000,\"ts\":2000000000,\"cpu\":1,\"pid\":42,\"comm\":\"worker\",\"event\":\"tick\",\"system\":\"test\","
+		"{\"time\":2.000000,\"ts\":2000000000,\"cpu\":1,\"pid\":42,\"comm\":\"worker\",\"event\":\"tick\",\"system\":\"test\",\"fields\":{\"n\":2},"
 		"\"cookie\":\"0xca100002874\",\"gen\":3233,\"slot\":10356,\"status\":\"resolved\",\"stack\":["
 		"{\"addr\":\"0xffffffff832528c8\",\"symbol\":\"__schedule\",\"offset\":1272,\"size\":2560},"
 		"{\"addr\":\"0xffffffff83252e2a\",\"symbol\":\"schedule\",\"offset\":90,\"size\":176},"
 		"{\"addr\":\"0xffffffff828cd41a\",\"symbol\":\"kthread\",\"offset\":218,\"size\":288}]}\n"
-		"{\"time\":3.000000,\"ts\":3000000000,\"cpu\":0,\"pid\":42,\"comm\":\"worker\",\"event\":\"tick\",\"system\":\"test\","
+		"{\"time\":3.000000,\"ts\":3000000000,\"cpu\":0,\"pid\":42,\"comm\":\"worker\",\"event\":\"tick\",\"system\":\"test\",\"fields\":{\"n\":3},"
 		"\"reason\":\"full\",\"status\":\"fallback\",\"stack\":["
 		"{\"addr\":\"0xffffffff832528c8\",\"symbol\":\"__schedule\",\"offset\":1272,\"size\":2560},"
 		"{\"addr\":\"0xffffffffc03e3cca\",\"symbol\":\"p9_client_rpc\",\"offset\":330,\"size\":1152,\"module\":\"9pnet\"}]}\n"
-		"{\"time\":4.000000,\"ts\":4000000000,\"cpu\":1,\"pid\":42,\"comm\":\"worker\",\"event\":\"tick\",\"system\":\"test\","
+		"{\"time\":4.000000,\"ts\":4000000000,\"cpu\":1,\"pid\":42,\"comm\":\"worker\",\"event\":\"tick\",\"system\":\"test\",\"fields\":{\"n\":4},"
 		"\"cookie\":\"0xca000002874\",\"gen\":3232,\"slot\":10356,\"status\":\"stale\",\"stack\":[]}\n"
-		"{\"time\":5.000000,\"ts\":5000000000,\"cpu\":0,\"pid\":42,\"comm\":\"worker\",\"event\":\"tick\",\"system\":\"test\","
+		"{\"time\":5.000000,\"ts\":5000000000,\"cpu\":0,\"pid\":42,\"comm\":\"worker\",\"event\":\"tick\",\"system\":\"test\",\"fields\":{\"n\":5},"
 		"\"status\":\"none\"}\n");
 }
 END_TEST
@@ -282,9 +282,9 @@ START_TEST(weight_sums_the_field_per_stack_in_every_output)
 		STACK3);
 	run("--json --weight n --no-summary --cpu 0 trace.dat");
 	ck_assert_int_eq(res.status, 0);
-	ck_assert(strstr(res.out, "\"system\":\"test\",\"weight\":1,\"cookie\""));
-	ck_assert(strstr(res.out, "\"system\":\"test\",\"weight\":3,\"reason\""));
-	ck_assert(strstr(res.out, "\"system\":\"test\",\"weight\":5,\"status\":\"none\"}"));
+	ck_assert(strstr(res.out, "\"system\":\"test\",\"fields\":{\"n\":1},\"weight\":1,\"cookie\""));
+	ck_assert(strstr(res.out, "\"system\":\"test\",\"fields\":{\"n\":3},\"weight\":3,\"reason\""));
+	ck_assert(strstr(res.out, "\"system\":\"test\",\"fields\":{\"n\":5},\"weight\":5,\"status\":\"none\"}"));
 }
 END_TEST
 

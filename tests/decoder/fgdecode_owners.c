@@ -58,7 +58,7 @@ START_TEST(cookie_of_another_owner_is_an_orphan_not_the_events_stack)
 	run("--json --no-summary trace.dat");
 	ck_assert_int_eq(res.status, 0);
 	ck_assert_str_eq(res.out,
-		"{\"time\":1.000000,\"ts\":1000000000,\"cpu\":0,\"pid\":42,\"comm\":\"worker\",\"event\":\"tick\",\"system\":\"test\",\"status\":\"none\"}\n"
+		"{\"time\":1.000000,\"ts\":1000000000,\"cpu\":0,\"pid\":42,\"comm\":\"worker\",\"event\":\"tick\",\"system\":\"test\",\"fields\":{\"n\":1},\"status\":\"none\"}\n"
 		"{\"time\":1.000000,\"ts\":1000000100,\"cpu\":0,\"pid\":42,\"comm\":\"worker\",\"event\":\"stack_cookie\",\"system\":\"stackmap\","
 		"\"orphan\":true,\"owner\":\"test:tock\","
 		"\"cookie\":\"0x700000001\",\"gen\":7,\"slot\":1,\"status\":\"resolved\",\"stack\":["
