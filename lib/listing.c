@@ -77,8 +77,8 @@ static int parse_header(struct listing *l, struct stackmap_snapshot *out,
 
 	ret = next_line(l, err);
 	if (ret)
-		return ret > 0 ? (sm_err_set(err, "%s: empty listing", l->name),
-				  -EINVAL) : ret;
+		return ret > 0 ? sm_err_code(err, -EINVAL, "%s: empty listing",
+					     l->name) : ret;
 	if (sscanf(l->buf, "# generation %llu entries %*u/%*u frames %*u/%*u bytes %*u%n",
 		   &g, &end) != 1 || !end || !g || g > 0xffffffffULL ||
 	    parse_map_id(l->buf + end, &out->map_id)) {

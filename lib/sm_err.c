@@ -23,6 +23,16 @@ int sm_err_set(struct sm_err *err, const char *fmt, ...)
 	return -1;
 }
 
+int sm_err_code(struct sm_err *err, int code, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	sm_err_vset(err, fmt, ap);
+	va_end(ap);
+	return code;
+}
+
 const char *sm_err_after_path(const struct sm_err *err, const char *path)
 {
 	size_t n = strlen(path);

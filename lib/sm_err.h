@@ -6,6 +6,17 @@
  * leaves in it one line (no newline) that names the file, offset, event or
  * field; the caller prints that line once, with its own prefix
  * ("fgdecode: ", "plugin_stackmap: ", or inside the event's output).
+ *
+ * Return values (one convention for lib/ and the decoder's stages below
+ * decoder/commands/): a function that can fail returns 0 (or a non-negative
+ * value) on success and a negative errno on failure, with its message in
+ * @err when it takes one: -ENOMEM out of memory, -EINVAL a bad argument or
+ * bad input data, -EBADMSG a malformed file or record, -ENOENT something
+ * absent, -EIO or the call's own -errno for I/O.  Its docstring's Return:
+ * line lists each of them.  A lookup whose "none" is not an error (an index,
+ * an id, a tgid) may return -1 for none, and says so.  The top floor
+ * (decoder/commands/, record/, the plugin's entry points) prints its own
+ * errors and returns -1 after printing, or an exit status.
  */
 #ifndef STACKMAP_SM_ERR_H
 #define STACKMAP_SM_ERR_H
@@ -23,7 +34,8 @@ struct sm_err {
  * @err: the error, or NULL (the message is dropped)
  * @fmt: printf format of the message
  *
- * Return: -1, so a function that returns 0 or -1 can `return sm_err_set(...)`.
+ * Return: -1, for the callers not yet converted to sm_err_code() (the
+ * decoder's stages; going away).
  */
 int sm_err_set(struct sm_err *err, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
@@ -31,6 +43,17 @@ int sm_err_set(struct sm_err *err, const char *fmt, ...)
 /* sm_err_set() with a va_list, for wrappers that return their own code. */
 int sm_err_vset(struct sm_err *err, const char *fmt, va_list ap)
 	__attribute__((format(printf, 2, 0)));
+
+/**
+ * sm_err_code() - set the message of @err and return @code
+ * @err: the error, or NULL (the message is dropped)
+ * @code: a negative errno (-EINVAL, -ENOMEM, ...)
+ * @fmt: printf format of the message
+ *
+ * Return: @code, so a function can `return sm_err_code(err, -EBADMSG, ...)`.
+ */
+int sm_err_code(struct sm_err *err, int code, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
 
 /**
  * sm_err_after_path() - @err's message without the "PATH: " it starts with

@@ -3,7 +3,6 @@
  * tep_stack: stackmap events out of libtraceevent records (see tep_stack.h).
  */
 #include <errno.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -15,17 +14,6 @@ static const char *const kind_names[TEPSTACK_NR_KINDS] = {
 	[TEPSTACK_DEFINE] = STACKMAP_EVENT_DEFINE,
 	[TEPSTACK_FALLBACK] = STACKMAP_EVENT_FALLBACK,
 };
-
-__attribute__((format(printf, 3, 4)))
-static int fail(struct sm_err *err, int code, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	sm_err_vset(err, fmt, ap);
-	va_end(ap);
-	return code;
-}
 
 const char *tepstack_event_name(enum tepstack_kind kind)
 {
@@ -65,9 +53,9 @@ static int want_field(struct tepstack_fields *f, struct tep_format_field **out,
 
 	*out = tep_find_field(f->event, name);
 	if (!*out)
-		return fail(err, -ENOENT, "%s: no field '%s'", ev, name);
+		return sm_err_code(err, -ENOENT, "%s: no field '%s'", ev, name);
 	if (!ok(*out))
-		return fail(err, -EPROTO, "%s: field '%s' is not %s (type '%s', size %d)",
+		return sm_err_code(err, -EPROTO, "%s: field '%s' is not %s (type '%s', size %d)",
 			    ev, name, what, (*out)->type, (*out)->size);
 	return 0;
 }
@@ -91,7 +79,7 @@ int tepstack_fields_init(struct tepstack_fields *f, struct tep_event *event,
 	memset(f, 0, sizeof(*f));
 	f->event = event;
 	if (kind < 0)
-		return fail(err, -EINVAL, "%s:%s: not a stackmap event",
+		return sm_err_code(err, -EINVAL, "%s:%s: not a stackmap event",
 			    event->system, event->name);
 	f->kind = kind;
 	if (kind == TEPSTACK_COOKIE || kind == TEPSTACK_DEFINE)
@@ -141,10 +129,10 @@ static int read_field(const struct tepstack_fields *f,
 {
 	*val = 0;
 	if (!field)
-		return fail(err, -ENOENT, "%s: no field '%s'", f->event->name,
+		return sm_err_code(err, -ENOENT, "%s: no field '%s'", f->event->name,
 			    name);
 	if (!in_record(record, field->offset, field->size))
-		return fail(err, -EFAULT,
+		return sm_err_code(err, -EFAULT,
 			    "%s: field '%s' lies outside the %d-byte record",
 			    f->event->name, name, record->size);
 	*val = tep_read_number(f->event->tep,
@@ -220,7 +208,7 @@ int tepstack_read_owner(const struct tepstack_fields *f,
 	if (ret)
 		return ret;
 	if (fl & ~(sm_u64)STACKMAP_FLAGS_KNOWN)
-		return fail(err, -EBADMSG,
+		return sm_err_code(err, -EBADMSG,
 			    "%s: field '%s' is 0x%llx, unknown bits (known: 0x%x)",
 			    f->event->name, STACKMAP_FIELD_FLAGS,
 			    (unsigned long long)fl, STACKMAP_FLAGS_KNOWN);
@@ -269,7 +257,7 @@ static int locate_ips(const struct tepstack_fields *f,
 	if (field->flags & TEP_FIELD_IS_RELATIVE)
 		*off += field->offset + field->size;
 	if (!in_record(record, *off, *len))
-		return fail(err, -EFAULT,
+		return sm_err_code(err, -EFAULT,
 			    "%s: field '%s' array at %lld, %lld bytes, lies outside the %d-byte record",
 			    f->event->name, STACKMAP_FIELD_IPS, *off, *len,
 			    record->size);
@@ -292,14 +280,14 @@ int tepstack_read_stack(const struct tepstack_fields *f,
 	if (ret)
 		return ret;
 	if (depth > STACKMAP_MAX_DEPTH)
-		return fail(err, -E2BIG, "%s: field '%s' is %llu, more than %d frames",
+		return sm_err_code(err, -E2BIG, "%s: field '%s' is %llu, more than %d frames",
 			    f->event->name, STACKMAP_FIELD_DEPTH,
 			    (unsigned long long)depth, STACKMAP_MAX_DEPTH);
 	ret = locate_ips(f, record, &off, &len, err);
 	if (ret)
 		return ret;
 	if ((long_size != 4 && long_size != 8) || len != (long long)depth * long_size)
-		return fail(err, -EBADMSG,
+		return sm_err_code(err, -EBADMSG,
 			    "%s: field '%s' holds %lld bytes, not %s %llu x %d-byte longs",
 			    f->event->name, STACKMAP_FIELD_IPS, len,
 			    STACKMAP_FIELD_DEPTH, (unsigned long long)depth,

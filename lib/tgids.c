@@ -16,18 +16,18 @@ struct sm_tgid {
 	int tgid;
 };
 
-/* A decimal number in 0..INT_MAX at *p, ending at a space or newline. */
+/* A decimal number in 0..INT_MAX at *p; -EINVAL when there is none. */
 static int parse_num(const char **p, const char *end, int *out)
 {
 	long long v = 0;
 	const char *s = *p;
 
 	if (s == end || *s < '0' || *s > '9')
-		return -1;
+		return -EINVAL;
 	for (; s < end && *s >= '0' && *s <= '9'; s++) {
 		v = v * 10 + (*s - '0');
 		if (v > INT_MAX)
-			return -1;
+			return -EINVAL;
 	}
 	*p = s;
 	*out = (int)v;
@@ -54,7 +54,7 @@ int sm_tgids_parse(struct sm_tgids *tg, const char *text, size_t len,
 	int pid, tgid;
 
 	if (!tg->t.cap && sm_hashtab_init(&tg->t, sizeof(struct sm_tgid), 64))
-		return sm_err_set(err, "out of memory"), -ENOMEM;
+		return sm_err_code(err, -ENOMEM, "out of memory");
 	while (p < end) {
 		line++;
 		nl = memchr(p, '\n', (size_t)(end - p));
@@ -67,7 +67,7 @@ int sm_tgids_parse(struct sm_tgids *tg, const char *text, size_t len,
 			return -EBADMSG;
 		}
 		if (tgids_set(tg, pid, tgid))
-			return sm_err_set(err, "out of memory"), -ENOMEM;
+			return sm_err_code(err, -ENOMEM, "out of memory");
 		p = nl + 1;
 	}
 	return 0;

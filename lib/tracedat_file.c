@@ -36,8 +36,8 @@ int td_open(struct tracedat *td, const char *path, struct sm_err *err)
 	return 0;
 }
 
-/* Set @err to the message, after "PATH: " when @td has a path.  Return: -1. */
-int td_fail(const struct tracedat *td, struct sm_err *err,
+/* Set @err to the message, after "PATH: " when @td has a path. */
+void td_fail(const struct tracedat *td, struct sm_err *err,
 	    const char *fmt, ...)
 {
 	char msg[SM_ERR_LEN];
@@ -46,8 +46,8 @@ int td_fail(const struct tracedat *td, struct sm_err *err,
 	va_start(ap, fmt);
 	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
-	return sm_err_set(err, "%s%s%s", td->path ? td->path : "",
-			  td->path ? ": " : "", msg);
+	sm_err_set(err, "%s%s%s", td->path ? td->path : "",
+		   td->path ? ": " : "", msg);
 }
 
 int td_read(struct tracedat *td, sm_u64 off, void *buf, size_t len,

@@ -34,8 +34,8 @@ struct tracedat {
 
 /* Open @path for reading into @td (close td->fd); "PATH: why" and -errno. */
 int td_open(struct tracedat *td, const char *path, struct sm_err *err);
-/* Set @err to the message, after "PATH: " when @td has a path.  Return: -1. */
-int td_fail(const struct tracedat *td, struct sm_err *err,
+/* Set @err to the message, after "PATH: " when @td has a path; no return. */
+void td_fail(const struct tracedat *td, struct sm_err *err,
 	    const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 /* @len bytes at @off into @buf; @field names them in the message. */
 int td_read(struct tracedat *td, sm_u64 off, void *buf, size_t len,

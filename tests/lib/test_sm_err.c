@@ -4,18 +4,31 @@
  * messages start with.
  */
 #include <check.h>
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "sm_err.h"
 
-START_TEST(set_returns_minus_one_and_keeps_one_line)
+START_TEST(set_keeps_one_line)
 {
 	struct sm_err err;
 
 	ck_assert_int_eq(sm_err_set(&err, "%s: offset %d: %s", "t.dat", 12, "bad"), -1);
 	ck_assert_str_eq(err.msg, "t.dat: offset 12: bad");
 	ck_assert_int_eq(sm_err_set(NULL, "dropped %d", 1), -1);
+}
+END_TEST
+
+/* sm_err_code() sets the same line and returns the errno it is given. */
+START_TEST(code_returns_its_errno_and_keeps_one_line)
+{
+	struct sm_err err;
+
+	ck_assert_int_eq(sm_err_code(&err, -EBADMSG, "%s: offset %d: %s", "t.dat", 12, "bad"),
+			 -EBADMSG);
+	ck_assert_str_eq(err.msg, "t.dat: offset 12: bad");
+	ck_assert_int_eq(sm_err_code(NULL, -ENOMEM, "dropped %d", 1), -ENOMEM);
 }
 END_TEST
 
@@ -51,7 +64,8 @@ static Suite *sm_err_suite(void)
 	Suite *s = suite_create("sm_err");
 	TCase *tc = tcase_create("sm_err");
 
-	tcase_add_test(tc, set_returns_minus_one_and_keeps_one_line);
+	tcase_add_test(tc, set_keeps_one_line);
+	tcase_add_test(tc, code_returns_its_errno_and_keeps_one_line);
 	tcase_add_test(tc, after_path_strips_exactly_the_path_and_its_colon);
 	tcase_add_test(tc, after_path_of_a_path_longer_than_the_message_is_the_message);
 	suite_add_tcase(s, tc);
