@@ -2,6 +2,7 @@
 /*
  * fgdecode: vmlinux and modules from the recorded release (see debuginfo.h).
  */
+#include <errno.h>
 #include <fcntl.h>
 #include <gelf.h>
 #include <stdio.h>
@@ -30,9 +31,9 @@ int debuginfo_release(const char *uname, char *out, size_t len)
 	char sys[64], host[256], rel[256];
 
 	if (!uname || sscanf(uname, "%63s %255s %255s", sys, host, rel) != 3)
-		return -1;
+		return -ENOENT;
 	if (strlen(rel) >= len)
-		return -1;
+		return -ENAMETOOLONG;
 	strcpy(out, rel);
 	return 0;
 }

@@ -21,7 +21,8 @@ struct debuginfo {
  * @out: filled with RELEASE
  * @len: size of @out
  *
- * Return: 0, or -1 when @uname has no third field or it does not fit.
+ * Return: 0; -ENOENT when @uname is NULL or has no third field;
+ * -ENAMETOOLONG when it does not fit in @len.
  */
 int debuginfo_release(const char *uname, char *out, size_t len);
 

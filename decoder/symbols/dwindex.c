@@ -4,6 +4,7 @@
  * behind dwsym.c's lookups (see dwindex.h).
  */
 #include <dwarf.h>
+#include <errno.h>
 #include <elfutils/libdwfl.h>
 #include <elfutils/version.h>
 #include <gelf.h>
@@ -147,7 +148,7 @@ static void finish_part(struct symtab_part *p)
 static int add_label(sm_u64 **v, size_t *nr, size_t *cap, sm_u64 value)
 {
 	if (sm_array_reserve(v, cap, *nr + 1, sizeof(**v), 16))
-		return -1;
+		return -ENOMEM;
 	(*v)[(*nr)++] = value;
 	return 0;
 }
@@ -168,7 +169,7 @@ static int add_sym(struct modidx *mi, struct symtab_part *p, size_t *cap,
 	if (value + sym->st_size < value)
 		mi->sym_naive = true;
 	if (sm_array_reserve(&p->s, cap, p->nr + 1, sizeof(*p->s), 16))
-		return -1;
+		return -ENOMEM;
 	x = &p->s[p->nr++];
 	x->lo = value;
 	x->size = sym->st_size;
@@ -181,8 +182,8 @@ static int add_sym(struct modidx *mi, struct symtab_part *p, size_t *cap,
 
 /*
  * Read the module's symbol table into @mi: the sized symbols of the global
- * and local scans, and the sizeless global ones.  Return: 0, -1 when out of
- * memory.  A table the index cannot mirror sets mi->sym_naive.
+ * and local scans, and the sizeless global ones.  Return: 0, -ENOMEM.
+ * A table the index cannot mirror sets mi->sym_naive.
  */
 static int index_symbols(struct modidx *mi)
 {
@@ -218,7 +219,7 @@ static int index_symbols(struct modidx *mi)
 		if (add_sym(mi, global ? &mi->glob : &mi->loc,
 			    global ? &cap_g : &cap_l, cap_labels, i, name,
 			    &sym, value, global))
-			return -1;
+			return -ENOMEM;
 	}
 	finish_part(&mi->glob);
 	finish_part(&mi->loc);
@@ -407,7 +408,7 @@ static int add_node(struct cuidx *cx, Dwarf_Die *die, int parent, int tag)
 
 	if (sm_array_reserve(&cx->nodes, &cx->cap, cx->nr + 1,
 			     sizeof(*cx->nodes), 16))
-		return -1;
+		return -ENOMEM;
 	s = &cx->nodes[cx->nr];
 	memset(s, 0, sizeof(*s));
 	s->die = *die;
@@ -423,7 +424,7 @@ static int add_range(struct cuidx *cx, Dwarf_Addr lo, Dwarf_Addr hi,
 
 	if (sm_array_reserve(&cx->r, &cx->cap_r, cx->nr_r + 1,
 			     sizeof(*cx->r), 16))
-		return -1;
+		return -ENOMEM;
 	r = &cx->r[cx->nr_r++];
 	r->lo = lo;
 	r->hi = hi;
@@ -434,8 +435,9 @@ static int add_range(struct cuidx *cx, Dwarf_Addr lo, Dwarf_Addr hi,
 
 /*
  * Record @die if it has PC ranges (what dwarf_haspc() would match).
- * Return: its node, -1 without ranges, -2 on an error that dwarf_haspc()
- * would not ignore (the unit is then left to dwarf_getscopes()).
+ * Return: its node, -1 without ranges (not an error); -EINVAL on an error
+ * that dwarf_haspc() would not ignore, -ENOMEM (either leaves the unit to
+ * dwarf_getscopes()).
  */
 static int scope_ranges(struct cuidx *cx, Dwarf_Die *die, int parent,
 			int tag)
@@ -446,16 +448,16 @@ static int scope_ranges(struct cuidx *cx, Dwarf_Die *die, int parent,
 
 	while ((off = dwarf_ranges(die, off, &base, &lo, &hi)) > 0) {
 		if (node < 0 && (node = add_node(cx, die, parent, tag)) < 0)
-			return -2;
+			return node;
 		if (lo < hi && add_range(cx, lo, hi, node, parent))
-			return -2;
+			return -ENOMEM;
 	}
 	if (off < 0) {
 		dwarf_errno();
 		/* Without DW_AT_ranges this is a missing range section,
 		 * which dwarf_haspc() treats as "not here". */
 		if (dwarf_hasattr(die, DW_AT_ranges))
-			return -2;
+			return -EINVAL;
 	}
 	return node;
 }
@@ -467,39 +469,40 @@ static int scope_ranges(struct cuidx *cx, Dwarf_Die *die, int parent,
  * DW_AT_ranges has no range (dwarf_ranges() would say so), and its subtree
  * is never on a PC path.  The unit's own children are remembered: that is
  * where abstract origins are found.
- * Return: 0, or -1 when the unit cannot be indexed.
+ * Return: 0; when the unit cannot be indexed, -EINVAL for a DWARF error,
+ * -ENOTSUP for an imported unit, -ENOMEM.
  */
 static int walk_scopes(struct cuidx *cx, Dwarf_Die *parent_die, int parent)
 {
 	Dwarf_Die child;
-	int r, tag, node;
+	int r, tag, node, ret;
 
 	r = dwarf_child(parent_die, &child);
 	if (r)
-		return r < 0 ? -1 : 0;
+		return r < 0 ? -EINVAL : 0;
 	do {
 		tag = dwarf_tag(&child);
 		if (tag == DW_TAG_imported_unit)
-			return -1;
+			return -ENOTSUP;
 		if (!parent) {
 			if (sm_array_reserve(&cx->seen, &cx->cap_seen,
 					     cx->nr_seen + 1, sizeof(*cx->seen),
 					     16))
-				return -1;
+				return -ENOMEM;
 			cx->seen[cx->nr_seen++] = child.addr;
 		}
 		if (!dwarf_hasattr(&child, DW_AT_low_pc) &&
 		    !dwarf_hasattr(&child, DW_AT_ranges))
 			continue;
 		node = scope_ranges(cx, &child, parent, tag);
-		if (node == -2)
-			return -1;
+		if (node < -1)
+			return node;
 		if (node > 0 && may_have_scopes(tag) &&
 		    dwarf_haschildren(&child) > 0 &&
-		    walk_scopes(cx, &child, node))
-			return -1;
+		    (ret = walk_scopes(cx, &child, node)))
+			return ret;
 	} while ((r = dwarf_siblingof(&child, &child)) == 0);
-	return r < 0 ? -1 : 0;
+	return r < 0 ? -EINVAL : 0;
 }
 
 static int cmp_ptr(const void *a, const void *b)
@@ -656,9 +659,9 @@ static int cu_insert(struct modidx *mi, struct cuidx *cx)
 
 	if (!mi->cus.buckets &&
 	    sm_hashtab_init(&mi->cus, sizeof(*slot), CU_MIN))
-		return -1;
+		return -ENOMEM;
 	if (sm_hashtab_reserve(&mi->cus))
-		return -1;
+		return -ENOMEM;
 	slot = sm_hashtab_add(&mi->cus, (sm_u64)(uintptr_t)cx->key);
 	slot->cx = cx;
 	return 0;

@@ -82,8 +82,8 @@ int cmp_u64(const void *a, const void *b);
  * A table the index cannot mirror (no symbol table, ppc64 function
  * descriptors, a symbol whose end wraps) sets @mi->sym_naive.
  *
- * Return: 0, or -1 when out of memory (@mi then holds what was built so
- * far: free it with free_modidx()).
+ * Return: 0, or -ENOMEM (@mi then holds what was built so far: free it
+ * with free_modidx()).
  */
 int build_symbols(struct dwsym_stats *st, struct modidx *mi);
 

@@ -99,17 +99,17 @@ static struct dwmod *walk_mods;
 static struct candidates *walk_cands;
 static size_t walk_nr;
 
-/* Add @path to @c; -1 when out of memory. */
+/* Add @path to @c; -ENOMEM. */
 static int add_candidate(struct candidates *c, const char *path)
 {
 	char **grown = realloc(c->paths, (c->nr + 1) * sizeof(*grown));
 
 	if (!grown)
-		return -1;
+		return -ENOMEM;
 	c->paths = grown;
 	c->paths[c->nr] = strdup(path);
 	if (!c->paths[c->nr])
-		return -1;
+		return -ENOMEM;
 	c->nr++;
 	return 0;
 }
@@ -145,7 +145,7 @@ static int visit(const char *path, const struct stat *st, int type,
 	return 0;
 }
 
-/* One entry per module named in @ks. */
+/* One entry per module named in @ks; -ENOMEM. */
 static int list_modules(const struct kallsyms *ks, struct dwmod **mods,
 			size_t *nr)
 {
@@ -154,7 +154,7 @@ static int list_modules(const struct kallsyms *ks, struct dwmod **mods,
 	*mods = calloc(ks->nr ? ks->nr : 1, sizeof(**mods));
 	*nr = 0;
 	if (!*mods)
-		return -1;
+		return -ENOMEM;
 	for (i = 0; i < ks->nr; i++) {
 		const char *m = ks->syms[i].mod;
 
@@ -166,7 +166,7 @@ static int list_modules(const struct kallsyms *ks, struct dwmod **mods,
 			continue;
 		(*mods)[*nr].name = strdup(m);
 		if (!(*mods)[(*nr)++].name)
-			return -1;
+			return -ENOMEM;
 	}
 	return 0;
 }
@@ -268,7 +268,7 @@ static const char *section_name(Elf *elf, size_t shndx)
 	return name ? name : "?";
 }
 
-/* Each section's base by kallsyms_vote(); -1 with @err when one is refused. */
+/* Each section's base by kallsyms_vote(); -EINVAL with @err when one is refused, -ENOMEM. */
 static int count_votes(struct dwmod *m, Elf *elf, const struct vote *v,
 		       size_t n, struct sm_err *err)
 {
@@ -277,7 +277,7 @@ static int count_votes(struct dwmod *m, Elf *elf, const struct vote *v,
 	int ret = 0;
 
 	if (!bases)
-		return sm_err_set(err, "%s", strerror(ENOMEM));
+		return sm_err_code(err, -ENOMEM, "%s", strerror(ENOMEM));
 	/* @v is sorted by section, then base: each section's bases sorted. */
 	for (j = 0; j < n; j++)
 		bases[j] = v[j].base;
@@ -286,7 +286,7 @@ static int count_votes(struct dwmod *m, Elf *elf, const struct vote *v,
 			;
 		best = kallsyms_vote(bases + i, j - i, &base);
 		if (!kallsyms_vote_accepts(best, j - i))
-			ret = sm_err_set(err, "%s: does not match the recorded module %s: %zu of the %zu symbols of its section %s are not where the recording has them (at most 1 in %d may differ)",
+			ret = sm_err_code(err, -EINVAL, "%s: does not match the recorded module %s: %zu of the %zu symbols of its section %s are not where the recording has them (at most 1 in %d may differ)",
 				   m->path, m->name, j - i - best, j - i,
 				   section_name(elf, v[i].shndx),
 				   DW_MATCH_TOLERANCE);
@@ -320,6 +320,7 @@ static void alloc_range(Elf *elf, struct dwmod *m)
 		m->low = m->high = 0;
 }
 
+/* Place @m from @elf: 0, -EINVAL (no section headers, no symbol table, refused), -ENOMEM. */
 static int place_elf(const struct kallsyms *ks, struct dwmod *m, Elf *elf,
 		     struct sm_err *err)
 {
@@ -329,15 +330,16 @@ static int place_elf(const struct kallsyms *ks, struct dwmod *m, Elf *elf,
 	int ret;
 
 	if (elf_getshdrnum(elf, &m->nr_sections))
-		return sm_err_set(err, "%s: no section headers", m->path);
+		return sm_err_code(err, -EINVAL, "%s: no section headers", m->path);
 	m->base = malloc((m->nr_sections + 1) * sizeof(*m->base));
 	syms = read_syms(elf, &nsyms);
 	votes = malloc((ks->nr + 1) * sizeof(*votes));
 	if (!m->base || !syms || !votes) {
+		ret = !m->base || !votes ? -ENOMEM : -EINVAL;
 		free(syms);
 		free(votes);
-		return sm_err_set(err, "%s: no symbol table, or out of memory",
-			    m->path);
+		return sm_err_code(err, ret, "%s: no symbol table, or out of memory",
+				   m->path);
 	}
 	for (i = 0; i < m->nr_sections; i++)
 		m->base[i] = DWMOD_UNPLACED;
@@ -350,6 +352,7 @@ static int place_elf(const struct kallsyms *ks, struct dwmod *m, Elf *elf,
 	return ret;
 }
 
+/* Place @m from its file: 0, -errno of open(), place_elf()'s errors. */
 static int place_module(const struct kallsyms *ks, struct dwmod *m,
 			struct sm_err *err)
 {
@@ -359,12 +362,12 @@ static int place_module(const struct kallsyms *ks, struct dwmod *m,
 
 	fd = open(m->path, O_RDONLY);
 	if (fd < 0)
-		return sm_err_set(err, "%s: %s", m->path, strerror(errno));
+		return sm_err_code(err, -errno, "%s: %s", m->path, strerror(errno));
 	/* dwelf_elf_begin() reads .ko.xz, .ko.gz and .ko.zst too. */
 	elf = dwelf_elf_begin(fd);
 	if (!elf || !gelf_getehdr(elf, &eh) || eh.e_type != ET_REL)
-		ret = sm_err_set(err, "%s: not a kernel module (ELF ET_REL)",
-			   m->path);
+		ret = sm_err_code(err, -EINVAL, "%s: not a kernel module (ELF ET_REL)",
+				  m->path);
 	else
 		ret = place_elf(ks, m, elf, err);
 	if (!ret && elf)
@@ -392,20 +395,20 @@ static void compact(struct dwmod *mods, size_t *nr)
 	*nr = n;
 }
 
-/* Free what dwmod_find() built and leave nothing behind. */
-static int give_up(struct dwmod **mods, size_t *nr)
+/* Free what dwmod_find() built and leave nothing behind; return @ret. */
+static int give_up(struct dwmod **mods, size_t *nr, int ret)
 {
 	dwmod_free(*mods, *nr);
 	*mods = NULL;
 	*nr = 0;
-	return -1;
+	return ret;
 }
 
 /*
  * Place @m from the first of its candidate files that matches the
  * recording; one that does not is passed over for the next (a tree may
  * hold other builds of a module).  None matching: the first one's error,
- * with how many more were tried.
+ * with how many more were tried, and its errno (place_module()); -ENOMEM.
  */
 static int place_candidates(const struct kallsyms *ks, struct dwmod *m,
 			    const struct candidates *c, const char *dir,
@@ -413,6 +416,7 @@ static int place_candidates(const struct kallsyms *ks, struct dwmod *m,
 {
 	struct sm_err first;
 	size_t i;
+	int ret = 0, first_ret = 0;
 
 	for (i = 0; i < c->nr; i++) {
 		free(m->path);
@@ -421,15 +425,18 @@ static int place_candidates(const struct kallsyms *ks, struct dwmod *m,
 		m->low = m->high = 0;
 		m->path = strdup(c->paths[i]);
 		if (!m->path)
-			return sm_err_set(err, "%s", strerror(ENOMEM));
-		if (!place_module(ks, m, i ? err : &first))
+			return sm_err_code(err, -ENOMEM, "%s", strerror(ENOMEM));
+		ret = place_module(ks, m, i ? err : &first);
+		if (!ret)
 			return 0;
+		if (!i)
+			first_ret = ret;
 	}
 	if (c->nr > 1)
-		return sm_err_set(err, "%s (nor do the %zu other files of %s under %s)",
-				  first.msg, c->nr - 1, m->name, dir);
+		return sm_err_code(err, first_ret, "%s (nor do the %zu other files of %s under %s)",
+				   first.msg, c->nr - 1, m->name, dir);
 	*err = first;
-	return -1;
+	return first_ret;
 }
 
 int dwmod_find(const char *dir, const struct kallsyms *ks,
@@ -442,17 +449,19 @@ int dwmod_find(const char *dir, const struct kallsyms *ks,
 	elf_version(EV_CURRENT);
 	if (list_modules(ks, mods, nr)) {
 		sm_err_set(err, "%s", strerror(ENOMEM));
-		return give_up(mods, nr);
+		return give_up(mods, nr, -ENOMEM);
 	}
 	*recorded = *nr;
 	walk_mods = *mods;
 	walk_nr = *nr;
 	walk_cands = calloc(*nr ? *nr : 1, sizeof(*walk_cands));
 	/* Symbolic links followed: a symlinked modules tree or .ko counts. */
-	if (!walk_cands || nftw(dir, visit, 16, 0)) {
+	if (!walk_cands)
+		ret = -ENOMEM;
+	else if ((ret = nftw(dir, visit, 16, 0)) == -1)
+		ret = errno ? -errno : -EIO;	/* else visit()'s -ENOMEM */
+	if (ret)
 		sm_err_set(err, "%s: cannot search it for modules", dir);
-		ret = -1;
-	}
 	for (i = 0; !ret && i < *nr; i++)
 		if (walk_cands[i].nr)
 			ret = place_candidates(ks, &(*mods)[i], &walk_cands[i],
@@ -460,7 +469,7 @@ int dwmod_find(const char *dir, const struct kallsyms *ks,
 	free_candidates(walk_cands, *nr);
 	walk_cands = NULL;
 	if (ret)
-		return give_up(mods, nr);
+		return give_up(mods, nr, ret);
 	compact(*mods, nr);
 	return 0;
 }

@@ -51,9 +51,10 @@ struct dwmod {
  * another tree) is placed from the first of them that matches the
  * recording, in the order the search met them.
  *
- * Return: 0, or -1 with @err set and *@mods NULL, *@nr 0 (@dir unreadable,
- * a .ko unreadable or not ET_REL, or no file of a module's name that
- * matches the recording).
+ * Return: 0, or with @err set and *@mods NULL, *@nr 0: the -errno of @dir
+ * or of a .ko that cannot be read (-EIO when nftw() gives none); -EINVAL
+ * for a .ko that is not ET_REL or has no section headers or symbol table,
+ * or when no file of a module's name matches the recording; -ENOMEM.
  */
 int dwmod_find(const char *dir, const struct kallsyms *ks,
 	       struct dwmod **mods, size_t *nr, size_t *recorded,

@@ -81,7 +81,10 @@ static int cmp_esym(const void *a, const void *b)
 		      ((const struct esym *)b)->name);
 }
 
-/* Load range: from the first PT_LOAD to the end of the last above it. */
+/*
+ * Load range: from the first PT_LOAD to the end of the last above it.
+ * Return: 0, -EINVAL when @elf has no loadable segment.
+ */
 static int load_range(Elf *elf, struct elf_info *ei)
 {
 	size_t n, i;
@@ -89,7 +92,7 @@ static int load_range(Elf *elf, struct elf_info *ei)
 	bool first = true;
 
 	if (elf_getphdrnum(elf, &n))
-		return -1;
+		return -EINVAL;
 	for (i = 0; i < n; i++) {
 		if (!gelf_getphdr(elf, i, &ph) || ph.p_type != PT_LOAD)
 			continue;
@@ -100,7 +103,7 @@ static int load_range(Elf *elf, struct elf_info *ei)
 		if (ph.p_vaddr >= ei->low && ph.p_vaddr + ph.p_memsz > ei->high)
 			ei->high = ph.p_vaddr + ph.p_memsz;
 	}
-	return first ? -1 : 0;
+	return first ? -EINVAL : 0;
 }
 
 static void note_symbol(struct elf_info *ei, const char *name,
@@ -173,7 +176,7 @@ static bool votes(const struct ksym *k)
 	return !k->mod && k->addr;
 }
 
-/* Majority of (recorded address - st_value); @agree/@matched counts. */
+/* Majority of (recorded address - st_value); @agree/@matched counts.  0, -ENOMEM. */
 static int vote_bias(const struct kallsyms *ks, const struct elf_info *ei,
 		     sm_u64 *bias, size_t *agree, size_t *matched)
 {
@@ -181,7 +184,7 @@ static int vote_bias(const struct kallsyms *ks, const struct elf_info *ei,
 	size_t i, n = 0;
 
 	if (!cand)
-		return -1;
+		return -ENOMEM;
 	for (i = 0; i < ks->nr; i++) {
 		const struct esym *e;
 
@@ -209,7 +212,7 @@ static sm_u64 recorded(const struct kallsyms *ks, const char *name)
 	return 0;
 }
 
-/* Check _text / _stext against @bias; -1 with @err set on a mismatch. */
+/* Check _text / _stext against @bias; -EINVAL with @err set on a mismatch. */
 static int check_anchor(const struct kallsyms *ks, const char *name,
 			sm_u64 link, sm_u64 bias, const char *path,
 			struct sm_err *err)
@@ -221,12 +224,12 @@ static int check_anchor(const struct kallsyms *ks, const char *name,
 	rt = recorded(ks, name);
 	if (!rt || rt - link == bias)
 		return 0;
-	return sm_err_set(err, "%s: does not match the recorded kernel: %s is at 0x%llx, its symbols say 0x%llx",
+	return sm_err_code(err, -EINVAL, "%s: does not match the recorded kernel: %s is at 0x%llx, its symbols say 0x%llx",
 		    path, name, (unsigned long long)rt,
 		    (unsigned long long)(link + bias));
 }
 
-/* Refuse @path: name one voting symbol that is not at @bias. */
+/* Refuse @path: name one voting symbol that is not at @bias.  -EINVAL. */
 static int refuse_moved(const struct kallsyms *ks, const struct elf_info *ei,
 			sm_u64 bias, size_t agree, size_t matched,
 			const char *path, struct sm_err *err)
@@ -242,9 +245,9 @@ static int refuse_moved(const struct kallsyms *ks, const struct elf_info *ei,
 			break;
 	}
 	if (i == ks->nr)
-		return sm_err_set(err, "%s: does not match the recorded kernel: %zu of %zu functions are not where the recording has them",
+		return sm_err_code(err, -EINVAL, "%s: does not match the recorded kernel: %zu of %zu functions are not where the recording has them",
 			    path, matched - agree, matched);
-	return sm_err_set(err, "%s: does not match the recorded kernel: %zu of %zu functions are not where the recording has them (e.g. %s: recorded at 0x%llx, this file puts it at 0x%llx); at most 1 in %d may differ",
+	return sm_err_code(err, -EINVAL, "%s: does not match the recorded kernel: %zu of %zu functions are not where the recording has them (e.g. %s: recorded at 0x%llx, this file puts it at 0x%llx); at most 1 in %d may differ",
 		    path, matched - agree, matched, ks->syms[i].name,
 		    (unsigned long long)ks->syms[i].addr,
 		    (unsigned long long)(e->value + bias), DW_MATCH_TOLERANCE);
@@ -285,6 +288,7 @@ static const char *elf_type_name(unsigned int type, char *buf, size_t len)
  * Refuse @path, which lacks what a vmlinux has: a loadable segment
  * (@no_load) or a symbol table (@no_symtab).  One line naming its type and
  * what it lacks: "FILE: not a vmlinux: ET_DYN with no symbol table".
+ * Return: -EINVAL.
  */
 static int not_vmlinux(Elf *elf, const char *path, bool no_load,
 		       bool no_symtab, struct sm_err *err)
@@ -293,41 +297,41 @@ static int not_vmlinux(Elf *elf, const char *path, bool no_load,
 	char type[32];
 
 	gelf_getehdr(elf, &eh);
-	return sm_err_set(err, "%s: not a vmlinux: %s with %s%s%s%s", path,
-			  elf_type_name(eh.e_type, type, sizeof(type)),
-			  no_load ? "no loadable segment" : "",
-			  no_load && no_symtab ? " and " : "",
-			  no_symtab ? "no symbol table" : "",
-			  eh.e_type == ET_REL ? " (a kernel module? --modules DIR reads those)" : "");
+	return sm_err_code(err, -EINVAL, "%s: not a vmlinux: %s with %s%s%s%s", path,
+			   elf_type_name(eh.e_type, type, sizeof(type)),
+			   no_load ? "no loadable segment" : "",
+			   no_load && no_symtab ? " and " : "",
+			   no_symtab ? "no symbol table" : "",
+			   eh.e_type == ET_REL ? " (a kernel module? --modules DIR reads those)" : "");
 }
 
-/* Find the bias of @path's ELF against the recording, or refuse it. */
+/* Find the bias of @path's ELF against the recording, or refuse it (-EINVAL); -ENOMEM. */
 static int place_vmlinux(const struct kallsyms *ks, Elf *elf,
 			 const char *path, struct elf_info *ei, sm_u64 *bias,
 			 struct sm_err *err)
 {
 	size_t agree = 0, matched = 0;
 	bool no_load = load_range(elf, ei) != 0;
-	int symtab = read_symtab(elf, ei);
+	int symtab = read_symtab(elf, ei), ret;
 
 	if (symtab == -ENOMEM)
-		return sm_err_set(err, "%s", strerror(ENOMEM));
+		return sm_err_code(err, -ENOMEM, "%s", strerror(ENOMEM));
 	if (no_load || symtab)
 		return not_vmlinux(elf, path, no_load, symtab == -ENOENT, err);
 	if (vote_bias(ks, ei, bias, &agree, &matched))
-		return sm_err_set(err, "%s", strerror(ENOMEM));
+		return sm_err_code(err, -ENOMEM, "%s", strerror(ENOMEM));
 	if (!matched)
-		return sm_err_set(err, "%s: none of its %zu symbols is a function the recorded kallsyms list by that name (a vmlinux without its symbol table, such as the BTF-only one of a headers package? the one with symbols and DWARF is /usr/lib/debug/boot/vmlinux-RELEASE, in linux-image-RELEASE-dbg)",
+		return sm_err_code(err, -EINVAL, "%s: none of its %zu symbols is a function the recorded kallsyms list by that name (a vmlinux without its symbol table, such as the BTF-only one of a headers package? the one with symbols and DWARF is /usr/lib/debug/boot/vmlinux-RELEASE, in linux-image-RELEASE-dbg)",
 			    path, ei->nr);
 	if (too_few(ks, ei, matched))
-		return sm_err_set(err, "%s: not a vmlinux of the recorded kernel: only %zu of its %zu functions are named in the recorded kallsyms (a user-space program, or another kernel?)",
+		return sm_err_code(err, -EINVAL, "%s: not a vmlinux of the recorded kernel: only %zu of its %zu functions are named in the recorded kallsyms (a user-space program, or another kernel?)",
 			    path, matched, ei->nr);
 	if (!kallsyms_vote_accepts(agree, matched))
 		return refuse_moved(ks, ei, *bias, agree, matched, path, err);
-	if (check_anchor(ks, "_text", ei->text, *bias, path, err) ||
-	    check_anchor(ks, "_stext", ei->stext, *bias, path, err))
-		return -1;
-	return 0;
+	ret = check_anchor(ks, "_text", ei->text, *bias, path, err);
+	if (!ret)
+		ret = check_anchor(ks, "_stext", ei->stext, *bias, path, err);
+	return ret;
 }
 
 /* ---- libdwfl ---- */
@@ -392,7 +396,7 @@ static const Dwfl_Callbacks callbacks = {
 	.section_address = section_address,
 };
 
-/* Report one file over [low, high); its user data is @f. */
+/* Report one file over [low, high); its user data is @f.  0, -EINVAL. */
 static int report_one(Dwfl *dwfl, const char *name, sm_u64 low, sm_u64 high,
 		      struct dwfile *f)
 {
@@ -401,13 +405,14 @@ static int report_one(Dwfl *dwfl, const char *name, sm_u64 low, sm_u64 high,
 
 	mod = dwfl_report_module(dwfl, name, low, high);
 	if (!mod)
-		return -1;
+		return -EINVAL;
 	/* find_elf and section_address find @f in the module's user data. */
 	dwfl_module_info(mod, &slot, NULL, NULL, NULL, NULL, NULL, NULL);
 	*slot = f;
 	return 0;
 }
 
+/* Report the vmlinux and the modules to libdwfl: 0, -ENOMEM, -EINVAL. */
 static int report(struct dwsym *d, const struct elf_info *ei, struct sm_err *err)
 {
 	size_t i;
@@ -415,7 +420,7 @@ static int report(struct dwsym *d, const struct elf_info *ei, struct sm_err *err
 
 	d->dwfl = dwfl_begin(&callbacks);
 	if (!d->dwfl)
-		return sm_err_set(err, "libdwfl: %s", dwfl_errmsg(-1));
+		return sm_err_code(err, -ENOMEM, "libdwfl: %s", dwfl_errmsg(-1));
 	dwfl_report_begin(d->dwfl);
 	if (d->path) {
 		d->kernel.path = d->path;
@@ -430,7 +435,7 @@ static int report(struct dwsym *d, const struct elf_info *ei, struct sm_err *err
 	}
 	dwfl_report_end(d->dwfl, NULL, NULL);
 	if (ret)
-		return sm_err_set(err, "libdwfl: %s", dwfl_errmsg(-1));
+		return sm_err_code(err, ret, "libdwfl: %s", dwfl_errmsg(-1));
 	return 0;
 }
 
@@ -672,24 +677,28 @@ const struct dw_loc *dwsym_lookup(struct dwsym *d, sm_u64 addr,
 	return slot->loc;
 }
 
-/* Place the vmlinux at @path: d->path and d->bias; @ei filled in. */
+/*
+ * Place the vmlinux at @path: d->path and d->bias; @ei filled in.
+ * Return: 0; -errno of open(); -EINVAL when it is not an ELF file or not
+ * the recorded vmlinux; -ENOMEM.
+ */
 static int open_vmlinux(struct dwsym *d, const struct kallsyms *ks,
 			const char *path, struct elf_info *ei, struct sm_err *err)
 {
 	Elf *elf = NULL;
-	int fd, ret = -1;
+	int fd, ret;
 
 	fd = open(path, O_RDONLY);
 	if (fd < 0)
-		return sm_err_set(err, "%s: %s", path, strerror(errno));
+		return sm_err_code(err, -errno, "%s: %s", path, strerror(errno));
 	elf = elf_begin(fd, ELF_C_READ, NULL);
 	if (!elf || elf_kind(elf) != ELF_K_ELF) {
-		sm_err_set(err, "%s: not an ELF file", path);
+		ret = sm_err_code(err, -EINVAL, "%s: not an ELF file", path);
 		goto out;
 	}
 	d->path = strdup(path);
 	if (!d->path) {
-		sm_err_set(err, "%s", strerror(ENOMEM));
+		ret = sm_err_code(err, -ENOMEM, "%s", strerror(ENOMEM));
 		goto out;
 	}
 	ret = place_vmlinux(ks, elf, path, ei, &d->bias, err);
@@ -718,15 +727,17 @@ static void warn_no_module(const char *dir, size_t recorded)
 			dir, recorded);
 }
 
-/* Place the modules found under @dir. */
+/* Place the modules found under @dir: 0, or dwmod_find()'s errors. */
 static int open_modules(struct dwsym *d, const struct kallsyms *ks,
 			const char *dir, struct sm_err *err)
 {
 	const char *example = NULL, *why = NULL;
 	size_t i, without = 0, recorded;
+	int ret;
 
-	if (dwmod_find(dir, ks, &d->mods, &d->nr_mods, &recorded, err))
-		return -1;
+	ret = dwmod_find(dir, ks, &d->mods, &d->nr_mods, &recorded, err);
+	if (ret)
+		return ret;
 	if (!d->nr_mods)
 		warn_no_module(dir, recorded);
 	/* One line for all modules without usable DWARF (a stripped tree). */
@@ -741,7 +752,7 @@ static int open_modules(struct dwsym *d, const struct kallsyms *ks,
 			 without, d->nr_mods, dir, example, why);
 	d->mod_files = calloc(d->nr_mods + 1, sizeof(*d->mod_files));
 	if (!d->mod_files)
-		return sm_err_set(err, "%s", strerror(ENOMEM));
+		return sm_err_code(err, -ENOMEM, "%s", strerror(ENOMEM));
 	return 0;
 }
 
@@ -750,22 +761,21 @@ int dwsym_open(struct dwsym **out, const struct kallsyms *ks,
 {
 	struct elf_info ei = { 0 };
 	struct dwsym *d;
-	int ret = -1;
+	int ret = 0;
 
 	*out = NULL;
 	elf_version(EV_CURRENT);
 	d = calloc(1, sizeof(*d));
 	if (!d)
-		return sm_err_set(err, "%s", strerror(ENOMEM));
-	if (vmlinux && open_vmlinux(d, ks, vmlinux, &ei, err))
-		goto out;
-	if (modules && open_modules(d, ks, modules, err))
-		goto out;
-	if (report(d, &ei, err))
-		goto out;
-	*out = d;
-	ret = 0;
-out:
+		return sm_err_code(err, -ENOMEM, "%s", strerror(ENOMEM));
+	if (vmlinux)
+		ret = open_vmlinux(d, ks, vmlinux, &ei, err);
+	if (!ret && modules)
+		ret = open_modules(d, ks, modules, err);
+	if (!ret)
+		ret = report(d, &ei, err);
+	if (!ret)
+		*out = d;
 	free(ei.syms);
 	if (ret)
 		dwsym_free(d);
@@ -838,14 +848,14 @@ int dwsym_check_banner(const char *vmlinux, const char *release,
 	elf_version(EV_CURRENT);
 	fd = open(vmlinux, O_RDONLY);
 	if (fd < 0)
-		return sm_err_set(err, "%s: %s", vmlinux, strerror(errno));
+		return sm_err_code(err, -errno, "%s: %s", vmlinux, strerror(errno));
 	elf = elf_begin(fd, ELF_C_READ, NULL);
 	if (!elf || elf_kind(elf) != ELF_K_ELF) {
-		ret = sm_err_set(err, "%s: not an ELF file", vmlinux);
+		ret = sm_err_code(err, -EINVAL, "%s: not an ELF file", vmlinux);
 	} else {
 		banner_release(elf, banner, sizeof(banner));
 		if (*banner && strcmp(banner, release))
-			ret = sm_err_set(err, "%s: its linux_banner says release %s, the trace was recorded on %s",
+			ret = sm_err_code(err, -EINVAL, "%s: its linux_banner says release %s, the trace was recorded on %s",
 				   vmlinux, banner, release);
 	}
 	if (elf)

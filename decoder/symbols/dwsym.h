@@ -82,10 +82,11 @@ struct dwsym_stats {
  * A @modules directory where none of the recorded modules is found (or a
  * recording that names none) is one warning on stderr, not an error.
  *
- * Return: 0, or -1 with @err set: a file cannot be read or is not a
- * vmlinux ("FILE: not a vmlinux: ET_DYN with no symbol table": an ELF
- * without a loadable segment or a symbol table) or a module, or its
- * symbols do not match the recorded kallsyms.
+ * Return: 0, or with @err set: the -errno of a file that cannot be read;
+ * -EINVAL for a file that is not a vmlinux ("FILE: not a vmlinux: ET_DYN
+ * with no symbol table": an ELF without a loadable segment or a symbol
+ * table) or a module, or whose symbols do not match the recorded kallsyms;
+ * -ENOMEM.
  */
 int dwsym_open(struct dwsym **out, const struct kallsyms *ks,
 	       const char *vmlinux, const char *modules, struct sm_err *err);
@@ -139,8 +140,8 @@ void dwsym_get_stats(const struct dwsym *d, struct dwsym_stats *st);
  * its sections.  A file without that symbol or string has nothing to
  * compare and passes; so does a NULL or empty @release.
  *
- * Return: 0, or -1 with @err set when the file cannot be read as ELF or its
- * banner names another release.
+ * Return: 0, or with @err set: the -errno of a file that cannot be opened;
+ * -EINVAL when it is not an ELF file or its banner names another release.
  */
 int dwsym_check_banner(const char *vmlinux, const char *release,
 		       struct sm_err *err);

@@ -62,9 +62,11 @@ struct symbols {
  * With --debuginfo, a release whose modules but no vmlinux are found gets a
  * warning naming the package that has it (Debian's linux-image-R-dbg).
  *
- * Return: 0, or -1 after printing one line: --debuginfo found nothing or the
- * trace has no release, the kallsyms cannot be listed, the vmlinux is of
- * another release or DWARF cannot be read (dwsym_open()).
+ * Return: 0, or a negative errno after printing one line: -ENOENT when
+ * --debuginfo found nothing or the trace has no release; kallsyms_load()'s
+ * -errno when the kallsyms cannot be listed; dwsym_check_banner()'s or
+ * dwsym_open()'s when the vmlinux is of another release or DWARF cannot be
+ * read (-errno of a file, -EINVAL, -ENOMEM).
  */
 int symbols_open(struct symbols *syms, struct tep_handle *tep,
 		 const struct symbol_options *opt, const char *uname,

@@ -5,6 +5,7 @@
  * module trees, in a scratch directory standing in for /.
  */
 #include <check.h>
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -61,9 +62,9 @@ START_TEST(release_is_the_third_uname_field)
 	ck_assert_int_eq(debuginfo_release("Linux (none) " REL " #1 SMP PREEMPT_DYNAMIC Debian 6.1.192-2 (2026-10-01) x86_64",
 					   rel, sizeof(rel)), 0);
 	ck_assert_str_eq(rel, REL);
-	ck_assert_int_eq(debuginfo_release("Linux host", rel, sizeof(rel)), -1);
-	ck_assert_int_eq(debuginfo_release(NULL, rel, sizeof(rel)), -1);
-	ck_assert_int_eq(debuginfo_release("Linux h " REL, rel, 5), -1);
+	ck_assert_int_eq(debuginfo_release("Linux host", rel, sizeof(rel)), -ENOENT);
+	ck_assert_int_eq(debuginfo_release(NULL, rel, sizeof(rel)), -ENOENT);
+	ck_assert_int_eq(debuginfo_release("Linux h " REL, rel, 5), -ENAMETOOLONG);
 }
 END_TEST
 
