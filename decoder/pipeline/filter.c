@@ -11,30 +11,33 @@
 #include "filter.h"
 #include "sm_err.h"
 
-/* Parse a decimal int 0..INT_MAX ending at a ',' or the end. */
+/* Parse a decimal int 0..INT_MAX ending at a ',' or the end; -EINVAL. */
 static int parse_int(const char *s, int *val, const char **end)
 {
 	unsigned long v;
 	char *e;
 
 	if (!isdigit((unsigned char)*s))
-		return -1;
+		return -EINVAL;
 	errno = 0;
 	v = strtoul(s, &e, 10);
 	if (errno || v > INT_MAX || (*e && *e != ','))
-		return -1;
+		return -EINVAL;
 	*val = (int)v;
 	*end = e;
 	return 0;
 }
 
+/* "1,2,3" into @vals: -EINVAL, -E2BIG as add_events(). */
 static int add_ints(int *vals, size_t *nr, const char *arg)
 {
 	const char *p = arg;
 
 	for (;;) {
-		if (*nr >= FILTER_MAX || parse_int(p, &vals[*nr], &p))
-			return -1;
+		if (*nr >= FILTER_MAX)
+			return -E2BIG;
+		if (parse_int(p, &vals[*nr], &p))
+			return -EINVAL;
 		(*nr)++;
 		if (!*p)
 			return 0;
@@ -42,7 +45,7 @@ static int add_ints(int *vals, size_t *nr, const char *arg)
 	}
 }
 
-/* Seconds "S[.FFFFFF]" to microseconds; more than 6 decimals is an error. */
+/* Seconds "S[.FFFFFF]" to microseconds; more than 6 decimals is an error (-EINVAL). */
 static int parse_time(const char *s, unsigned long long *us)
 {
 	unsigned long long sec, frac = 0;
@@ -50,26 +53,26 @@ static int parse_time(const char *s, unsigned long long *us)
 	char *e;
 
 	if (!isdigit((unsigned char)*s))
-		return -1;
+		return -EINVAL;
 	errno = 0;
 	sec = strtoull(s, &e, 10);
 	if (errno || sec > ULLONG_MAX / 1000000)
-		return -1;
+		return -EINVAL;
 	if (*e == '.') {
 		for (e++; isdigit((unsigned char)*e) && digits < 6; e++, digits++)
 			frac = frac * 10 + (*e - '0');
 		if (!digits)
-			return -1;
+			return -EINVAL;
 		for (; digits < 6; digits++)
 			frac *= 10;
 	}
 	if (*e)
-		return -1;
+		return -EINVAL;
 	*us = sec * 1000000 + frac;
 	return 0;
 }
 
-/* "a,b:c" -> the names "a" and "b:c"; an empty name is an error. */
+/* "a,b:c" -> the names "a" and "b:c"; an empty name is an error (-EINVAL), more than FILTER_MAX -E2BIG. */
 static int add_events(struct filter *f, const char *arg)
 {
 	const char *p = arg, *comma;
@@ -78,8 +81,10 @@ static int add_events(struct filter *f, const char *arg)
 	for (;;) {
 		comma = strchr(p, ',');
 		len = comma ? (size_t)(comma - p) : strlen(p);
-		if (!len || f->nr_events >= FILTER_MAX)
-			return -1;
+		if (!len)
+			return -EINVAL;
+		if (f->nr_events >= FILTER_MAX)
+			return -E2BIG;
 		f->events[f->nr_events] = p;
 		f->event_len[f->nr_events++] = len;
 		if (!comma)
@@ -104,7 +109,7 @@ int filter_add(struct filter *f, const char *opt, const char *arg)
 		f->has_to = true;
 		return parse_time(arg, &f->to_us);
 	}
-	return -1;
+	return -EINVAL;
 }
 
 bool filter_active(const struct filter *f)
@@ -218,18 +223,18 @@ int filter_check(const struct filter *f, struct tep_handle *tep, int nr_cpus,
 	size_t i;
 
 	if (f->has_from && f->has_to && f->from_us > f->to_us)
-		return sm_err_set(err, "--from " US_FMT " is after --to " US_FMT ": no time is in that range",
-				  US_ARG(f->from_us), US_ARG(f->to_us));
+		return sm_err_code(err, -EINVAL, "--from " US_FMT " is after --to " US_FMT ": no time is in that range",
+				   US_ARG(f->from_us), US_ARG(f->to_us));
 	for (i = 0; i < f->nr_cpus; i++)
 		if (f->cpus[i] >= nr_cpus)
-			return sm_err_set(err, "--cpu %d: the trace has CPUs 0-%d",
-					  f->cpus[i], nr_cpus - 1);
+			return sm_err_code(err, -EINVAL, "--cpu %d: the trace has CPUs 0-%d",
+					   f->cpus[i], nr_cpus - 1);
 	for (i = 0; i < f->nr_events; i++) {
 		if (trace_has_event(tep, f->events[i], f->event_len[i]))
 			continue;
 		list_events(tep, have, sizeof(have));
-		return sm_err_set(err, "--event %.*s: the trace has no such event (it has %s)",
-				  (int)f->event_len[i], f->events[i], have);
+		return sm_err_code(err, -ENOENT, "--event %.*s: the trace has no such event (it has %s)",
+				   (int)f->event_len[i], f->events[i], have);
 	}
 	return 0;
 }
@@ -241,12 +246,12 @@ int filter_check_span(const struct filter *f, unsigned long long first_ns,
 	unsigned long long last = (last_ns + 500) / 1000;
 
 	if (f->has_to && f->to_us < first)
-		return sm_err_set(err, "--to " US_FMT ": the trace begins at " US_FMT " (its events lie in " US_FMT "-" US_FMT ")",
-				  US_ARG(f->to_us), US_ARG(first),
-				  US_ARG(first), US_ARG(last));
+		return sm_err_code(err, -ERANGE, "--to " US_FMT ": the trace begins at " US_FMT " (its events lie in " US_FMT "-" US_FMT ")",
+				   US_ARG(f->to_us), US_ARG(first),
+				   US_ARG(first), US_ARG(last));
 	if (f->has_from && f->from_us > last)
-		return sm_err_set(err, "--from " US_FMT ": the trace ends at " US_FMT " (its events lie in " US_FMT "-" US_FMT ")",
-				  US_ARG(f->from_us), US_ARG(last),
-				  US_ARG(first), US_ARG(last));
+		return sm_err_code(err, -ERANGE, "--from " US_FMT ": the trace ends at " US_FMT " (its events lie in " US_FMT "-" US_FMT ")",
+				   US_ARG(f->from_us), US_ARG(last),
+				   US_ARG(first), US_ARG(last));
 	return 0;
 }

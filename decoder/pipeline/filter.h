@@ -38,7 +38,8 @@ struct filter {
  *	comma-separated list), or a time in seconds as printed ("9.104211");
  *	event names point into @arg, which must outlive @f
  *
- * Return: 0, or -1 when @arg is not a valid value or too many were given.
+ * Return: 0; -EINVAL when @opt is not one of these or @arg is not a valid
+ * value; -E2BIG when more than FILTER_MAX values were given.
  */
 int filter_add(struct filter *f, const char *opt, const char *arg);
 
@@ -65,7 +66,8 @@ struct sm_err;
  *	has CPUs 0-M", or "--event NAME: the trace has no such event (it has
  *	system:name, ...)"
  *
- * Return: 0, or -1 after setting @err.
+ * Return: 0, or after setting @err: -EINVAL for --from after --to or a
+ * --cpu the trace does not have; -ENOENT for an --event it does not have.
  */
 int filter_check(const struct filter *f, struct tep_handle *tep, int nr_cpus,
 		 struct sm_err *err);
@@ -83,7 +85,7 @@ int filter_check(const struct filter *f, struct tep_handle *tep, int nr_cpus,
  * Known only after the pass has read every record; called when no event was
  * selected.
  *
- * Return: 0, or -1 after setting @err.
+ * Return: 0, or -ERANGE after setting @err.
  */
 int filter_check_span(const struct filter *f, unsigned long long first_ns,
 		      unsigned long long last_ns, struct sm_err *err);

@@ -19,7 +19,8 @@
  * Check the header before libtracecmd reads it (see
  * stackmap_tracedat_check_header(): 3.1.6 frees twice on a version 7 file
  * cut inside its first section offset); a stack_map listing gets a pointer
- * to fgdecode map.
+ * to fgdecode map (-EINVAL).  Return: 0, -EINVAL,
+ * stackmap_tracedat_check_header()'s -EBADMSG or -errno.
  */
 static int check_header(int fd, struct sm_err *err)
 {
@@ -28,8 +29,8 @@ static int check_header(int fd, struct sm_err *err)
 
 	if (pread(fd, buf, sizeof(buf), 0) == (ssize_t)sizeof(buf) &&
 	    !memcmp(buf, listing, sizeof(buf)))
-		return sm_err_set(err, "a stack_map listing, not a trace.dat: read it with fgdecode map");
-	return stackmap_tracedat_check_header(fd, err) ? -1 : 0;
+		return sm_err_code(err, -EINVAL, "a stack_map listing, not a trace.dat: read it with fgdecode map");
+	return stackmap_tracedat_check_header(fd, err);
 }
 
 int reader_check(const char *path, struct sm_err *err)
@@ -39,22 +40,23 @@ int reader_check(const char *path, struct sm_err *err)
 
 	fd = open(path, O_RDONLY);
 	if (fd < 0 || fstat(fd, &st)) {
+		ret = -errno;
 		sm_err_set(err, "%s", strerror(errno));
 		if (fd >= 0)
 			close(fd);
-		return -1;
+		return ret;
 	}
 	if (S_ISDIR(st.st_mode))
-		ret = sm_err_set(err, "%s", strerror(EISDIR));
+		ret = sm_err_code(err, -EISDIR, "%s", strerror(EISDIR));
 	else if (!S_ISREG(st.st_mode))
-		ret = sm_err_set(err, "not seekable (a pipe or device): save the trace.dat to a file first");
+		ret = sm_err_code(err, -ESPIPE, "not seekable (a pipe or device): save the trace.dat to a file first");
 	else
 		ret = check_header(fd, err);
 	close(fd);
 	return ret;
 }
 
-/* Find and check the kernel_stack event, if the trace has it. */
+/* Find and check the kernel_stack event, if the trace has it: 0, -EPROTO. */
 static int find_kstack(struct reader *r, struct sm_err *err)
 {
 	struct reader_kstack *k = &r->kstack;
@@ -69,19 +71,21 @@ static int find_kstack(struct reader *r, struct sm_err *err)
 	    (k->size->flags & (TEP_FIELD_IS_ARRAY | TEP_FIELD_IS_DYNAMIC)) ||
 	    k->size->size < 1 || k->size->size > 8 ||
 	    !(k->caller->flags & TEP_FIELD_IS_ARRAY)) {
-		sm_err_set(err, "event ftrace:kernel_stack: no numeric field 'size' or no array field 'caller'");
-		return -1;
+		return sm_err_code(err, -EPROTO, "event ftrace:kernel_stack: no numeric field 'size' or no array field 'caller'");
 	}
 	r->ids[READER_KSTACK] = k->event->id;
 	return 0;
 }
 
-/* Find and check the stackmap events the trace holds. */
+/*
+ * Find and check the stackmap events the trace holds.  Return: 0,
+ * tepstack_fields_init()'s -ENOENT or -EPROTO, find_kstack()'s -EPROTO.
+ */
 static int find_events(struct reader *r, struct sm_err *err)
 {
 	struct sm_err terr;
 	struct tep_event *event;
-	int kind;
+	int kind, ret;
 
 	for (kind = 0; kind < TEPSTACK_NR_KINDS; kind++) {
 		r->ids[kind] = -1;
@@ -89,11 +93,10 @@ static int find_events(struct reader *r, struct sm_err *err)
 					       tepstack_event_name(kind));
 		if (!event)
 			continue;
-		if (tepstack_fields_init(&r->fields[kind], event, &terr)) {
-			sm_err_set(err, "event %s:%s", STACKMAP_SYSTEM,
-				 terr.msg);
-			return -1;
-		}
+		ret = tepstack_fields_init(&r->fields[kind], event, &terr);
+		if (ret)
+			return sm_err_code(err, ret, "event %s:%s",
+					   STACKMAP_SYSTEM, terr.msg);
 		r->ids[kind] = event->id;
 	}
 	return find_kstack(r, err);
@@ -129,7 +132,10 @@ static int buffer_cpus(struct tracecmd_input *handle)
 	return n > 0 ? n : 0;
 }
 
-/* Open the top buffer and every instance; lay out the streams. */
+/*
+ * Open the top buffer and every instance; lay out the streams.  Return: 0,
+ * -EIO when libtracecmd cannot read an instance, -ENOMEM.
+ */
 static int open_buffers(struct reader *r, struct sm_err *err)
 {
 	int nr_inst = tracecmd_buffer_instances(r->handle);
@@ -149,11 +155,9 @@ static int open_buffers(struct reader *r, struct sm_err *err)
 
 		b->handle = FAULT_GUARDED(-1,
 			tracecmd_buffer_instance_handle(r->handle, i));
-		if (!b->handle) {
-			sm_err_set(err, "cannot read buffer instance %d ('%s')", i,
-				 tracecmd_buffer_instance_name(r->handle, i) ?: "?");
-			return -1;
-		}
+		if (!b->handle)
+			return sm_err_code(err, -EIO, "cannot read buffer instance %d ('%s')",
+					   i, tracecmd_buffer_instance_name(r->handle, i) ?: "?");
 		b->name = tracecmd_buffer_instance_name(r->handle, i);
 		b->nr_cpus = buffer_cpus(b->handle);
 		r->nr_streams += b->nr_cpus;
@@ -171,8 +175,7 @@ static int open_buffers(struct reader *r, struct sm_err *err)
 		}
 	return 0;
 nomem:
-	sm_err_set(err, "%s", strerror(ENOMEM));
-	return -1;
+	return sm_err_code(err, -ENOMEM, "%s", strerror(ENOMEM));
 }
 
 /* Free the stream tables and close the instance handles (not the top). */
@@ -344,21 +347,29 @@ static void drop_stack_handlers(struct reader *r)
 int reader_open(struct reader *r, const char *path, unsigned int flags,
 		struct sm_err *err)
 {
+	int ret;
+
 	memset(r, 0, sizeof(*r));
 	r->path = path;
 	r->file = path;
 	r->salvage.fd = -1;
-	if (reader_check(path, err))
-		return -1;
+	ret = reader_check(path, err);
+	if (ret)
+		return ret;
 	/* Failures are reported here in one line, not by the library. */
 	tracecmd_set_loglevel(TEP_LOG_NONE);
 	r->handle = open_trace(r, flags, err);
-	if (!r->handle)
+	if (!r->handle) {
+		ret = -EBADMSG;
 		goto fail_salvage;
+	}
 	r->tep = tracecmd_get_tep(r->handle);
 	r->file_version = tracecmd_get_in_file_version(r->handle);
 	r->nr_cpus = buffer_cpus(r->handle);
-	if (open_buffers(r, err) || find_events(r, err))
+	ret = open_buffers(r, err);
+	if (!ret)
+		ret = find_events(r, err);
+	if (ret)
 		goto fail;
 	drop_stack_handlers(r);
 	find_common_fields(r);
@@ -371,7 +382,7 @@ fail_salvage:
 	if (r->salvage.fd >= 0)
 		close(r->salvage.fd);
 	r->salvage.fd = -1;
-	return -1;
+	return ret;
 }
 
 bool reader_salvaged(const struct reader *r, struct sm_err *what)

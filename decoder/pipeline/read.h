@@ -110,7 +110,9 @@ struct reader {
  * What reader_open() checks first, without reading the trace: a command
  * that reads several files checks them all before decoding any.
  *
- * Return: 0, or -1 with @err set.
+ * Return: 0, or with @err set: the -errno of open() or fstat(); -EISDIR;
+ * -ESPIPE for a pipe or device; -EINVAL for a stack_map listing; -EBADMSG
+ * for a missing or cut trace.dat header.
  */
 int reader_check(const char *path, struct sm_err *err);
 
@@ -138,7 +140,11 @@ int reader_check(const char *path, struct sm_err *err);
  * for readers of the trace's options.  When no copy can be made, @err says
  * "truncated: ...; not decodable: WHY".
  *
- * Return: 0, or -1 with @err set (@r needs no reader_close()).
+ * Return: 0, or with @err set (@r needs no reader_close()): reader_check()'s
+ * errors; -EBADMSG when libtracecmd refuses the file (or its repaired
+ * copy) or a string option has no NUL; -EIO when it cannot read a buffer
+ * instance; -ENOENT or -EPROTO for a stackmap event with a missing or
+ * misshapen field, -EPROTO for such a kernel_stack event; -ENOMEM.
  */
 int reader_open(struct reader *r, const char *path, unsigned int flags,
 		struct sm_err *err);

@@ -143,19 +143,26 @@ static void corrupt(struct resolver *res, const struct tep_record *record,
 	warn(res, record, out->err.msg);
 }
 
-/* Read the cookie and stack of a stack_define record into @out. */
+/*
+ * Read the cookie and stack of a stack_define record into @out.  Return: 0,
+ * or the error of tepstack_read_cookie(), _owner() or _stack() (@out->err).
+ */
 static int read_define(struct resolver *res, const struct tep_record *record,
 		       struct resolved *out)
 {
 	const struct tepstack_fields *f;
+	int ret;
 
 	f = reader_fields(res->reader, READER_DEFINE);
-	if (tepstack_read_cookie(f, record, &out->cookie, &out->err) ||
-	    tepstack_read_owner(f, record, &out->owner, &out->flags,
-				&out->err) ||
-	    tepstack_read_stack(f, record, &out->buf, &out->err)) {
+	ret = tepstack_read_cookie(f, record, &out->cookie, &out->err);
+	if (!ret)
+		ret = tepstack_read_owner(f, record, &out->owner, &out->flags,
+					  &out->err);
+	if (!ret)
+		ret = tepstack_read_stack(f, record, &out->buf, &out->err);
+	if (ret) {
 		out->what = RESOLVED_CORRUPT;
-		return -1;
+		return ret;
 	}
 	out->what = RESOLVED_STACK;
 	out->depth = out->buf.depth;
@@ -230,8 +237,9 @@ int resolve_collect(struct resolver *res)
 }
 
 /*
- * The three readers of a stack record: each returns -1 when the record is
- * corrupt (@out->err set), 0 otherwise.
+ * The three readers of a stack record: each returns 0, or when the record
+ * is corrupt (@out->err set) the -EFAULT, -ENOENT, -E2BIG or -EBADMSG of
+ * the tepstack_read_*() or reader_read_kstack() call that refused it.
  */
 static int resolve_cookie(struct resolver *res,
 			  const struct tep_record *record,
@@ -240,11 +248,13 @@ static int resolve_cookie(struct resolver *res,
 	const struct tepstack_fields *f;
 	const struct stacktab *from;
 	struct stacktab_stack stack;
+	int ret;
 
 	res->stats.cookies++;
 	f = reader_fields(res->reader, READER_COOKIE);
-	if (tepstack_read_cookie(f, record, &out->cookie, &out->err))
-		return -1;
+	ret = tepstack_read_cookie(f, record, &out->cookie, &out->err);
+	if (ret)
+		return ret;
 	res->stats.after_loss += tepstack_after_loss(f, record);
 	out->result = lookup(res, out->cookie, &stack, &from);
 	switch (out->result) {
@@ -280,14 +290,18 @@ static int resolve_fallback(struct resolver *res,
 			    struct resolved *out)
 {
 	const struct tepstack_fields *f;
+	int ret;
 
 	res->stats.fallbacks++;
 	f = reader_fields(res->reader, READER_FALLBACK);
-	if (tepstack_read_reason(f, record, &out->reason, &out->err) ||
-	    tepstack_read_owner(f, record, &out->owner, &out->flags,
-				&out->err) ||
-	    tepstack_read_stack(f, record, &out->buf, &out->err))
-		return -1;
+	ret = tepstack_read_reason(f, record, &out->reason, &out->err);
+	if (!ret)
+		ret = tepstack_read_owner(f, record, &out->owner, &out->flags,
+					  &out->err);
+	if (!ret)
+		ret = tepstack_read_stack(f, record, &out->buf, &out->err);
+	if (ret)
+		return ret;
 	out->what = RESOLVED_STACK;
 	out->depth = out->buf.depth;
 	out->frames = out->buf.frames;
@@ -298,10 +312,13 @@ static int resolve_kstack(struct resolver *res,
 			  const struct tep_record *record,
 			  struct resolved *out)
 {
+	int ret;
+
 	res->stats.kstacks++;
-	if (reader_read_kstack(res->reader, record, out->kbuf, &out->depth,
-			       &out->err))
-		return -1;
+	ret = reader_read_kstack(res->reader, record, out->kbuf, &out->depth,
+				 &out->err);
+	if (ret)
+		return ret;
 	out->what = RESOLVED_STACK;
 	out->frames = out->kbuf;
 	return 0;
