@@ -6,21 +6,19 @@
 
 #include "sm_err.h"
 
-int sm_err_vset(struct sm_err *err, const char *fmt, va_list ap)
+void sm_err_vset(struct sm_err *err, const char *fmt, va_list ap)
 {
 	if (err)
 		vsnprintf(err->msg, sizeof(err->msg), fmt, ap);
-	return -1;
 }
 
-int sm_err_set(struct sm_err *err, const char *fmt, ...)
+void sm_err_set(struct sm_err *err, const char *fmt, ...)
 {
 	va_list ap;
 
 	va_start(ap, fmt);
 	sm_err_vset(err, fmt, ap);
 	va_end(ap);
-	return -1;
 }
 
 int sm_err_code(struct sm_err *err, int code, const char *fmt, ...)

@@ -34,14 +34,14 @@ struct sm_err {
  * @err: the error, or NULL (the message is dropped)
  * @fmt: printf format of the message
  *
- * Return: -1, for the callers not yet converted to sm_err_code() (the
- * decoder's stages; going away).
+ * Returns nothing: the caller returns its own negative errno, or
+ * `return sm_err_code(err, -EINVAL, ...)` does both.
  */
-int sm_err_set(struct sm_err *err, const char *fmt, ...)
+void sm_err_set(struct sm_err *err, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 
 /* sm_err_set() with a va_list, for wrappers that return their own code. */
-int sm_err_vset(struct sm_err *err, const char *fmt, va_list ap)
+void sm_err_vset(struct sm_err *err, const char *fmt, va_list ap)
 	__attribute__((format(printf, 2, 0)));
 
 /**

