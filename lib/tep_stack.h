@@ -86,7 +86,8 @@ const char *tepstack_event_name(enum tepstack_kind kind);
  * tepstack_kind_of() - which stackmap event @event is
  * @event: any parsed event
  *
- * Return: its kind, or -1 when it is not a stackmap event.
+ * Return: its kind, or -1 when it is not a stackmap event (a "none", not an
+ * error: no errno).
  */
 int tepstack_kind_of(const struct tep_event *event);
 

@@ -45,7 +45,13 @@ int sm_tgids_parse(struct sm_tgids *tg, const char *text, size_t len,
 int sm_tgids_read_tracedat(struct sm_tgids *tg, const char *path,
 			   struct sm_err *err);
 
-/** sm_tgids_lookup() - the tgid of task @pid, or -1 when unknown */
+/**
+ * sm_tgids_lookup() - the tgid of task @pid
+ * @tg: the table
+ * @pid: a task id
+ *
+ * Return: the tgid, or -1 when unknown (a "none", not an error: no errno).
+ */
 int sm_tgids_lookup(const struct sm_tgids *tg, int pid);
 
 /** sm_tgids_count() - the number of tasks with a known tgid */

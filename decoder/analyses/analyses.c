@@ -104,7 +104,7 @@ int analyses_event(struct analyses *an, struct tep_handle *tep,
 	return 0;
 }
 
-/* The analysis that weighs events, or -1: every event weighs 1. */
+/* The analysis that weighs events, or -1 (none, not an error): every event weighs 1. */
 static int weigher(const struct analyses *an)
 {
 	int i;
