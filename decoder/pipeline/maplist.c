@@ -432,11 +432,11 @@ int maplist_check_symbols(const char *path, struct tep_handle *tep,
 	*named = *differ = 0;
 	text = read_listing_file(path, &len);
 	if (!text)
-		return sm_err_set(err, "%s: %s", path, strerror(errno));
+		return sm_err_code(err, -errno, "%s: %s", path, strerror(errno));
 	nr = listed_syms(text, &syms);
 	free(text);
 	if (nr < 0)
-		return sm_err_set(err, "%s: out of memory", path);
+		return sm_err_code(err, -ENOMEM, "%s: out of memory", path);
 	nr = unique_starts(syms, nr);
 	for (i = 0; i < (size_t)nr; i++) {
 		if (placed_alike(tep, &syms[i]))
