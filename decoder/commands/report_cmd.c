@@ -282,7 +282,8 @@ static int parse_report_options(struct trace_options *opt, int argc,
 		fg_error("expected one trace.dat file");
 		return -1;
 	}
-	opt->path = argv[optind];
+	/* "-": standard input, read by name (a pipe is refused as such). */
+	opt->path = strcmp(argv[optind], "-") ? argv[optind] : "/dev/stdin";
 	return check_report_outputs(opt);
 }
 

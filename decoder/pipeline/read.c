@@ -38,6 +38,9 @@ int reader_check(const char *path, struct sm_err *err)
 	struct stat st;
 	int fd, ret;
 
+	/* Before open(), which waits for a FIFO's writer. */
+	if (!stat(path, &st) && !S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode))
+		return sm_err_code(err, -ESPIPE, "not seekable (a pipe or device): save the trace.dat to a file first");
 	fd = open(path, O_RDONLY);
 	if (fd < 0 || fstat(fd, &st)) {
 		ret = -errno;

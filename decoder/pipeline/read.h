@@ -108,7 +108,8 @@ struct reader {
  *	or its trace.dat header is missing or cut short
  *
  * What reader_open() checks first, without reading the trace: a command
- * that reads several files checks them all before decoding any.
+ * that reads several files checks them all before decoding any.  A FIFO
+ * is refused before it is opened (open() would wait for its writer).
  *
  * Return: 0, or with @err set: the -errno of open() or fstat(); -EISDIR;
  * -ESPIPE for a pipe or device; -EINVAL for a stack_map listing; -EBADMSG

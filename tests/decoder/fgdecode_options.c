@@ -5,6 +5,7 @@
  */
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "fgdecode_fixture.h"
@@ -201,6 +202,34 @@ START_TEST(abbreviated_options_are_refused)
 }
 END_TEST
 
+/*
+ * Standard input: "-" reads it when it is a file ("fgdecode - < t.dat"), and
+ * a pipe or FIFO is refused at once, before anything waits for a writer.
+ */
+START_TEST(standard_input_and_fifos)
+{
+	char path[256];
+
+	write_mixed_trace();
+	run("- --no-summary < trace.dat");
+	ck_assert_int_eq(res.status, 0);
+	ck_assert(strstr(res.out, "cpus=2\n"));
+	run("- < /dev/null");
+	ck_assert_int_eq(res.status, 1);
+	ck_assert_str_eq(res.err,
+		"fgdecode: /dev/stdin: not seekable (a pipe or device): save the trace.dat to a file first\n");
+	snprintf(path, sizeof(path), "%s/fifo", dir);
+	ck_assert_int_eq(mkfifo(path, 0600), 0);
+	run("fifo");
+	ck_assert_int_eq(res.status, 1);
+	ck_assert_str_eq(res.err,
+		"fgdecode: fifo: not seekable (a pipe or device): save the trace.dat to a file first\n");
+	run("diff trace.dat fifo");
+	ck_assert_int_eq(res.status, 1);
+	ck_assert(strstr(res.err, "fifo: not seekable"));
+}
+END_TEST
+
 TCase *options_tcase(void)
 {
 	TCase *tc = fgd_tcase("options and filters", 60);
@@ -208,6 +237,7 @@ TCase *options_tcase(void)
 	tcase_add_test(tc, options_help_version_and_usage_errors);
 	tcase_add_test(tc, mistyped_commands_are_named);
 	tcase_add_test(tc, abbreviated_options_are_refused);
+	tcase_add_test(tc, standard_input_and_fifos);
 	tcase_add_test(tc, filters_the_trace_cannot_match_are_errors);
 	tcase_add_test(tc, filters_select_events_by_cpu_time_name_and_pid);
 	return tc;
