@@ -8,7 +8,10 @@
 #include <getopt.h>
 #include <stdlib.h>
 #include <stdio.h>
+#include <sys/vfs.h>
 #include <time.h>
+
+#include <linux/magic.h>
 
 #include "commands.h"
 #include "fgdecode.h"
@@ -206,6 +209,22 @@ static const char *map_path(const struct map_options *opt)
  * Read the listing into @snap; a read that a reset made inconsistent (an
  * entry of another generation) is tried again, up to MAP_READ_TRIES times.
  */
+/*
+ * The live listing is missing: say what to do, debugfs not mounted or the
+ * module not loaded, rather than name the missing file alone.
+ */
+static void live_listing_missing(void)
+{
+	struct statfs fs;
+
+	if (statfs("/sys/kernel/debug", &fs) || fs.f_type != DEBUGFS_MAGIC)
+		fg_error("%s: debugfs is not mounted (mount -t debugfs none /sys/kernel/debug), so no stack_map of the module can be read; or give a saved LISTING",
+			 MAPLIST_LIVE_PATH);
+	else
+		fg_error("%s: no such file: the stackmap module is not loaded (modprobe stackmap), or give a saved LISTING",
+			 MAPLIST_LIVE_PATH);
+}
+
 static int read_map(struct map_run *run, struct stackmap_snapshot *snap)
 {
 	struct sm_err err;
@@ -215,6 +234,10 @@ static int read_map(struct map_run *run, struct stackmap_snapshot *snap)
 	do
 		ret = maplist_read(map_path(&run->opt), snap, &announced, &err);
 	while (ret == -EINVAL && ++tries < MAP_READ_TRIES);
+	if (ret == -ENOENT && !run->opt.path) {
+		live_listing_missing();
+		return ret;
+	}
 	if (ret) {
 		fg_error("%s", err.msg);
 		return ret;

@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "fgdecode_fixture.h"
 
@@ -243,6 +244,14 @@ START_TEST(map_missing_listing_or_kallsyms_is_one_line_and_exit_1)
 	run("--map --kallsyms nosuch listing");
 	ck_assert_int_eq(res.status, 1);
 	ck_assert_str_eq(res.err, "fgdecode: nosuch: No such file or directory\n");
+	/* The live map, where no module is loaded: what to do about it. */
+	if (access("/sys/kernel/debug/stackmap", F_OK)) {
+		run("map");
+		ck_assert_int_eq(res.status, 1);
+		ck_assert_int_eq(count_of(res.err, "\n"), 1);
+		ck_assert(strstr(res.err, "(mount -t debugfs none /sys/kernel/debug)") ||
+			  strstr(res.err, "(modprobe stackmap)"));
+	}
 }
 END_TEST
 
