@@ -60,8 +60,8 @@ void fgdecode_diff_usage(FILE *out)
 		"  --normalize     scale BASE's weights to NEW's total first\n"
 		"  --merge         no event root frame\n"
 		"What is compared (as for fgdecode report):\n"
-		"  --weight FIELD, --off-cpu, --task-root, --wakers, --event, --pid, --cpu,\n"
-		"  --from, --to, --vmlinux FILE, --modules DIR\n"
+		"  --weight FIELD, --off-cpu, --task-root, --wakers, --event, --pid, --comm,\n"
+		"  --cpu, --from, --to, --vmlinux FILE, --modules DIR\n"
 		"Other:\n"
 		"  --any-kernel    compare traces of two kernel releases (refused by default)\n"
 		"  --no-summary    no summary lines on stderr\n"
@@ -83,6 +83,7 @@ static const struct option diff_longopts[] = {
 	{ "wakers", no_argument, NULL, OPT_WAKERS },
 	{ "event", required_argument, NULL, OPT_EVENT },
 	{ "pid", required_argument, NULL, OPT_PID },
+	{ "comm", required_argument, NULL, OPT_COMM },
 	{ "cpu", required_argument, NULL, OPT_CPU },
 	{ "from", required_argument, NULL, OPT_FROM },
 	{ "to", required_argument, NULL, OPT_TO },

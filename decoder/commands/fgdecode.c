@@ -335,7 +335,9 @@ static int run_guarded(struct fgdecode *fg)
 	}
 	print_summary(fg);
 	if (!fg->matched && fg->records &&
-	    filter_check_span(&fg->opt.filter, fg->first_ts, fg->last_ts, &err)) {
+	    (filter_check_span(&fg->opt.filter, fg->first_ts, fg->last_ts,
+			       &err) ||
+	     filter_check_tasks(&fg->opt.filter, &err))) {
 		fg_file_error(fg->opt.path, "%s", err.msg);
 		goto out;
 	}

@@ -49,13 +49,17 @@ int set_print(enum print *print, enum print value, const char *which)
 	return 0;
 }
 
-/* A filter option: --event, --pid, --cpu, --from, --to. */
+/* A filter option: --event, --pid, --comm, --cpu, --from, --to. */
 static int parse_filter(struct filter *filter, const char *name,
 			const char *arg)
 {
 	if (!filter_add(filter, name, arg))
 		return 0;
-	fg_error("--%s: invalid value '%s'", name, arg);
+	if (!strcmp(name, "from") || !strcmp(name, "to"))
+		fg_error("--%s: '%s' is not a time: seconds as the event lines print them, with at most 6 decimals (942.000001), or +SECONDS after the first record (+0.5)",
+			 name, arg);
+	else
+		fg_error("--%s: invalid value '%s'", name, arg);
 	return -1;
 }
 
@@ -110,6 +114,8 @@ int parse_trace_option(struct trace_options *opt, int c,
 		return parse_filter(&opt->filter, "event", arg);
 	case OPT_PID:
 		return parse_filter(&opt->filter, "pid", arg);
+	case OPT_COMM:
+		return parse_filter(&opt->filter, "comm", arg);
 	case OPT_CPU:
 		return parse_filter(&opt->filter, "cpu", arg);
 	case OPT_FROM:

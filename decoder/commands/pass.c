@@ -253,8 +253,10 @@ int fg_decode(struct fgdecode *fg)
 	progress_init(&progress, fg->opt.path);
 	while (!fg->err && (record = reader_next(&fg->reader, &stream))) {
 		progress_update(&progress, record);
-		if (!fg->records)
+		if (!fg->records) {
 			fg->first_ts = record->ts;
+			filter_set_origin(&fg->opt.filter, record->ts);
+		}
 		fg->last_ts = record->ts;
 		decode_record(fg, record, stream);
 		reader_put(record);

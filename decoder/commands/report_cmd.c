@@ -74,11 +74,14 @@ void fgdecode_report_usage(FILE *out)
 		"  --stack-map FILE|live  also resolve cookies from a saved stack_map\n"
 		"                  listing (live: the module's), for its generation only\n"
 		"Filters (repeatable ones accept comma-separated lists):\n"
-		"  --event NAME    only events NAME or SYSTEM:NAME (repeatable)\n"
+		"  --event NAME    only events NAME, SYSTEM:NAME or of SYSTEM, each part a\n"
+		"                  glob as for trace-cmd record -e ('sched:*') (repeatable)\n"
 		"  --pid PID       only events of PID (repeatable)\n"
+		"  --comm COMM     only events of tasks named COMM (repeatable)\n"
 		"  --cpu CPU       only events on CPU (repeatable)\n"
-		"  --from SEC      only events at or after SEC (seconds, as printed)\n"
-		"  --to SEC        only events at or before SEC\n"
+		"  --from SEC      only events at or after SEC (seconds, as printed;\n"
+		"                  +SEC: after the trace's first record)\n"
+		"  --to SEC        only events at or before SEC (+SEC as for --from)\n"
 		"Event text (default: as trace-cmd report, with its libtraceevent plugins):\n"
 		"  -N, --no-plugins  load no plugin, as trace-cmd report -N (the text and\n"
 		"                  --perf-script outputs: the others print no event text)\n"
@@ -102,6 +105,7 @@ static const struct option report_fixed_longopts[] = {
 	{ "merge", no_argument, NULL, OPT_MERGE },
 	{ "event", required_argument, NULL, OPT_EVENT },
 	{ "pid", required_argument, NULL, OPT_PID },
+	{ "comm", required_argument, NULL, OPT_COMM },
 	{ "cpu", required_argument, NULL, OPT_CPU },
 	{ "from", required_argument, NULL, OPT_FROM },
 	{ "to", required_argument, NULL, OPT_TO },

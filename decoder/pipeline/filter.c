@@ -4,12 +4,14 @@
  */
 #include <ctype.h>
 #include <errno.h>
+#include <fnmatch.h>
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "filter.h"
 #include "sm_err.h"
+#include "units.h"
 
 /* Parse a decimal int 0..INT_MAX ending at a ',' or the end; -EINVAL. */
 static int parse_int(const char *s, int *val, const char **end)
@@ -72,8 +74,12 @@ static int parse_time(const char *s, unsigned long long *us)
 	return 0;
 }
 
-/* "a,b:c" -> the names "a" and "b:c"; an empty name is an error (-EINVAL), more than FILTER_MAX -E2BIG. */
-static int add_events(struct filter *f, const char *arg)
+/*
+ * "a,b:c" -> the names "a" and "b:c" into @names and @lens (@nr of them);
+ * an empty name is an error (-EINVAL), more than FILTER_MAX -E2BIG.
+ */
+static int add_names(const char **names, size_t *lens, size_t *nr,
+		     const char *arg)
 {
 	const char *p = arg, *comma;
 	size_t len;
@@ -83,39 +89,46 @@ static int add_events(struct filter *f, const char *arg)
 		len = comma ? (size_t)(comma - p) : strlen(p);
 		if (!len)
 			return -EINVAL;
-		if (f->nr_events >= FILTER_MAX)
+		if (*nr >= FILTER_MAX)
 			return -E2BIG;
-		f->events[f->nr_events] = p;
-		f->event_len[f->nr_events++] = len;
+		names[*nr] = p;
+		lens[(*nr)++] = len;
 		if (!comma)
 			return 0;
 		p = comma + 1;
 	}
 }
 
+/* --from, --to: "S.F" or "+S.F" (after the first record). */
+static int add_time(bool *has, bool *rel, unsigned long long *us,
+		    const char *arg)
+{
+	*has = true;
+	*rel = *arg == '+';
+	return parse_time(arg + *rel, us);
+}
+
 int filter_add(struct filter *f, const char *opt, const char *arg)
 {
 	if (!strcmp(opt, "event"))
-		return add_events(f, arg);
+		return add_names(f->events, f->event_len, &f->nr_events, arg);
+	if (!strcmp(opt, "comm"))
+		return add_names(f->comms, f->comm_len, &f->nr_comms, arg);
 	if (!strcmp(opt, "pid"))
 		return add_ints(f->pids, &f->nr_pids, arg);
 	if (!strcmp(opt, "cpu"))
 		return add_ints(f->cpus, &f->nr_cpus, arg);
-	if (!strcmp(opt, "from")) {
-		f->has_from = true;
-		return parse_time(arg, &f->from_us);
-	}
-	if (!strcmp(opt, "to")) {
-		f->has_to = true;
-		return parse_time(arg, &f->to_us);
-	}
+	if (!strcmp(opt, "from"))
+		return add_time(&f->has_from, &f->from_rel, &f->from_us, arg);
+	if (!strcmp(opt, "to"))
+		return add_time(&f->has_to, &f->to_rel, &f->to_us, arg);
 	return -EINVAL;
 }
 
 bool filter_active(const struct filter *f)
 {
-	return f->nr_events || f->nr_pids || f->nr_cpus || f->has_from ||
-	       f->has_to;
+	return f->nr_events || f->nr_pids || f->nr_comms || f->nr_cpus ||
+	       f->has_from || f->has_to;
 }
 
 static bool has_int(const int *vals, size_t nr, int val)
@@ -134,16 +147,32 @@ static bool same(const char *s, const char *p, size_t len)
 	return s && strlen(s) == len && !strncmp(s, p, len);
 }
 
-/* Does @want (@len bytes: "NAME" or "SYSTEM:NAME") name @event? */
+/* Does the shell glob of the @len bytes at @glob match @s? */
+static bool glob_matches(const char *glob, size_t len, const char *s)
+{
+	char pattern[256];
+
+	if (!s || len >= sizeof(pattern))
+		return false;
+	memcpy(pattern, glob, len);
+	pattern[len] = '\0';
+	return !fnmatch(pattern, s, 0);
+}
+
+/*
+ * Does @want (@len bytes: "NAME", a SYSTEM whole, or "SYSTEM:NAME", each
+ * part a glob, as trace-cmd record -e reads them) name @event?
+ */
 static bool names_event(const char *want, size_t len,
 			const struct tep_event *event)
 {
 	const char *colon = memchr(want, ':', len);
 
 	if (!colon)
-		return same(event->name, want, len);
-	return same(event->system, want, colon - want) &&
-	       same(event->name, colon + 1, len - (colon - want) - 1);
+		return glob_matches(want, len, event->name) ||
+		       glob_matches(want, len, event->system);
+	return glob_matches(want, colon - want, event->system) &&
+	       glob_matches(colon + 1, len - (colon - want) - 1, event->name);
 }
 
 static bool match_event(const struct filter *f, struct tep_handle *tep,
@@ -163,11 +192,51 @@ static bool match_event(const struct filter *f, struct tep_handle *tep,
 	return false;
 }
 
-bool filter_match(const struct filter *f, struct tep_handle *tep,
+void filter_set_origin(struct filter *f, unsigned long long first_ns)
+{
+	unsigned long long first = format_us(first_ns);
+
+	if (f->from_rel)
+		f->from_us += first;
+	if (f->to_rel)
+		f->to_us += first;
+	f->from_rel = f->to_rel = false;
+}
+
+/* Is @val one of @vals?  Noted in @seen. */
+static bool has_int_seen(const int *vals, bool *seen, size_t nr, int val)
+{
+	bool found = false;
+	size_t i;
+
+	for (i = 0; i < nr; i++)
+		if (vals[i] == val)
+			found = seen[i] = true;
+	return found;
+}
+
+/* Is @comm one of @f's --comm names?  Noted in @f->comm_seen. */
+static bool has_comm(struct filter *f, const char *comm)
+{
+	bool found = false;
+	size_t i;
+
+	for (i = 0; i < f->nr_comms; i++)
+		if (same(comm, f->comms[i], f->comm_len[i]))
+			found = f->comm_seen[i] = true;
+	return found;
+}
+
+bool filter_match(struct filter *f, struct tep_handle *tep,
 		  struct tep_record *record)
 {
-	/* Rounded to the microsecond, as tep_print_event() prints it. */
-	unsigned long long us = (record->ts + 500) / 1000;
+	unsigned long long us = format_us(record->ts);
+	int pid = f->nr_pids || f->nr_comms ? tep_data_pid(tep, record) : 0;
+	/* Both noted for the record, whatever the other filters say. */
+	bool pid_ok = !f->nr_pids ||
+		      has_int_seen(f->pids, f->pid_seen, f->nr_pids, pid);
+	bool comm_ok = !f->nr_comms ||
+		       has_comm(f, tep_data_comm_from_pid(tep, pid));
 
 	if (f->has_from && us < f->from_us)
 		return false;
@@ -175,8 +244,7 @@ bool filter_match(const struct filter *f, struct tep_handle *tep,
 		return false;
 	if (f->nr_cpus && !has_int(f->cpus, f->nr_cpus, record->cpu))
 		return false;
-	if (f->nr_pids &&
-	    !has_int(f->pids, f->nr_pids, tep_data_pid(tep, record)))
+	if (!pid_ok || !comm_ok)
 		return false;
 	return match_event(f, tep, record);
 }
@@ -222,7 +290,8 @@ int filter_check(const struct filter *f, struct tep_handle *tep, int nr_cpus,
 	char have[400];
 	size_t i;
 
-	if (f->has_from && f->has_to && f->from_us > f->to_us)
+	if (f->has_from && f->has_to && f->from_rel == f->to_rel &&
+	    f->from_us > f->to_us)
 		return sm_err_code(err, -EINVAL, "--from " US_FMT " is after --to " US_FMT ": no time is in that range",
 				   US_ARG(f->from_us), US_ARG(f->to_us));
 	for (i = 0; i < f->nr_cpus; i++)
@@ -242,8 +311,8 @@ int filter_check(const struct filter *f, struct tep_handle *tep, int nr_cpus,
 int filter_check_span(const struct filter *f, unsigned long long first_ns,
 		      unsigned long long last_ns, struct sm_err *err)
 {
-	unsigned long long first = (first_ns + 500) / 1000;
-	unsigned long long last = (last_ns + 500) / 1000;
+	unsigned long long first = format_us(first_ns);
+	unsigned long long last = format_us(last_ns);
 
 	if (f->has_to && f->to_us < first)
 		return sm_err_code(err, -ERANGE, "--to " US_FMT ": the trace begins at " US_FMT " (its events lie in " US_FMT "-" US_FMT ")",
@@ -253,5 +322,20 @@ int filter_check_span(const struct filter *f, unsigned long long first_ns,
 		return sm_err_code(err, -ERANGE, "--from " US_FMT ": the trace ends at " US_FMT " (its events lie in " US_FMT "-" US_FMT ")",
 				   US_ARG(f->from_us), US_ARG(last),
 				   US_ARG(first), US_ARG(last));
+	return 0;
+}
+
+int filter_check_tasks(const struct filter *f, struct sm_err *err)
+{
+	size_t i;
+
+	for (i = 0; i < f->nr_pids; i++)
+		if (!f->pid_seen[i])
+			return sm_err_code(err, -ENOENT, "--pid %d: no record of the trace is by that task",
+					   f->pids[i]);
+	for (i = 0; i < f->nr_comms; i++)
+		if (!f->comm_seen[i])
+			return sm_err_code(err, -ENOENT, "--comm %.*s: no record of the trace is by a task of that name",
+					   (int)f->comm_len[i], f->comms[i]);
 	return 0;
 }

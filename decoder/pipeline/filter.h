@@ -1,12 +1,14 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * fgdecode: which events to show (--event, --pid, --cpu, --from, --to).
- *
- * An event is selected when it passes every filter that is set: its name is
- * one of the --event names (NAME or SYSTEM:NAME), its pid one of the --pid
- * values, its CPU one of the --cpu values, and its time, rounded to the
- * microsecond as printed, lies in [--from, --to].  The stack record that
- * follows an event goes with it.
+ * fgdecode: which events to show (--event, --pid, --comm, --cpu, --from,
+ * --to).  An event is selected when it passes every filter that is set: its
+ * name is one of the --event names (NAME, a SYSTEM whole, or SYSTEM:NAME,
+ * each part a shell glob as trace-cmd record -e takes them: "sched",
+ * "sched:*", "*:sched_switch", "kmem:kmalloc*"), its pid one of the --pid
+ * values, its task's comm one of the --comm names, its CPU one of the --cpu
+ * values, and its time, rounded to the microsecond as printed, lies in
+ * [--from, --to] ("+S" is S seconds after the trace's first record).  The
+ * stack record that follows an event goes with it.
  */
 #ifndef FGDECODE_FILTER_H
 #define FGDECODE_FILTER_H
@@ -24,19 +26,26 @@ struct filter {
 	size_t nr_events;
 	int pids[FILTER_MAX];
 	size_t nr_pids;
+	const char *comms[FILTER_MAX];		/* into the option values */
+	size_t comm_len[FILTER_MAX];
+	size_t nr_comms;
 	int cpus[FILTER_MAX];
 	size_t nr_cpus;
 	bool has_from, has_to;
+	bool from_rel, to_rel;			/* "+S": after the first record */
 	unsigned long long from_us, to_us;	/* microseconds */
+	/* Set by filter_match(): a record of that --pid, --comm was read. */
+	bool pid_seen[FILTER_MAX], comm_seen[FILTER_MAX];
 };
 
 /**
  * filter_add() - add one filter option's value
  * @f: the filters
- * @opt: "event", "pid", "cpu", "from" or "to"
- * @arg: the value: event names, decimal pids or CPUs (each a
- *	comma-separated list), or a time in seconds as printed ("9.104211");
- *	event names point into @arg, which must outlive @f
+ * @opt: "event", "pid", "comm", "cpu", "from" or "to"
+ * @arg: the value: event names or globs, decimal pids, comms or CPUs (each
+ *	a comma-separated list), or a time in seconds as printed ("9.104211"),
+ *	"+" before it for a time after the first record ("+0.5"); names point
+ *	into @arg, which must outlive @f
  *
  * Return: 0; -EINVAL when @opt is not one of these or @arg is not a valid
  * value; -E2BIG when more than FILTER_MAX values were given.
@@ -47,12 +56,20 @@ int filter_add(struct filter *f, const char *opt, const char *arg);
 bool filter_active(const struct filter *f);
 
 /**
- * filter_match() - is @record's event selected?
+ * filter_set_origin() - the time of the trace's first record, which the
+ * relative times ("+S") count from
  * @f: the filters
+ * @first_ns: that time, ns of the trace clock
+ */
+void filter_set_origin(struct filter *f, unsigned long long first_ns);
+
+/**
+ * filter_match() - is @record's event selected?
+ * @f: the filters (@f->pid_seen and @f->comm_seen noted)
  * @tep: the trace's handle
  * @record: the event's record
  */
-bool filter_match(const struct filter *f, struct tep_handle *tep,
+bool filter_match(struct filter *f, struct tep_handle *tep,
 		  struct tep_record *record);
 
 struct sm_err;
@@ -89,5 +106,15 @@ int filter_check(const struct filter *f, struct tep_handle *tep, int nr_cpus,
  */
 int filter_check_span(const struct filter *f, unsigned long long first_ns,
 		      unsigned long long last_ns, struct sm_err *err);
+
+/**
+ * filter_check_tasks() - did the trace have a record of each --pid and
+ * --comm?  Known only after the pass; called when no event was selected.
+ * @f: the filters, after the pass
+ * @err: set when not: "--pid 999999: no record of the trace is by that
+ *	task", "--comm foo: no record of the trace is by a task of that name"
+ * Return: 0, or -ENOENT after setting @err.
+ */
+int filter_check_tasks(const struct filter *f, struct sm_err *err);
 
 #endif /* FGDECODE_FILTER_H */

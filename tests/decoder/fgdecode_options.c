@@ -230,6 +230,50 @@ START_TEST(standard_input_and_fifos)
 }
 END_TEST
 
+/*
+ * The filters people type: event globs and whole systems (as trace-cmd
+ * record -e), --comm, times after the first record, and a --pid or --comm
+ * no record is by, named.
+ */
+START_TEST(filters_take_globs_systems_comms_and_relative_times)
+{
+	write_mixed_trace();
+	run("--no-summary --event 'test:ti*' --folded trace.dat");
+	ck_assert_int_eq(res.status, 0);
+	ck_assert_int_eq(count_of(res.out, "tick;"), 3);
+	run("--no-summary --event test --folded trace.dat");
+	ck_assert_int_eq(count_of(res.out, "tick;"), 3);
+	run("--no-summary --event '*:tick' --folded trace.dat");
+	ck_assert_int_eq(count_of(res.out, "tick;"), 3);
+	run("--no-summary --event 'nosys:*' trace.dat");
+	ck_assert_int_eq(res.status, 1);
+	ck_assert(strstr(res.err, "--event nosys:*: the trace has no such event"));
+	/* The trace's saved comm of pid 42 is "worker". */
+	run("--no-summary --comm worker --cpu 1 trace.dat");
+	ck_assert_int_eq(res.status, 0);
+	ck_assert_int_eq(count_of(res.out, ": tick:"), 2);
+	run("--comm nosuch trace.dat");
+	ck_assert_int_eq(res.status, 1);
+	ck_assert(strstr(res.err,
+		"fgdecode: trace.dat: --comm nosuch: no record of the trace is by a task of that name\n"));
+	run("--pid 999999 trace.dat");
+	ck_assert_int_eq(res.status, 1);
+	ck_assert(strstr(res.err,
+		"fgdecode: trace.dat: --pid 999999: no record of the trace is by that task\n"));
+	/* The first record is the definition at 0.999999 s. */
+	run("--no-summary --from +1 --to +2.000001 trace.dat");
+	ck_assert_int_eq(res.status, 0);
+	ck_assert_int_eq(count_of(res.out, ": tick:"), 2);
+	ck_assert(strstr(res.out, " 2.000000: tick:"));
+	ck_assert(strstr(res.out, " 3.000000: tick:"));
+	run("--from 942.0000001 trace.dat");
+	ck_assert_int_eq(res.status, 2);
+	ck_assert_str_eq(res.err,
+		"fgdecode: --from: '942.0000001' is not a time: seconds as the event lines print them, with at most 6 decimals (942.000001), or +SECONDS after the first record (+0.5)\n"
+		"Try 'fgdecode --help' for more information.\n");
+}
+END_TEST
+
 TCase *options_tcase(void)
 {
 	TCase *tc = fgd_tcase("options and filters", 60);
@@ -238,6 +282,7 @@ TCase *options_tcase(void)
 	tcase_add_test(tc, mistyped_commands_are_named);
 	tcase_add_test(tc, abbreviated_options_are_refused);
 	tcase_add_test(tc, standard_input_and_fifos);
+	tcase_add_test(tc, filters_take_globs_systems_comms_and_relative_times);
 	tcase_add_test(tc, filters_the_trace_cannot_match_are_errors);
 	tcase_add_test(tc, filters_select_events_by_cpu_time_name_and_pid);
 	return tc;

@@ -201,7 +201,7 @@ START_TEST(output_options_reject_bad_combinations)
 	ck_assert_int_eq(res.status, 2);
 	run("--from 1.5x trace.dat");
 	ck_assert_int_eq(res.status, 2);
-	ck_assert_str_eq(res.err, "fgdecode: --from: invalid value '1.5x'\n"
+	ck_assert_str_eq(res.err, "fgdecode: --from: '1.5x' is not a time: seconds as the event lines print them, with at most 6 decimals (942.000001), or +SECONDS after the first record (+0.5)\n"
 		"Try 'fgdecode --help' for more information.\n");
 	run("--pid -3 trace.dat");
 	ck_assert_int_eq(res.status, 2);
