@@ -61,7 +61,7 @@ void fgdecode_diff_usage(FILE *out)
 		"  --merge         no event root frame\n"
 		"What is compared (as for fgdecode report):\n"
 		"  --weight FIELD, --off-cpu, --task-root, --wakers, --event, --pid, --comm,\n"
-		"  --cpu, --from, --to, --vmlinux FILE, --modules DIR\n"
+		"  --cpu, --from, --to, --tracer-frames, --vmlinux FILE, --modules DIR\n"
 		"Other:\n"
 		"  --any-kernel    compare traces of two kernel releases (refused by default)\n"
 		"  --no-summary    no summary lines on stderr\n"
@@ -84,6 +84,7 @@ static const struct option diff_longopts[] = {
 	{ "event", required_argument, NULL, OPT_EVENT },
 	{ "pid", required_argument, NULL, OPT_PID },
 	{ "comm", required_argument, NULL, OPT_COMM },
+	{ "tracer-frames", no_argument, NULL, OPT_TRACER_FRAMES },
 	{ "cpu", required_argument, NULL, OPT_CPU },
 	{ "from", required_argument, NULL, OPT_FROM },
 	{ "to", required_argument, NULL, OPT_TO },

@@ -230,6 +230,7 @@ static int set_up(struct fgdecode *fg)
 		fg_file_error(fg->opt.path, "out of memory");
 		return -1;
 	}
+	fg->res.tracer_frames = fg->opt.tracer_frames;
 	return load_listing(fg);
 }
 

@@ -125,6 +125,9 @@ int parse_trace_option(struct trace_options *opt, int c,
 	case 'N':
 		opt->no_plugins = true;
 		return 0;
+	case OPT_TRACER_FRAMES:
+		opt->tracer_frames = true;
+		return 0;
 	case OPT_NO_SUMMARY:
 		opt->summary = false;
 		return 0;

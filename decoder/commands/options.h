@@ -27,7 +27,7 @@
 enum {
 	OPT_SHOW_DEFINES = 256, OPT_NO_SUMMARY, OPT_VERSION, OPT_COOKIES,
 	OPT_STRICT, OPT_JSON, OPT_FOLDED, OPT_MERGE, OPT_TOP, OPT_EVENT,
-	OPT_PID, OPT_COMM, OPT_CPU, OPT_FROM, OPT_TO, OPT_VMLINUX, OPT_MODULES, OPT_DEBUGINFO,
+	OPT_PID, OPT_COMM, OPT_CPU, OPT_TRACER_FRAMES, OPT_FROM, OPT_TO, OPT_VMLINUX, OPT_MODULES, OPT_DEBUGINFO,
 	OPT_OFF_CPU, OPT_TASK_ROOT, OPT_NORMALIZE, OPT_ANY_KERNEL,
 	OPT_WAKERS,
 	OPT_KALLSYMS, OPT_INTERVAL, OPT_COUNT, OPT_STACK_MAP,
@@ -58,6 +58,7 @@ struct command {
  * @output: the output chosen (output.h), NULL: the text output
  * @out: what it was asked (--cookies, --merge, ...)
  * @an: the analyses asked for (--weight, --off-cpu, --wakers, --task-root)
+ * @tracer_frames: --tracer-frames: keep ftrace's own frames atop -T stacks
  * @summary: print the summary lines on stderr (not --no-summary)
  * @strict: --strict: exit 3 on stale, unknown, conflicting cookies,
  *	orphans or corrupt records
@@ -71,6 +72,7 @@ struct trace_options {
 	const struct output_ops *output;
 	struct output_args out;
 	struct analysis_args an;
+	bool tracer_frames;
 	bool summary;
 	bool strict;
 };

@@ -82,6 +82,9 @@ void fgdecode_report_usage(FILE *out)
 		"  --from SEC      only events at or after SEC (seconds, as printed;\n"
 		"                  +SEC: after the trace's first record)\n"
 		"  --to SEC        only events at or before SEC (+SEC as for --from)\n"
+		"Stacks:\n"
+		"  --tracer-frames keep ftrace's own frames (trace_event_raw_event_*,\n"
+		"                  __traceiter_*) atop the stacks of trace-cmd record -T\n"
 		"Event text (default: as trace-cmd report, with its libtraceevent plugins):\n"
 		"  -N, --no-plugins  load no plugin, as trace-cmd report -N (the text and\n"
 		"                  --perf-script outputs: the others print no event text)\n"
@@ -106,6 +109,7 @@ static const struct option report_fixed_longopts[] = {
 	{ "event", required_argument, NULL, OPT_EVENT },
 	{ "pid", required_argument, NULL, OPT_PID },
 	{ "comm", required_argument, NULL, OPT_COMM },
+	{ "tracer-frames", no_argument, NULL, OPT_TRACER_FRAMES },
 	{ "cpu", required_argument, NULL, OPT_CPU },
 	{ "from", required_argument, NULL, OPT_FROM },
 	{ "to", required_argument, NULL, OPT_TO },

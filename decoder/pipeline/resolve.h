@@ -122,6 +122,11 @@ struct resolver {
 	} last;
 	resolve_warn_fn warn;
 	void *warn_ctx;
+	/*
+	 * Keep the tracer's own frames atop ftrace kernel_stack stacks
+	 * (--tracer-frames); by default they are dropped (resolve_kstack()).
+	 */
+	bool tracer_frames;
 };
 
 /**

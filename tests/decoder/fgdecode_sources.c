@@ -65,6 +65,50 @@ START_TEST(kernel_stack_is_printed_under_its_event)
 END_TEST
 
 /*
+ * ftrace's own frames atop a kernel_stack (trace_event_raw_event_*,
+ * __traceiter_*) are dropped, so the stack starts where the tracepoint was
+ * hit, unless --tracer-frames; a stack of nothing else is kept whole.
+ */
+START_TEST(tracer_frames_atop_kernel_stacks_are_dropped_unless_asked)
+{
+	static const char tracer[] =
+		"ffffffff81000000 T trace_event_raw_event_tick\n"
+		"ffffffff81000100 T __traceiter_tick\n"
+		"ffffffff81000200 T tracer_end\n";
+	static const sm_u64 frames[] = {
+		0xffffffff81000010, 0xffffffff81000110,
+		FX___SCHEDULE_START + 0x4f8, FX_SCHEDULE_START + 0x5a,
+		FX_KTHREAD_START + 0xda,
+	};
+	char syms[1024];
+
+	snprintf(syms, sizeof(syms), "%s%s", tracer, kallsyms);
+	tick(0, 1 * SEC, 1);
+	kstack_to(0, 0, 1 * SEC + 1000, 5, frames, 5);
+	tick(0, 2 * SEC, 2);
+	kstack_to(0, 0, 2 * SEC + 1000, 2, frames, 2);
+	ck_assert_int_eq(mkt_write(mt, trace_path, kstack_formats, syms,
+				   cmdlines), 0);
+	mt = NULL;
+	run("--no-summary trace.dat");
+	ck_assert_int_eq(res.status, 0);
+	ck_assert_str_eq(res.out,
+		"cpus=2\n"
+		TICK_LINE(0, "1.000000", 1)
+		STACK3
+		TICK_LINE(0, "2.000000", 2)
+		"    => trace_event_raw_event_tick+0x10/0x100 (ffffffff81000010)\n"
+		"    => __traceiter_tick+0x10/0x100 (ffffffff81000110)\n");
+	run("--no-summary --tracer-frames --top 1 trace.dat");
+	ck_assert_int_eq(res.status, 0);
+	ck_assert(strstr(res.out,
+		"    => trace_event_raw_event_tick+0x10/0x100 (ffffffff81000010)\n"
+		"    => __traceiter_tick+0x10/0x100 (ffffffff81000110)\n"
+		"    => __schedule+0x4f8/0xa00 (ffffffff832528c8)\n"));
+}
+END_TEST
+
+/*
  * One stack under two events, alternating: each (event, stack) pair keeps
  * its own count (the set tries the pair it counted last first).
  */
@@ -175,6 +219,7 @@ TCase *sources_tcase(void)
 	TCase *tc = fgd_tcase("stack sources", 60);
 
 	tcase_add_test(tc, kernel_stack_is_printed_under_its_event);
+	tcase_add_test(tc, tracer_frames_atop_kernel_stacks_are_dropped_unless_asked);
 	tcase_add_test(tc, one_stack_under_alternating_events_counts_each_pair);
 	tcase_add_test(tc, instances_merge_in_time_order_and_keep_their_own_stacks);
 	tcase_add_test(tc, v7_file_from_trace_cmd_convert_decodes_the_same);
