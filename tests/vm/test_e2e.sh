@@ -11,39 +11,16 @@
 # for another userland than the host's trace-cmd).
 set -euo pipefail
 
-ROOT=$(cd "$(dirname "$0")/../.." && pwd)
+# shellcheck source=tests/vm/lib.sh
+. "$(dirname "$0")/lib.sh"
 # The kernel (STACKMAP_KERNEL, default the one kmod/stackmap.ko was built for): KO, VM_ARGS, OUT, KERNEL_LABEL.
-# shellcheck source=tests/vm/kernel.sh
-. "$ROOT/tests/vm/kernel.sh"
-vm_kernel_setup test_e2e "${OUT:-$ROOT/build/vm-e2e}"
+vm_kernel_setup "$PROG" "${OUT:-$ROOT/build/vm-e2e}"
 if [[ -n ${STACKMAP_KO:-} ]]; then
 	KO=$STACKMAP_KO
-	echo "test_e2e: module $KO (STACKMAP_KO)"
+	say "module $KO (STACKMAP_KO)"
 fi
-FGDECODE=${FGDECODE:-$ROOT/decoder/fgdecode}
+# check_report.sh reads the same build.
 export FGDECODE
-
-fail() {
-	echo "test_e2e: $1 failed: $2" >&2
-	exit 1
-}
-
-run_guest() {
-	rm -rf "$OUT"
-	mkdir -p "$OUT"
-	"$ROOT/tests/vm/run-vm.sh" --module "$KO" ${VM_ARGS[@]+"${VM_ARGS[@]}"} \
-		--guest-script "$ROOT/tests/vm/guest/e2e.sh" --share "$OUT" \
-		--timeout 300 || fail "guest run" "run-vm exited $? (see $OUT/console.log)"
-	[[ -s $OUT/trace.dat ]] || fail "guest run" "no trace.dat came back"
-}
-
-decode() {
-	"$FGDECODE" --cookies "$OUT/trace.dat" >"$OUT/decoded.txt" 2>"$OUT/summary.txt" ||
-		fail "decode" "fgdecode exited $? ($(head -n1 "$OUT/summary.txt"))"
-	cat "$OUT/summary.txt"
-	grep -q ' 0 stale, 0 unknown,' "$OUT/summary.txt" ||
-		fail "decode" "stale or unknown cookies in a fully defined trace"
-}
 
 check_stack_map() {
 	gawk -f "$ROOT/tests/vm/check_e2e.awk" "$OUT/stack_map.txt" "$OUT/decoded.txt" ||
@@ -52,18 +29,11 @@ check_stack_map() {
 
 # lookups = hits + inserts + fallbacks, and nothing dropped.
 check_stats() {
-	gawk '{ v[$1] = $2 }
-	END {
-		if (v["lookups"] == 0 || v["lookups"] != v["hits"] + v["inserts"] + v["fallbacks"]) {
-			printf "lookups %d != hits %d + inserts %d + fallbacks %d\n", v["lookups"], v["hits"], v["inserts"], v["fallbacks"]
-			exit 1
-		}
-		if (v["dropped_nested"] + v["dropped_empty"] + v["dropped_recursion"] != 0) {
-			print "stacks dropped"
-			exit 1
-		}
-		printf "test_e2e: stats add up: %d lookups = %d hits + %d inserts + %d fallbacks\n", v["lookups"], v["hits"], v["inserts"], v["fallbacks"]
-	}' "$OUT/stats.txt" || fail "stats" "$OUT/stats.txt does not add up"
+	local f=$OUT/stats.txt k
+	stats_add_up stats "$f"
+	for k in dropped_nested dropped_empty dropped_recursion; do
+		(($(stat_value "$k" "$f") == 0)) || fail stats "stacks dropped ($k $(stat_value "$k" "$f"))"
+	done
 }
 
 # The listing names the trace's map (events.h "Map identity"): fgdecode uses it; the same listing under
@@ -83,11 +53,16 @@ check_map_id() {
 	fi
 	grep -q "map id $other is not the trace's ($id)" "$OUT/map_id.err" ||
 		fail "map id" "refusal does not name both ids: $(cat "$OUT/map_id.err")"
-	echo "test_e2e: map id: the trace's listing used; as map $other refused: $(cat "$OUT/map_id.err")"
+	say "map id: the trace's listing used; as map $other refused: $(cat "$OUT/map_id.err")"
 }
 
-run_guest
-decode
+rm -rf "$OUT"
+mkdir -p "$OUT"
+run_guest e2e --timeout 300
+[[ -s $OUT/trace.dat ]] || fail "guest run" "no trace.dat came back"
+decode decode "$OUT"
+cat "$OUT/summary.txt"
+all_resolved decode "$OUT/summary.txt" "stale or unknown cookies in a fully defined trace"
 check_map_id
 check_stack_map
 check_stats
@@ -95,6 +70,6 @@ if [[ ${STACKMAP_CHECK_REPORT:-1} != 0 ]]; then
 	"$ROOT/tests/plugin/check_report.sh" "$OUT/trace.dat" ||
 		fail "trace-cmd report with the plugin" "its stacks differ from fgdecode's"
 else
-	echo "test_e2e: trace-cmd report with the plugin not compared (STACKMAP_CHECK_REPORT=0)"
+	say "trace-cmd report with the plugin not compared (STACKMAP_CHECK_REPORT=0)"
 fi
-echo "test_e2e: ok on kernel $KERNEL_LABEL ($OUT)"
+say "ok on kernel $KERNEL_LABEL ($OUT)"

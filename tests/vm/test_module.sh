@@ -10,61 +10,40 @@
 # Needs `make` to have built kmod/stackmap.ko and decoder/fgdecode.
 set -euo pipefail
 
-ROOT=$(cd "$(dirname "$0")/../.." && pwd)
+# shellcheck source=tests/vm/lib.sh
+. "$(dirname "$0")/lib.sh"
 # The kernel (STACKMAP_KERNEL, default the one kmod/stackmap.ko was built for): KO, VM_ARGS, OUT, KERNEL_LABEL.
-# shellcheck source=tests/vm/kernel.sh
-. "$ROOT/tests/vm/kernel.sh"
-vm_kernel_setup test_module "${OUT:-$ROOT/build/vm-module}"
+vm_kernel_setup "$PROG" "${OUT:-$ROOT/build/vm-module}"
 
-fail() {
-	echo "test_module: $1 failed: $2" >&2
-	exit 1
+# decode_phase PHASE: fgdecode --cookies into PHASE/decoded.txt, summary kept and printed.
+decode_phase() {
+	decode "$1" "$OUT/$1"
+	say "$1: $(cat "$OUT/$1/summary.txt")"
 }
 
-# stat NAME FILE: the value of a "name value" line of a stats file.
-stat() {
-	gawk -v k="$1" '$1 == k { print $2; found = 1 } END { if (!found) print -1 }' "$2"
-}
-
-check_stats_add_up() {
-	local f=$1 lookups hits inserts fallbacks
-	lookups=$(stat lookups "$f") hits=$(stat hits "$f")
-	inserts=$(stat inserts "$f") fallbacks=$(stat fallbacks "$f")
-	((lookups > 0 && lookups == hits + inserts + fallbacks)) ||
-		fail "$2" "lookups $lookups != hits $hits + inserts $inserts + fallbacks $fallbacks"
-	echo "test_module: $2: $lookups lookups = $hits hits + $inserts inserts + $fallbacks fallbacks"
-}
-
-# decode PHASE: fgdecode --cookies into PHASE/decoded.txt, summary kept.
-decode() {
-	"$ROOT/decoder/fgdecode" --cookies "$OUT/$1/trace.dat" >"$OUT/$1/decoded.txt" 2>"$OUT/$1/summary.txt" ||
-		fail "$1" "fgdecode exited $? ($(head -n1 "$OUT/$1/summary.txt"))"
-	echo "test_module: $1: $(cat "$OUT/$1/summary.txt")"
-}
-
-# summary_count PHASE WORD: the number before WORD in the fgdecode summary.
-summary_count() {
-	gawk -v w="$2" '{ for (i = 2; i <= NF; i++) if ($i == w || $i == w ",") print $(i - 1) }' "$OUT/$1/summary.txt" | head -n1
+# count PHASE WORD: the number before WORD in PHASE's fgdecode summary.
+count() {
+	summary_count "$OUT/$1/summary.txt" "$2"
 }
 
 check_stress() {
 	local f=$OUT/stress/stats.txt
 	[[ -s $f ]] || fail stress "no stats came back"
-	check_stats_add_up "$f" stress
+	stats_add_up stress "$f"
 	# Each reset waits for an RCU grace period: 40 resets in the 20 s on Debian's kernels, 18-20 on the 6.1 debug
 	# kernel, 9 on the 7.3 one (debug-newest). Five are enough to have raced the readers and the probes.
-	(($(stat resets "$f") >= 5)) || fail stress "fewer than 5 resets ran"
-	(($(stat dropped_nested "$f") == 0)) || fail stress "stacks dropped for nesting"
-	echo "test_module: stress: $(stat resets "$f") resets raced the probes and the readers"
+	(($(stat_value resets "$f") >= 5)) || fail stress "fewer than 5 resets ran"
+	(($(stat_value dropped_nested "$f") == 0)) || fail stress "stacks dropped for nesting"
+	say "stress: $(stat_value resets "$f") resets raced the probes and the readers"
 }
 
 check_full() {
 	local f=$OUT/full/stats.txt without cut
-	check_stats_add_up "$f" full
-	(($(stat fallback_full "$f") > 0)) || fail full "no fallback counted with max_entries=8"
-	decode full
-	(($(summary_count full fallback) > 0)) || fail full "no fallback stack in the trace"
-	(($(summary_count full stale) == 0 && $(summary_count full unknown) == 0)) ||
+	stats_add_up full "$f"
+	(($(stat_value fallback_full "$f") > 0)) || fail full "no fallback counted with max_entries=8"
+	decode_phase full
+	(($(count full fallback) > 0)) || fail full "no fallback stack in the trace"
+	(($(count full stale) == 0 && $(count full unknown) == 0)) ||
 		fail full "unresolved cookies"
 	# A CPU's last sched_switch may lose its stack to the end of the
 	# recording (tracing_on went to 0 between the two writes): fgdecode
@@ -74,25 +53,25 @@ check_full() {
 	cut=$(grep -c '^    <no stack: the recording of this CPU ends here>$' "$OUT/full/decoded.txt" || true)
 	((without == cut && cut <= 2)) ||
 		fail full "$without sched_switch events without a stack, $cut of them at the end of a CPU's recording"
-	echo "test_module: full: every sched_switch has its stack ($cut cut off by the end of the recording)"
+	say "full: every sched_switch has its stack ($cut cut off by the end of the recording)"
 }
 
 check_stale() {
 	local old resolved_old
 	old=$(cat "$OUT/stale/old_generation")
-	decode stale
-	(($(summary_count stale stale) > 0)) || fail stale "no stale cookie reported"
-	(($(summary_count stale resolved) > 0)) || fail stale "no cookie of the new generation resolved"
+	decode_phase stale
+	(($(count stale stale) > 0)) || fail stale "no stale cookie reported"
+	(($(count stale resolved) > 0)) || fail stale "no cookie of the new generation resolved"
 	# After "<cookie ... gen OLD ...>" must come a stale or unknown marker.
 	resolved_old=$(gawk -v g="$old" '$1 == "<cookie" && $4 == g { getline n; if (n !~ /=> <(stale|unknown) cookie gen /) c++ }
 		END { print c + 0 }' "$OUT/stale/decoded.txt")
 	((resolved_old == 0)) || fail stale "$resolved_old cookies of reset generation $old resolved to a stack"
-	echo "test_module: stale: no cookie of generation $old resolved"
+	say "stale: no cookie of generation $old resolved"
 }
 
 check_nmi() {
-	decode nmi
-	(($(summary_count nmi stale) == 0 && $(summary_count nmi unknown) == 0)) ||
+	decode_phase nmi
+	(($(count nmi stale) == 0 && $(count nmi unknown) == 0)) ||
 		fail nmi "unresolved cookies"
 	gawk '
 	function finish() { if (s !~ /default_do_nmi\+|exc_nmi\+/) { print "not an NMI stack: " s; bad++ }; inev = 0 }
@@ -112,11 +91,9 @@ mkdir -p "$OUT"
 if kernel_config_has KASAN; then
 	printf '%s\n' FULL_ROUNDS=3 STALE_ROUNDS=2 WORKLOAD_DIR=/sys/kernel/tracing/events/sched >"$OUT/params"
 fi
-"$ROOT/tests/vm/run-vm.sh" --module "$KO" ${VM_ARGS[@]+"${VM_ARGS[@]}"} \
-	--guest-script "$ROOT/tests/vm/guest/module.sh" --share "$OUT" --timeout 300 --hung-retries 2 ||
-	fail "guest run" "run-vm exited $? (see $OUT/console.log)"
+run_guest module --timeout 300 --hung-retries 2
 check_stress
 check_full
 check_stale
 check_nmi
-echo "test_module: ok on kernel $KERNEL_LABEL ($OUT)"
+say "ok on kernel $KERNEL_LABEL ($OUT)"
