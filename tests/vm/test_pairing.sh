@@ -16,23 +16,17 @@
 # Prints one line per trace.
 set -euo pipefail
 
-ROOT=$(cd "$(dirname "$0")/../.." && pwd)
-# shellcheck source=tests/vm/kernel.sh
-. "$ROOT/tests/vm/kernel.sh"
-vm_kernel_setup test_pairing "${OUT:-$ROOT/build/vm-pairing}"
-FGDECODE=$ROOT/decoder/fgdecode
+# shellcheck source=tests/vm/lib.sh
+. "$(dirname "$0")/lib.sh"
+vm_kernel_setup "$PROG" "${OUT:-$ROOT/build/vm-pairing}"
 MIN_CHECKED=${MIN_CHECKED:-500}
 # Epochs a recording may start with one CPU refusing every write: one per consumer and CPU that comes back,
 # not one per cookie.
 MAX_CPUMASK_EPOCHS=20
 
-fail() {
-	echo "test_pairing: $1 failed: $2" >&2
-	exit 1
-}
-
+# stat_of PHASE NAME: the counter NAME of PHASE's stats file.
 stat_of() {
-	gawk -v k="$2" '$1 == k { print $2 }' "$OUT/$1/stats.txt"
+	stat_value "$2" "$OUT/$1/stats.txt"
 }
 
 # check PHASE [FILE [all]]: the oracle and the plugin cross-check on PHASE's trace (FILE, default trace.dat);
@@ -43,9 +37,8 @@ check() {
 	local name=${file%.dat}
 	"$FGDECODE" "$dir/$file" >"$dir/$name.decoded.txt" 2>"$dir/$name.summary.txt" ||
 		fail "$1" "fgdecode $file exited $? ($(head -n1 "$dir/$name.summary.txt"))"
-	if [[ ${3:-} == all ]] && ! grep -q ' 0 stale, 0 unknown,' "$dir/$name.summary.txt"; then
-		fail "$1" "$file: cookies without a definition: $(head -n1 "$dir/$name.summary.txt")"
-	fi
+	[[ ${3:-} != all ]] ||
+		all_resolved "$1" "$dir/$name.summary.txt" "$file: cookies without a definition: $(head -n1 "$dir/$name.summary.txt")"
 	check_decoded "$1" "$file"
 }
 
@@ -60,15 +53,14 @@ check_decoded() {
 		fail "$1" "$file: only $(gawk '{ print $2 }' <<<"$line") stacks checked (at least $MIN_CHECKED): $line"
 	"$ROOT/tests/plugin/check_report.sh" "$dir/$file" >"$dir/$name.report.txt" 2>&1 ||
 		fail "$1" "$file: trace-cmd report with the plugin differs from fgdecode: $(grep -m1 -E '^(no plugin stack|stack of)' "$dir/$name.report.txt"; tail -n1 "$dir/$name.report.txt")"
-	echo "test_pairing: $1${2:+ ($file)}: $line; $(grep -o '[0-9]* unknown' "$dir/$name.summary.txt")," \
+	say "$1${2:+ ($file)}: $line; $(grep -o '[0-9]* unknown' "$dir/$name.summary.txt")," \
 		"$(grep -o '[0-9]* orphan' "$dir/$name.summary.txt" || echo 0 orphan)," \
 		"$(grep -o '[0-9]* after a ring buffer loss' "$dir/$name.summary.txt" || echo 0 after a loss);" \
 		"$(grep -o 'lost [0-9]* events' "$dir/$name.summary.txt" || echo 'lost 0 events') in the ring buffer"
 }
 
 mkdir -p "$OUT"
-"$ROOT/tests/vm/run-vm.sh" --module "$KO" --guest-script "$ROOT/tests/vm/guest/pairing.sh" \
-	--share "$OUT" --timeout 600 ${VM_ARGS[@]+"${VM_ARGS[@]}"} || fail guest "run-vm exited $? (console: $OUT/console.log)"
+run_guest pairing --timeout 600
 
 phases="nooverwrite toggle cpumask migration"
 # typed: on kernels with __probestub_NAME (guest/pairing.sh runs it from 6.5)
@@ -125,7 +117,7 @@ allocs() {
 ((0 < $(allocs trace) && $(allocs trace) < $(allocs full))) ||
 	fail pidfilter "the pid-filtered instance has $(allocs trace) allocations, the full recording $(allocs full)"
 (($(cat "$OUT/snapshot/swaps.txt") == 3)) || fail snapshot "$(cat "$OUT/snapshot/swaps.txt") snapshot swaps, not 3"
-echo "test_pairing: nooverwrite dropped $dropped events; cpumask $epochs epochs; migration $migration; $typed" \
+say "nooverwrite dropped $dropped events; cpumask $epochs epochs; migration $migration; $typed" \
 	"pidfilter: $(allocs trace) allocations of task $(cat "$OUT/pidfilter/target.txt")," \
 	"$(allocs full) in the full recording; snapshot: $(cat "$OUT/snapshot/swaps.txt") swaps"
-echo "test_pairing: ok on kernel $KERNEL_LABEL ($OUT)"
+say "ok on kernel $KERNEL_LABEL ($OUT)"
