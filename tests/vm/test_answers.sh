@@ -30,26 +30,17 @@
 # static libc.  ANSWERS_REUSE=1 checks the traces of the previous run again.
 set -euo pipefail
 
-ROOT=$(cd "$(dirname "$0")/../.." && pwd)
-# shellcheck source=tests/vm/kernel.sh
-. "$ROOT/tests/vm/kernel.sh"
-vm_kernel_setup test_answers "${OUT:-$ROOT/build/vm-answers}"
-FG=$ROOT/decoder/fgdecode
+# shellcheck source=tests/vm/lib.sh
+. "$(dirname "$0")/lib.sh"
+vm_kernel_setup "$PROG" "${OUT:-$ROOT/build/vm-answers}"
 
-fail() {
-	echo "test_answers: $1 failed: $2" >&2
-	exit 1
-}
-
-run_guest() {
+# record: anstool built, the guest's three recordings back.
+record() {
 	rm -rf "$OUT"
 	mkdir -p "$OUT/tool"
 	cc -Wall -Wextra -Werror -O2 -static -o "$OUT/tool/anstool" "$ROOT/tests/vm/tools/anstool.c" ||
 		fail "build" "cannot build anstool"
-	"$ROOT/tests/vm/run-vm.sh" --module "$KO" ${VM_ARGS[@]+"${VM_ARGS[@]}"} \
-		--guest-script "$ROOT/tests/vm/guest/answers.sh" --share "$OUT" \
-		--extra "$OUT/tool/anstool" --timeout 300 ||
-		fail "guest run" "run-vm exited $? (see $OUT/console.log)"
+	run_guest answers --extra "$OUT/tool/anstool" --timeout 300
 	local f
 	for f in base new nosched; do
 		[[ -s $OUT/$f.dat ]] || fail "guest run" "no $f.dat came back"
@@ -68,13 +59,13 @@ sum_matching() {
 # expect WHAT GOT WANT
 expect() {
 	[[ $2 == "$3" ]] || fail "$1" "got $2, expected $3"
-	echo "test_answers: $1: $2 as expected"
+	say "$1: $2 as expected"
 }
 
 check_weight() {
 	local f
 	for f in bytes_req bytes_alloc; do
-		"$FG" --folded --merge --weight $f --event kmalloc "$OUT/new.dat" >"$OUT/new.$f" 2>"$OUT/new.$f.err" ||
+		"$FGDECODE" --folded --merge --weight $f --event kmalloc "$OUT/new.dat" >"$OUT/new.$f" 2>"$OUT/new.$f.err" ||
 			fail "--weight $f" "fgdecode exited $? ($(head -n1 "$OUT/new.$f.err"))"
 		grep -q "^fgdecode: weight: sum of $f, [0-9]* bytes over [0-9]* events with a stack$" "$OUT/new.$f.err" ||
 			fail "--weight $f" "no weight summary line"
@@ -82,27 +73,27 @@ check_weight() {
 	# 100 * (48 + 976) + 50 * (48 + 3952); kmalloc-1k and kmalloc-4k slabs.
 	expect "msg_msg bytes requested (new.dat)" "$(sum_matching "$OUT/new.bytes_req" "$MSG_FOLDED")" 302400
 	expect "msg_msg bytes allocated (new.dat)" "$(sum_matching "$OUT/new.bytes_alloc" "$MSG_FOLDED")" 307200
-	"$FG" --folded --merge --weight bytes_req --event kmalloc "$OUT/base.dat" >"$OUT/base.bytes_req" 2>/dev/null
+	"$FGDECODE" --folded --merge --weight bytes_req --event kmalloc "$OUT/base.dat" >"$OUT/base.bytes_req" 2>/dev/null
 	expect "msg_msg bytes requested (base.dat)" "$(sum_matching "$OUT/base.bytes_req" "$MSG_FOLDED")" 102400
-	"$FG" --folded --weight bytes_alloc "$OUT/new.dat" >/dev/null 2>"$OUT/err" && fail "--weight on sched_switch" "exit 0"
+	"$FGDECODE" --folded --weight bytes_alloc "$OUT/new.dat" >/dev/null 2>"$OUT/err" && fail "--weight on sched_switch" "exit 0"
 	grep -q "event sched:sched_switch has no field 'bytes_alloc'" "$OUT/err" ||
 		fail "--weight on sched_switch" "$(cat "$OUT/err")"
 }
 
 check_diff() {
 	local opts=(--weight bytes_req --event kmalloc --no-summary) line
-	"$FG" diff "${opts[@]}" "$OUT/base.dat" "$OUT/new.dat" >"$OUT/diff.txt" 2>"$OUT/diff.err" ||
+	"$FGDECODE" diff "${opts[@]}" "$OUT/base.dat" "$OUT/new.dat" >"$OUT/diff.txt" 2>"$OUT/diff.err" ||
 		fail "diff" "fgdecode exited $? ($(head -n1 "$OUT/diff.err"))"
 	line=$(grep -E ';load_msg;[^;]*$' "$OUT/diff.txt") || fail "diff" "no load_msg stack among the changes"
 	expect "diff of the load_msg stack" "$(echo "$line" | gawk '{ print $1, $2, $3 }')" "102400 302400 +200000"
 	! grep -q ';newque;' "$OUT/diff.txt" || fail "diff" "the queues' allocations, equal in both, are listed as changed"
-	"$FG" diff --folded "${opts[@]}" "$OUT/base.dat" "$OUT/new.dat" >"$OUT/diff.folded"
+	"$FGDECODE" diff --folded "${opts[@]}" "$OUT/base.dat" "$OUT/new.dat" >"$OUT/diff.folded"
 	expect "diff --folded of the newque stack" "$(grep ';newque;' "$OUT/diff.folded" | gawk '{ print $(NF - 1), $NF }')" "512 512"
-	"$FG" diff --off-cpu --task-root --folded --no-summary "$OUT/base.dat" "$OUT/new.dat" >"$OUT/diff.offcpu"
+	"$FGDECODE" diff --off-cpu --task-root --folded --no-summary "$OUT/base.dat" "$OUT/new.dat" >"$OUT/diff.offcpu"
 	line=$(grep '^anstool;[[]S[]];.*;do_nanosleep;' "$OUT/diff.offcpu") || fail "diff --off-cpu" "no anstool sleep stack"
 	[[ $(echo "$line" | gawk '{ print $NF }') == 0 && $(echo "$line" | gawk '{ print $(NF - 1) }') -ge 1000000000 ]] ||
 		fail "diff --off-cpu" "anstool's sleep should be in base only: $line"
-	echo "test_answers: diff: load_msg +200000 bytes, newque unchanged, anstool's sleep only in base"
+	say "diff: load_msg +200000 bytes, newque unchanged, anstool's sleep only in base"
 }
 
 # --off-cpu --json: valid JSON, every interval of the trace-cmd report
@@ -112,7 +103,7 @@ check_diff() {
 # so an interval may fall short of the 250 ms asked by that much.
 check_off_cpu_json() {
 	local got
-	"$FG" --off-cpu --json --no-summary "$OUT/base.dat" >"$OUT/offcpu.json" ||
+	"$FGDECODE" --off-cpu --json --no-summary "$OUT/base.dat" >"$OUT/offcpu.json" ||
 		fail "--off-cpu --json" "fgdecode exited $?"
 	python3 -c '
 import json, sys
@@ -135,48 +126,48 @@ for line in open(sys.argv[1]):
         print(o["off_ns"])' "$OUT/offcpu.json")
 	gawk 'NF == 1 && $1 >= 247500000 && $1 <= 262500000 { n++ } END { exit !(n == 4 && NR == 4) }' <<<"$got" ||
 		fail "--off-cpu --json of anstool sleep 4 250" "intervals under do_nanosleep (ns): $(echo $got)"
-	echo "test_answers: --off-cpu --json: $(wc -l <"$OUT/offcpu.json") intervals, the same as trace-cmd report's; anstool's sleeps (ns): $(echo $got)"
+	say "--off-cpu --json: $(wc -l <"$OUT/offcpu.json") intervals, the same as trace-cmd report's; anstool's sleeps (ns): $(echo $got)"
 }
 
 check_off_cpu() {
 	local got ns
-	"$FG" --off-cpu --task-root --folded "$OUT/base.dat" >"$OUT/offcpu.folded" 2>"$OUT/offcpu.err" ||
+	"$FGDECODE" --off-cpu --task-root --folded "$OUT/base.dat" >"$OUT/offcpu.folded" 2>"$OUT/offcpu.err" ||
 		fail "--off-cpu" "fgdecode exited $? ($(head -n1 "$OUT/offcpu.err"))"
 	ns=$(sum_matching "$OUT/offcpu.folded" '^anstool;[[]S[]];.*;do_nanosleep;')
 	# 4 * 250 ms asked; TCG timers overshoot a little; each interval starts after its timer was armed.
 	((ns >= 990000000 && ns <= 1050000000)) ||
 		fail "--off-cpu of anstool sleep 4 250" "$ns ns under do_nanosleep, expected 1e9 ns (-1 %, +5 %)"
-	echo "test_answers: --off-cpu: anstool slept $ns ns under do_nanosleep (asked 1000000000)"
+	say "--off-cpu: anstool slept $ns ns under do_nanosleep (asked 1000000000)"
 	# Every state's sum against an awk computation from trace-cmd report.
 	trace-cmd report -t -N "$OUT/base.dat" 2>/dev/null | gawk -f "$ROOT/tests/vm/offcpu_ref.awk" |
 		sort >"$OUT/offcpu.ref"
-	"$FG" --off-cpu --folded --no-summary "$OUT/base.dat" >"$OUT/offcpu.states"
+	"$FGDECODE" --off-cpu --folded --no-summary "$OUT/base.dat" >"$OUT/offcpu.states"
 	got=$(gawk '{ st = $1; sub(/;.*/, "", st); gsub(/[][]/, "", st); w[st] += $NF }
 		END { for (k in w) printf "state %s %d\n", k, w[k] }' "$OUT/offcpu.states" | sort)
 	diff <(gawk '/^state/ { print $1, $2, $3 }' "$OUT/offcpu.ref") <(echo "$got") >"$OUT/offcpu.diff" ||
 		fail "--off-cpu against trace-cmd report" "per-state sums differ: $(tr '\n' ' ' <"$OUT/offcpu.diff")"
-	echo "test_answers: --off-cpu: every state's sum equals trace-cmd report's: $(echo "$got" | tr '\n' ' ')"
+	say "--off-cpu: every state's sum equals trace-cmd report's: $(echo "$got" | tr '\n' ' ')"
 	expect "--off-cpu total against trace-cmd report" \
 		"$(sed -n 's/^fgdecode: off-cpu: [0-9.]* [mun]*s (\([0-9]*\) ns) in \([0-9]*\) intervals\?, \([0-9]*\) switch-ins\?.*, \([0-9]*\) tasks\? still off.*/total \1 \2 no_switch_out \3 still_off \4/p' "$OUT/offcpu.err")" \
 		"$(gawk '/^total/ { t = $2 " " $3 } /^no_switch_out/ { a = $2 } /^still_off/ { b = $2 } END { print "total " t " no_switch_out " a " still_off " b }' "$OUT/offcpu.ref")"
 	check_off_cpu_json
-	"$FG" --off-cpu --wakers --task-root --folded "$OUT/base.dat" >"$OUT/wakers.folded" 2>"$OUT/wakers.err" ||
+	"$FGDECODE" --off-cpu --wakers --task-root --folded "$OUT/base.dat" >"$OUT/wakers.folded" 2>"$OUT/wakers.err" ||
 		fail "--off-cpu --wakers" "fgdecode exited $? ($(head -n1 "$OUT/wakers.err"))"
 	ns=$(sum_matching "$OUT/wakers.folded" ';hrtimer_wakeup;.*;--;anstool;[[]S[]];.*;do_nanosleep;')
 	((ns >= 950000000 && ns <= 1050000000)) ||
 		fail "--off-cpu --wakers" "$ns ns of anstool's sleep under an hrtimer_wakeup waker, expected 1e9 within 5 %"
-	echo "test_answers: --wakers: $ns ns of anstool's sleep woken by hrtimer_wakeup; $(sed -n 's/.*, \([0-9]* ended by a wakeup.*\)/\1/p' "$OUT/wakers.err")"
-	"$FG" --off-cpu --wakers --folded "$OUT/new.dat" >/dev/null 2>"$OUT/err" && fail "--wakers without sched_waking" "exit 0"
+	say "--wakers: $ns ns of anstool's sleep woken by hrtimer_wakeup; $(sed -n 's/.*, \([0-9]* ended by a wakeup.*\)/\1/p' "$OUT/wakers.err")"
+	"$FGDECODE" --off-cpu --wakers --folded "$OUT/new.dat" >/dev/null 2>"$OUT/err" && fail "--wakers without sched_waking" "exit 0"
 	grep -q "^fgdecode: .*new.dat: --wakers: the trace has no sched:sched_waking" "$OUT/err" ||
 		fail "--wakers without sched_waking" "$(cat "$OUT/err")"
-	"$FG" --off-cpu --folded "$OUT/nosched.dat" >/dev/null 2>"$OUT/err" && fail "--off-cpu without sched_switch" "exit 0"
+	"$FGDECODE" --off-cpu --folded "$OUT/nosched.dat" >/dev/null 2>"$OUT/err" && fail "--off-cpu without sched_switch" "exit 0"
 	grep -q "^fgdecode: .*nosched.dat: --off-cpu: the trace has no sched:sched_switch events" "$OUT/err" ||
 		fail "--off-cpu without sched_switch" "$(cat "$OUT/err")"
 }
 
 # ANSWERS_REUSE=1: check the traces of the last run again, without a guest.
-[[ -n ${ANSWERS_REUSE:-} ]] || run_guest
+[[ -n ${ANSWERS_REUSE:-} ]] || record
 check_weight
 check_diff
 check_off_cpu
-echo "test_answers: ok on kernel $KERNEL_LABEL ($OUT)"
+say "ok on kernel $KERNEL_LABEL ($OUT)"
