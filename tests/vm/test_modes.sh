@@ -13,29 +13,15 @@
 # mode with the figures. Needs `make` (kmod/stackmap.ko, decoder/fgdecode).
 set -euo pipefail
 
-ROOT=$(cd "$(dirname "$0")/../.." && pwd)
+# shellcheck source=tests/vm/lib.sh
+. "$(dirname "$0")/lib.sh"
 # The kernel (STACKMAP_KERNEL, default the one kmod/stackmap.ko was built for): KO, VM_ARGS, OUT, KERNEL_LABEL.
-# shellcheck source=tests/vm/kernel.sh
-. "$ROOT/tests/vm/kernel.sh"
-vm_kernel_setup test_modes "${OUT:-$ROOT/build/vm-modes}"
-FGDECODE=$ROOT/decoder/fgdecode
+vm_kernel_setup "$PROG" "${OUT:-$ROOT/build/vm-modes}"
 # Target for the flight recorder with stock trace-cmd (issue: >= 95 %).
 MIN_FLIGHT_RESOLVED_PCT=95
 
-fail() {
-	echo "test_modes: $1 failed: $2" >&2
-	exit 1
-}
-
-# count SUMMARY-FILE NAME: the number before NAME in fgdecode's summary.
-count() {
-	gawk -v name="$2" '{ for (i = 2; i <= NF; i++) { w = $i; sub(/,$/, "", w)
-		if (w == name && $(i - 1) ~ /^[0-9]+$/) { print $(i - 1); exit } } }
-		END { }' "$1" | { read -r n || n=0; echo "${n:-0}"; }
-}
-
-# decode MODE FILE: summary, folded and --cookies text of one trace.
-decode() {
+# decode_mode MODE FILE: summary, folded and --cookies text of one trace.
+decode_mode() {
 	local dir=$OUT/$1 base=${2%.dat}
 	"$FGDECODE" "$dir/$2" >/dev/null 2>"$dir/$base.summary" ||
 		fail "$1" "fgdecode $2 exited $? ($(head -n1 "$dir/$base.summary"))"
@@ -73,31 +59,32 @@ roots() {
 
 figures() {
 	local s=$OUT/$1/$2.summary
-	echo "$(count "$s" cookies) cookies, $(count "$s" resolved) resolved, $(count "$s" unknown) unknown, $(count "$s" orphan) orphan"
+	echo "$(summary_count "$s" cookies) cookies, $(summary_count "$s" resolved) resolved," \
+		"$(summary_count "$s" unknown) unknown, $(summary_count "$s" orphan) orphan"
 }
 
 # Every cookie an orphan of sched_switch; nothing under the recorded events.
 check_all_orphans() {
 	local mode=$1 s=$OUT/$1/trace.summary cookies
-	decode "$mode" trace.dat
+	decode_mode "$mode" trace.dat
 	owners_right "$mode" trace
-	cookies=$(count "$s" cookies)
+	cookies=$(summary_count "$s" cookies)
 	((cookies > 100)) || fail "$mode" "only $cookies cookies recorded"
-	(($(count "$s" orphan) == cookies)) || fail "$mode" "not every cookie is an orphan: $(figures "$mode" trace)"
+	(($(summary_count "$s" orphan) == cookies)) || fail "$mode" "not every cookie is an orphan: $(figures "$mode" trace)"
 	[[ $(roots "$mode" trace) == "[orphan sched:sched_switch] " ]] ||
 		fail "$mode" "stacks under events: roots $(roots "$mode" trace)"
-	echo "test_modes: $mode: $(figures "$mode" trace); no stack under any recorded event"
+	say "$mode: $(figures "$mode" trace); no stack under any recorded event"
 }
 
 check_unrecorded() {
 	local s=$OUT/unrecorded/trace.summary orphans
-	decode unrecorded trace.dat
+	decode_mode unrecorded trace.dat
 	owners_right unrecorded trace
-	orphans=$(count "$s" orphan)
+	orphans=$(summary_count "$s" orphan)
 	((orphans > 100)) || fail unrecorded "only $orphans orphans (sched_switch cookies): $(figures unrecorded trace)"
-	(($(count "$s" unknown) == 0)) || fail unrecorded "unknown cookies: $(figures unrecorded trace)"
+	(($(summary_count "$s" unknown) == 0)) || fail unrecorded "unknown cookies: $(figures unrecorded trace)"
 	grep -q '^sched_waking;' "$OUT/unrecorded/trace.folded" || fail unrecorded "no sched_waking stacks"
-	echo "test_modes: unrecorded: $(figures unrecorded trace); sched_waking stacks end in try_to_wake_up, sched_switch's are orphans"
+	say "unrecorded: $(figures unrecorded trace); sched_waking stacks end in try_to_wake_up, sched_switch's are orphans"
 }
 
 # inner_orphans MODE BASE: orphans that are the first record of their CPU
@@ -115,39 +102,39 @@ inner_orphans() {
 # All cookies resolved, none unknown, no orphan but at a CPU's first record.
 check_complete() {
 	local mode=$1 base=${2%.dat} s cookies orphans inner
-	decode "$mode" "$2"
+	decode_mode "$mode" "$2"
 	owners_right "$mode" "$base"
 	s=$OUT/$mode/$base.summary
-	cookies=$(count "$s" cookies) orphans=$(count "$s" orphan)
+	cookies=$(summary_count "$s" cookies) orphans=$(summary_count "$s" orphan)
 	inner=$(inner_orphans "$mode" "$base")
 	((cookies > 100)) || fail "$mode" "$2: only $cookies cookies"
-	(($(count "$s" resolved) == cookies && $(count "$s" unknown) == 0)) ||
+	(($(summary_count "$s" resolved) == cookies && $(summary_count "$s" unknown) == 0)) ||
 		fail "$mode" "$2: $(figures "$mode" "$base")"
 	((inner == 0)) || fail "$mode" "$2: $inner orphans inside the trace: $(figures "$mode" "$base")"
-	echo "test_modes: $mode: $2: $(figures "$mode" "$base") (orphans only at a CPU's first record)"
+	say "$mode: $2: $(figures "$mode" "$base") (orphans only at a CPU's first record)"
 }
 
 check_flight() {
 	local s=$OUT/flight/trace.summary s0=$OUT/flight0/trace.summary cookies resolved pct c0 r0
-	decode flight trace.dat
+	decode_mode flight trace.dat
 	owners_right flight trace
-	decode flight0 trace.dat
-	cookies=$(count "$s" cookies) resolved=$(count "$s" resolved)
-	c0=$(count "$s0" cookies) r0=$(count "$s0" resolved)
+	decode_mode flight0 trace.dat
+	cookies=$(summary_count "$s" cookies) resolved=$(summary_count "$s" resolved)
+	c0=$(summary_count "$s0" cookies) r0=$(summary_count "$s0" resolved)
 	((cookies > 300)) || fail flight "only $cookies cookies retained"
 	grep -q '^overrun: [1-9]' <(trace-cmd report --stat "$OUT/flight/trace.dat" 2>/dev/null) ||
 		fail flight "the buffer never overwrote: not a flight recorder test"
 	pct=$((resolved * 100 / cookies))
 	((pct >= MIN_FLIGHT_RESOLVED_PCT)) || fail flight "$resolved of $cookies cookies resolved (< $MIN_FLIGHT_RESOLVED_PCT %)"
-	echo "test_modes: flight: -b 64, overwritten: $resolved of $cookies retained cookies resolved ($pct %;" \
+	say "flight: -b 64, overwritten: $resolved of $cookies retained cookies resolved ($pct %;" \
 		"$(gawk '$1 == "redefines" { print $2 }' "$OUT/flight/stats.txt") re-definitions);" \
 		"with redefine_pct=0: $r0 of $c0"
 	# The listing saved after the recording is one more definition source.
 	"$FGDECODE" --stack-map "$OUT/flight0/stack_map.txt" "$OUT/flight0/trace.dat" >/dev/null \
 		2>"$OUT/flight0/listing.summary" || fail flight "fgdecode --stack-map exited $?"
-	(($(count "$OUT/flight0/listing.summary" resolved) == c0)) ||
+	(($(summary_count "$OUT/flight0/listing.summary" resolved) == c0)) ||
 		fail flight "--stack-map: $(figures flight0 listing)"
-	echo "test_modes: flight: redefine_pct=0 with --stack-map (the saved stack_map): $(figures flight0 listing)"
+	say "flight: redefine_pct=0 with --stack-map (the saved stack_map): $(figures flight0 listing)"
 }
 
 check_reset() {
@@ -155,25 +142,23 @@ check_reset() {
 	check_complete reset trace.dat
 	gens=$(grep -o '<cookie 0x[0-9a-f]* gen [0-9]*' "$OUT/reset/trace.txt" | gawk '{ print $4 }' | sort -u | wc -l)
 	((gens >= 2)) || fail reset "cookies of $gens generation(s): the reset did not happen mid-recording"
-	echo "test_modes: reset: cookies of $gens generations, all resolved"
+	say "reset: cookies of $gens generations, all resolved"
 }
 
 check_truncated() {
 	local s=$OUT/truncated/trace.summary cookies cut
-	decode truncated trace.dat
-	cookies=$(count "$s" cookies)
+	decode_mode truncated trace.dat
+	cookies=$(summary_count "$s" cookies)
 	cut=$(grep -c '=> \.\.\. \[truncated\]' "$OUT/truncated/trace.txt" || true)
 	((cookies > 100 && cut == cookies)) || fail truncated "$cut of $cookies stacks marked truncated"
 	gawk '$1 == "slot" && $NF != "0x1" { bad++ } $1 == "slot" { n++ } END { exit !(n && !bad) }' \
 		"$OUT/truncated/stack_map.txt" || fail truncated "stack_map lists an uncut stack at max_depth=2"
-	echo "test_modes: truncated (max_depth=2): $cut of $cookies stacks marked '=> ... [truncated]', every listed stack flagged"
+	say "truncated (max_depth=2): $cut of $cookies stacks marked '=> ... [truncated]', every listed stack flagged"
 }
 
 rm -rf "$OUT"
 mkdir -p "$OUT"
-"$ROOT/tests/vm/run-vm.sh" --module "$KO" ${VM_ARGS[@]+"${VM_ARGS[@]}"} \
-	--guest-script "$ROOT/tests/vm/guest/modes.sh" --share "$OUT" --timeout 600 --hung-retries 2 ||
-	fail "guest run" "run-vm exited $? (see $OUT/console.log)"
+run_guest modes --timeout 600 --hung-retries 2
 check_all_orphans filtered
 check_unrecorded
 check_all_orphans elsewhere
@@ -182,4 +167,4 @@ check_complete concurrent second.dat
 check_flight
 check_reset
 check_truncated
-echo "test_modes: ok on kernel $KERNEL_LABEL ($OUT)"
+say "ok on kernel $KERNEL_LABEL ($OUT)"
