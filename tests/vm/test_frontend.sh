@@ -28,23 +28,13 @@
 # REUSE=1 checks the files of the previous guest run again without booting.
 set -euo pipefail
 
-ROOT=$(cd "$(dirname "$0")/../.." && pwd)
+# shellcheck source=tests/vm/lib.sh
+. "$(dirname "$0")/lib.sh"
 # The kernel (STACKMAP_KERNEL, default the one kmod/stackmap.ko was built for): KO, VM_ARGS, OUT, KERNEL_LABEL.
-# shellcheck source=tests/vm/kernel.sh
-. "$ROOT/tests/vm/kernel.sh"
-vm_kernel_setup test_frontend "${OUT:-$ROOT/build/vm-frontend}"
+vm_kernel_setup "$PROG" "${OUT:-$ROOT/build/vm-frontend}"
 FE=$OUT/fe
 SNAP=$ROOT/record/stackmap-snapshot
 export TRACEEVENT_PLUGIN_DIR=$ROOT/plugin
-
-fail() {
-	echo "test_frontend: $1 failed: $2" >&2
-	exit 1
-}
-
-say() {
-	echo "test_frontend: $*"
-}
 
 # A helper the guest needs: run a command in a new session with SIGINT at its
 # default (a non-interactive shell starts background jobs with it ignored).
@@ -67,18 +57,17 @@ int main(int argc, char **argv)
 EOF
 }
 
-run_guest() {
+# record: the front end installed, the guest's recordings back.
+record() {
 	rm -rf "$OUT"
 	mkdir -p "$OUT"
 	build_sigdfl
 	make -s -C "$ROOT" install DESTDIR="$OUT/dest" >/dev/null || fail "make install" "into $OUT/dest"
 	# Under its soname: /extra is the guest's LD_LIBRARY_PATH.
 	cp "$(readlink -f /usr/lib/x86_64-linux-gnu/libtracecmd.so.1)" "$OUT/libtracecmd.so.1"
-	"$ROOT/tests/vm/run-vm.sh" --module "$KO" ${VM_ARGS[@]+"${VM_ARGS[@]}"} --smp 1 \
-		--guest-script "$ROOT/tests/vm/guest/frontend.sh" --share "$OUT" \
+	run_guest frontend --smp 1 --timeout 420 \
 		--extra "$OUT/dest/usr/local/bin/trace-cmd" "$OUT/dest/usr/local/bin/stackmap-snapshot" "$OUT/sigdfl" \
-		"$OUT/libtracecmd.so.1" \
-		--timeout 420 || fail "guest run" "run-vm exited $? (see $OUT/console.log)"
+		"$OUT/libtracecmd.so.1"
 }
 
 rc() {
@@ -130,8 +119,8 @@ stock_tools_accept() {
 
 # summary NAME: fgdecode's summary line for NAME.dat.
 summary() {
-	"$ROOT/decoder/fgdecode" --cookies --no-summary "$FE/$1.dat" >"$OUT/$1.fg" 2>/dev/null
-	"$ROOT/decoder/fgdecode" "$FE/$1.dat" 2>&1 >/dev/null | tail -n1
+	"$FGDECODE" --cookies --no-summary "$FE/$1.dat" >"$OUT/$1.fg" 2>/dev/null
+	"$FGDECODE" "$FE/$1.dat" 2>&1 >/dev/null | tail -n1
 }
 
 check_recording() {
@@ -151,7 +140,7 @@ check_recording() {
 check_tgids() {
 	local counts with alive bad idle without
 	[[ $(cat "$FE/sched.record_tgid_after") == 0 ]] || fail tgids "options/record-tgid left on after the recording"
-	"$ROOT/decoder/fgdecode" --perf-script "$FE/sched.dat" >"$OUT/sched.perf" 2>/dev/null ||
+	"$FGDECODE" --perf-script "$FE/sched.dat" >"$OUT/sched.perf" 2>/dev/null ||
 		fail tgids "fgdecode --perf-script failed"
 	counts=$(gawk 'FNR == NR { tg[$1] = $2; next }
 		/^[^\t]/ && match($0, / ([0-9]+)\/([0-9]+) +\[[0-9]+\] /, m) {
@@ -225,7 +214,7 @@ check_flight() {
 	done
 	restored flight
 	snapshot_matches flight
-	"$ROOT/decoder/fgdecode" --strict "$FE/flight.dat" >/dev/null 2>"$OUT/flight.summary" || rc=$?
+	"$FGDECODE" --strict "$FE/flight.dat" >/dev/null 2>"$OUT/flight.summary" || rc=$?
 	summary=$(grep '^fgdecode: [0-9]* events' "$OUT/flight.summary" | tail -n1)
 	read -r cookies resolved stale unknown orphans snap < <(gawk '{
 		c = r = st = u = o = s = 0
@@ -246,7 +235,7 @@ check_flight() {
 	say "flight: start/stop/extract: all $cookies cookies resolved, $snap from the snapshot extract stored (fgdecode --strict exit $rc, $orphans orphan)"
 }
 
-[[ ${REUSE:-0} == 1 && -d $FE ]] || run_guest
+[[ ${REUSE:-0} == 1 && -d $FE ]] || record
 check_noload
 check_plain
 check_recording sched during sched:sched_switch
@@ -260,4 +249,4 @@ check_flight
 # The host-side plugin tests, on this run's recording instead of the sample.
 "$ROOT/tests/plugin/test_frontend_args.sh" "$FE/sched.dat" "$FE/sched.stack_map" || fail "front end (stub)" "see above"
 "$ROOT/tests/plugin/test_tracedat.sh" "$FE/sched.dat" "$FE/sched.stack_map" || fail "snapshot and plugin options" "see above"
-echo "test_frontend: ok on kernel $KERNEL_LABEL ($OUT)"
+say "ok on kernel $KERNEL_LABEL ($OUT)"
