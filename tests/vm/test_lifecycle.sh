@@ -9,11 +9,10 @@
 # Needs `make` to have built kmod/stackmap.ko and decoder/fgdecode.
 set -euo pipefail
 
-ROOT=$(cd "$(dirname "$0")/../.." && pwd)
+# shellcheck source=tests/vm/lib.sh
+. "$(dirname "$0")/lib.sh"
 # The kernel (STACKMAP_KERNEL, default the one kmod/stackmap.ko was built for): KO, VM_ARGS, OUT, KERNEL_LABEL.
-# shellcheck source=tests/vm/kernel.sh
-. "$ROOT/tests/vm/kernel.sh"
-vm_kernel_setup test_lifecycle "${OUT:-$ROOT/build/vm-lifecycle}"
+vm_kernel_setup "$PROG" "${OUT:-$ROOT/build/vm-lifecycle}"
 # Growth allowed over 19 cycles; one leaked map would be 2.7 MB of vmalloc.
 MAX_VMALLOC_GROWTH_KB=512
 MAX_SLAB_GROWTH_KB=1024
@@ -25,20 +24,9 @@ if kernel_config_has KASAN; then
 	MAX_SLAB_GROWTH_KB=4096
 fi
 
-fail() {
-	echo "test_lifecycle: $1 failed: $2" >&2
-	exit 1
-}
-
-decode() {
-	"$ROOT/decoder/fgdecode" --cookies "$OUT/$1/trace.dat" >"$OUT/$1/decoded.txt" 2>"$OUT/$1/summary.txt" ||
-		fail "$1" "fgdecode exited $? ($(head -n1 "$OUT/$1/summary.txt"))"
-	grep -q ' 0 stale, 0 unknown,' "$OUT/$1/summary.txt" || fail "$1" "unresolved cookies: $(cat "$OUT/$1/summary.txt")"
-}
-
 check_badinput() {
 	[[ $(cat "$OUT/badinput/result" 2>/dev/null) == ok ]] || fail badinput "guest checks did not complete"
-	echo "test_lifecycle: badinput: every bad write refused, nothing changed, oversized map refused"
+	say "badinput: every bad write refused, nothing changed, oversized map refused"
 }
 
 check_reload() {
@@ -54,7 +42,7 @@ check_reload() {
 			if ($i == "VmallocUsed:" && $(i + 1) > v) exit 1
 			if ($i == "SUnreclaim:" && $(i + 1) > s) exit 1
 		} }' <<<"$growth" || fail reload "memory grew over 19 cycles (kB): $growth"
-	echo "test_lifecycle: reload: 40 generations strictly increasing; growth over 19 cycles (kB): $growth"
+	say "reload: 40 generations strictly increasing; growth over 19 cycles (kB): $growth"
 }
 
 # Each function_entry stack starts at do_sys_openat2+0x5 (the return address
@@ -65,7 +53,8 @@ check_reload() {
 check_functions() {
 	local at="0x5"
 	! kernel_config_has X86_KERNEL_IBT || at="0x5 0x9"
-	decode functions
+	decode functions "$OUT/functions"
+	all_resolved functions "$OUT/functions/summary.txt"
 	gawk -v at="$at" '
 	BEGIN { n = split(at, offs, " ") }
 	# The last event of a CPU may have lost its stack to the end of the recording.
@@ -97,7 +86,7 @@ check_instance() {
 check_modglob() {
 	local dir=$OUT/modglob want n f
 	if [[ -e $dir/skipped ]]; then
-		echo "test_lifecycle: modglob: not run: $KERNEL_LABEL has no dummy.ko"
+		say "modglob: not run: $KERNEL_LABEL has no dummy.ko"
 		return
 	fi
 	want=$'do_sys_openat2\nvfs_read\n# dropped dummy_dev_*: matches no function any more'
@@ -113,7 +102,7 @@ check_modglob() {
 		echo -n "$f $n "
 	done
 	echo
-	echo "test_lifecycle: modglob: dummy_dev_* dropped (functions file, stats, kernel log); the other globs recorded"
+	say "modglob: dummy_dev_* dropped (functions file, stats, kernel log); the other globs recorded"
 }
 
 # Hooks on the capture path: the stacks they ask for from inside a capture are dropped and counted, and the
@@ -123,14 +112,13 @@ check_modglob() {
 check_capture() {
 	local dir=$OUT/capture rec lookups resolved
 	[[ -s $dir/functions.txt ]] || fail capture "neither stack_trace_save nor unwind_next_frame could be hooked"
-	rec=$(gawk '$1 == "dropped_recursion" { print $2 }' "$dir/stats.txt")
-	lookups=$(gawk '$1 == "lookups" { print $2 }' "$dir/stats.txt")
+	rec=$(stat_value dropped_recursion "$dir/stats.txt")
+	lookups=$(stat_value lookups "$dir/stats.txt")
 	((rec > 0)) || fail capture "no capture recursion was counted (hooked: $(paste -sd' ' "$dir/functions.txt"))"
-	"$ROOT/decoder/fgdecode" --cookies "$dir/trace.dat" >"$dir/decoded.txt" 2>"$dir/summary.txt" ||
-		fail capture "fgdecode exited $? ($(head -n1 "$dir/summary.txt"))"
+	decode capture "$dir"
 	resolved=$(grep -o '[0-9]* resolved' "$dir/summary.txt" | gawk '{ print $1 }')
 	((resolved > 0)) || fail capture "no stack resolved: $(head -n1 "$dir/summary.txt")"
-	echo "test_lifecycle: capture: $(paste -sd' ' "$dir/functions.txt") hooked: $rec stacks asked for by captures" \
+	say "capture: $(paste -sd' ' "$dir/functions.txt") hooked: $rec stacks asked for by captures" \
 		"dropped, $lookups lookups; $(grep -o '[0-9]* cookies, [0-9]* resolved, [0-9]* stale, [0-9]* unknown' "$dir/summary.txt")"
 }
 
@@ -140,13 +128,11 @@ DUMMY=()
 if kernel_module dummy "$OUT/modules/dummy.ko"; then
 	DUMMY=(--module "$OUT/modules/dummy.ko")
 fi
-"$ROOT/tests/vm/run-vm.sh" --module "$KO" ${DUMMY[@]+"${DUMMY[@]}"} ${VM_ARGS[@]+"${VM_ARGS[@]}"} \
-	--guest-script "$ROOT/tests/vm/guest/lifecycle.sh" --share "$OUT" --timeout 420 --smp 1 ||
-	fail "guest run" "run-vm exited $? (see $OUT/console.log)"
+run_guest lifecycle ${DUMMY[@]+"${DUMMY[@]}"} --timeout 420 --smp 1
 check_badinput
 check_reload
 check_functions
 check_instance
 check_capture
 check_modglob
-echo "test_lifecycle: ok on kernel $KERNEL_LABEL ($OUT)"
+say "ok on kernel $KERNEL_LABEL ($OUT)"
