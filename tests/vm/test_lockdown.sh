@@ -8,16 +8,10 @@
 # Usage: tests/vm/test_lockdown.sh   (STACKMAP_KERNEL defaults to debug)
 set -euo pipefail
 
-ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 export STACKMAP_KERNEL=${STACKMAP_KERNEL:-debug}
-# shellcheck source=tests/vm/kernel.sh
-. "$ROOT/tests/vm/kernel.sh"
-vm_kernel_setup test_lockdown "${OUT:-$ROOT/build/vm-lockdown}"
-
-fail() {
-	echo "test_lockdown: $1 failed: $2" >&2
-	exit 1
-}
+# shellcheck source=tests/vm/lib.sh
+. "$(dirname "$0")/lib.sh"
+vm_kernel_setup "$PROG" "${OUT:-$ROOT/build/vm-lockdown}"
 
 # sign KO OUT: OUT is KO signed with the kernel's build key (sha256, as its MODULE_SIG_SHA256).
 sign() {
@@ -30,43 +24,42 @@ sign() {
 	"$kdir/scripts/sign-file" sha256 "$kdir/certs/signing_key.pem" "$kdir/certs/signing_key.x509" "$2" ||
 		fail sign "scripts/sign-file exited $?"
 	[[ -n $(modinfo -F signer "$2") ]] || fail sign "modinfo shows no signer on $2"
-	echo "test_lockdown: signed by '$(modinfo -F signer "$2")' ($(modinfo -F sig_hashalgo "$2"))"
+	say "signed by '$(modinfo -F signer "$2")' ($(modinfo -F sig_hashalgo "$2"))"
 }
 
-run_guest() {
+# record: the module signed, the unsigned one beside it, the guest's checks and recording back.
+record() {
 	rm -rf "$OUT"
 	mkdir -p "$OUT/ko/signed" "$OUT/share"
 	sign "$KO" "$OUT/ko/signed/stackmap.ko"
 	cp "$KO" "$OUT/ko/unsigned.ko"
-	"$ROOT/tests/vm/run-vm.sh" --module "$OUT/ko/signed/stackmap.ko" --extra "$OUT/ko/unsigned.ko" \
-		${VM_ARGS[@]+"${VM_ARGS[@]}"} --append lockdown=integrity \
-		--guest-script "$ROOT/tests/vm/guest/lockdown.sh" --share "$OUT/share" \
-		--timeout 300 || fail "guest run" "run-vm exited $? (see $OUT/share/console.log)"
+	KO=$OUT/ko/signed/stackmap.ko GUEST_SHARE=$OUT/share \
+		run_guest lockdown --append lockdown=integrity --timeout 300 --extra "$OUT/ko/unsigned.ko"
 	[[ $(cat "$OUT/share/result" 2>/dev/null) == ok ]] || fail "guest run" "the guest checks did not complete"
 }
 
 check_guest() {
 	local modes
-	echo "test_lockdown: $(cat "$OUT/share/lockdown.txt"); unsigned module refused: $(cat "$OUT/share/unsigned.err")"
+	say "$(cat "$OUT/share/lockdown.txt"); unsigned module refused: $(cat "$OUT/share/unsigned.err")"
 	modes=$(tr '\n' ' ' <"$OUT/share/modes.txt")
 	[[ $modes == "stack_map 400 stats 400 tracepoints 400 functions 400 " ]] ||
 		fail modes "debugfs files not all read-only: $modes"
 	grep -q 'stackmap: debugfs is locked down' "$OUT/share/dmesg.txt" ||
 		fail modes "the module did not say that debugfs is locked down"
-	echo "test_lockdown: debugfs read-only ($modes), writes refused; attach, detach and reset through parameters"
+	say "debugfs read-only ($modes), writes refused; attach, detach and reset through parameters"
 }
 
 check_trace() {
 	local summary
-	"$ROOT/decoder/fgdecode" "$OUT/share/trace.dat" >"$OUT/decoded.txt" 2>"$OUT/summary.txt" ||
+	"$FGDECODE" "$OUT/share/trace.dat" >"$OUT/decoded.txt" 2>"$OUT/summary.txt" ||
 		fail decode "fgdecode exited $? ($(head -n1 "$OUT/summary.txt"))"
 	summary=$(cat "$OUT/summary.txt")
-	grep -q ' 0 stale, 0 unknown,' <<<"$summary" || fail decode "unresolved cookies: $summary"
+	all_resolved decode "$OUT/summary.txt"
 	gawk '/ [1-9][0-9]* resolved,/ { ok = 1 } END { exit !ok }' <<<"$summary" || fail decode "no cookie resolved: $summary"
-	echo "test_lockdown: $summary; the map listed $(grep -c '^slot ' "$OUT/share/stack_map.txt" || true) stacks"
+	say "$summary; the map listed $(grep -c '^slot ' "$OUT/share/stack_map.txt" || true) stacks"
 }
 
-run_guest
+record
 check_guest
 check_trace
-echo "test_lockdown: ok ($KERNEL_LABEL)"
+say "ok ($KERNEL_LABEL)"
