@@ -16,7 +16,8 @@
 #        build/vm-debug-newest/)
 set -euo pipefail
 
-ROOT=$(cd "$(dirname "$0")/../.." && pwd)
+# shellcheck source=tests/vm/lib.sh
+. "$(dirname "$0")/lib.sh"
 KERNEL=${STACKMAP_KERNEL:-debug}
 OUT=${OUT:-$ROOT/build/vm-$KERNEL}
 # A guest run on this kernel takes 10-15 times as long as on Debian's (NOTES: e2e 196 s instead of 15).
@@ -25,11 +26,6 @@ TIMEOUT=${TIMEOUT:-1200}
 # report printed under the runqueue lock can): no need to wait 20 minutes, nor to boot again, for that.
 BROKEN_TIMEOUT=${BROKEN_TIMEOUT:-480}
 SLEEP_BUG='BUG: sleeping function called from invalid context'
-
-fail() {
-	echo "test_debug: $1 failed: $2" >&2
-	exit 1
-}
 
 # build_module DIR [MAKE-ARGS]: stackmap.ko for the debug tree in DIR/kmod (include/ beside it, as in the repo).
 build_module() {
@@ -43,8 +39,8 @@ build_module() {
 		{ cat "$dir/build.log" >&2; fail "module build" "make -C $KDIR M=$dir/kmod $*"; }
 }
 
-# run_guest NAME KO TIMEOUT PHASES...: one boot on the debug kernel; run-vm's exit code in $RC.
-run_guest() {
+# boot NAME KO TIMEOUT PHASES...: one boot on the debug kernel; run-vm's exit code in $RC.
+boot() {
 	local name=$1 ko=$2 timeout=$3 t0=$SECONDS
 	shift 3
 	rm -rf "${OUT:?}/${name:?}"
@@ -52,12 +48,12 @@ run_guest() {
 	echo "$*" >"$OUT/$name-phases"
 	cp "$OUT/$name-phases" "$OUT/phases"
 	RC=0
-	"$ROOT/tests/vm/run-vm.sh" --bzimage "$BZIMAGE" --module "$ko" --guest-script "$ROOT/tests/vm/guest/debug.sh" \
-		--extra "$OUT/phases" --share "$OUT/$name" --timeout "$timeout" --hung-retries "${HUNG_RETRIES:-1}" \
+	run_vm debug "$OUT/$name" --bzimage "$BZIMAGE" --module "$ko" \
+		--extra "$OUT/phases" --timeout "$timeout" --hung-retries "${HUNG_RETRIES:-1}" \
 		${STOP_ON_REPORT:+--stop-on-report "$STOP_ON_REPORT"} \
 		--smp 2 --mem 2G \
 		2>"$OUT/$name/run-vm.log" || RC=$?
-	echo "test_debug: $name: run-vm exited $RC after $((SECONDS - t0)) s ($OUT/$name/console.log)"
+	say "$name: run-vm exited $RC after $((SECONDS - t0)) s ($OUT/$name/console.log)"
 }
 
 # The broken module: the run fails, and for the reason it should: run-vm names the report. The guest may hang
@@ -69,7 +65,7 @@ check_splat() {
 	tr -d '\r' <"$log" | grep -A40 -m1 "$SLEEP_BUG" | grep -q 'stackmap_record' ||
 		fail splat "no '$SLEEP_BUG' naming stackmap_record: $(grep -m1 'run-vm: .* failed' "$OUT/splat/run-vm.log")"
 	how=$(grep -m1 -o 'run-vm: [a-z-]* failed: .\{0,60\}' "$OUT/splat/run-vm.log")
-	echo "test_debug: splat: $how...; the console: $(tr -d '\r' <"$log" | grep -m1 -o "$SLEEP_BUG.*")"
+	say "splat: $how...; the console: $(tr -d '\r' <"$log" | grep -m1 -o "$SLEEP_BUG.*")"
 }
 
 # The callback outside RCU (before the fix): the idle/reset phase must show it. That module also hangs this
@@ -78,13 +74,13 @@ check_norcu() {
 	local log=$OUT/norcu/console.log
 	if [[ -f $OUT/norcu/idle_reset/skipped.txt ]]; then
 		((RC == 0)) || fail norcu "run-vm exited $RC with the idle phase skipped"
-		echo "test_debug: norcu: not run on $KERNEL: $(cat "$OUT/norcu/idle_reset/skipped.txt"), so no ftrace callback runs outside RCU there"
+		say "norcu: not run on $KERNEL: $(cat "$OUT/norcu/idle_reset/skipped.txt"), so no ftrace callback runs outside RCU there"
 		return
 	fi
 	((RC == 125)) || fail norcu "run-vm exited $RC, not 125, with the callback running outside RCU"
 	tr -d '\r' <"$log" | grep -q 'WARNING: CPU: .* stackmap_ftrace_func' ||
 		fail norcu "run-vm failed, but with no warning in stackmap_ftrace_func: $(grep -m1 'run-vm: .* failed' "$OUT/norcu/run-vm.log")"
-	echo "test_debug: norcu: the harness failed the run on: $(tr -d '\r' <"$log" |
+	say "norcu: the harness failed the run on: $(tr -d '\r' <"$log" |
 		grep -m1 -o 'WARNING: CPU: .* stackmap_ftrace_func.*')"
 }
 
@@ -103,7 +99,7 @@ idle_figures() {
 	else
 		entries="0 idle function entries (RCU is not watching there: FTRACE_OPS_FL_RCU keeps the callback out)"
 	fi
-	echo "idle_reset $(cat "$1/resets.txt") resets, $(awk '$1 == "lookups" { print $2 }' "$1/stats.txt") lookups, $entries"
+	echo "idle_reset $(cat "$1/resets.txt") resets, $(stat_value lookups "$1/stats.txt") lookups, $entries"
 }
 
 # race_figures DIR PHASE: the parameter writes of DIR/writes.txt (guest's rmmod_rounds) and how many met the
@@ -123,7 +119,7 @@ typed_figures() {
 		return
 	fi
 	race=$(race_figures "$1/rmmod_race" typed) || return 1
-	echo "typed probes: record $(awk '$1 == "lookups" { print $2 }' "$1/stats.txt") stacks, rmmod while recording, $race"
+	echo "typed probes: record $(stat_value lookups "$1/stats.txt") stacks, rmmod while recording, $race"
 }
 
 check_clean() {
@@ -132,7 +128,7 @@ check_clean() {
 	# Assigned first: a failure inside $(...) among echo's arguments would not stop the test.
 	race=$(race_figures "$OUT/clean/rmmod_race" rmmod_race)
 	typed=$(typed_figures "$OUT/clean/typed")
-	echo "test_debug: clean: record $(awk '$1 == "lookups" { print $2 }' "$OUT/clean/record/stats.txt") stacks;" \
+	say "clean: record $(stat_value lookups "$OUT/clean/record/stats.txt") stacks;" \
 		"$(idle_figures "$OUT/clean/idle_reset"); rmmod_race $race; $typed; no kernel report"
 }
 
@@ -141,7 +137,7 @@ main() {
 	KDIR=$("$ROOT/tests/kernels.sh" kdir "$KERNEL") || fail kernel "tests/kernels.sh kdir $KERNEL"
 	# debug-kernel.sh's directory: linux/ (KDIR) and bzImage beside it.
 	BZIMAGE=$(dirname "$KDIR")/bzImage
-	echo "test_debug: kernel $KERNEL ($BZIMAGE)"
+	say "kernel $KERNEL ($BZIMAGE)"
 	mkdir -p "$OUT"
 	build_module "$OUT/kmod-clean"
 	build_module "$OUT/kmod-splat" KCFLAGS=-DSTACKMAP_TEST_SLEEP_IN_PROBE
@@ -152,13 +148,13 @@ main() {
 		fail "module build" "the splat build lacks STACKMAP_TEST_SLEEP_IN_PROBE"
 	[[ $(modinfo -F stackmap_test "$OUT/kmod-norcu/kmod/stackmap.ko") == no_ftrace_rcu ]] ||
 		fail "module build" "the norcu build lacks STACKMAP_TEST_NO_FTRACE_RCU"
-	STOP_ON_REPORT=30 HUNG_RETRIES=0 run_guest splat "$OUT/kmod-splat/kmod/stackmap.ko" "$BROKEN_TIMEOUT" record
+	STOP_ON_REPORT=30 HUNG_RETRIES=0 boot splat "$OUT/kmod-splat/kmod/stackmap.ko" "$BROKEN_TIMEOUT" record
 	check_splat
-	STOP_ON_REPORT=30 HUNG_RETRIES=0 run_guest norcu "$OUT/kmod-norcu/kmod/stackmap.ko" "$BROKEN_TIMEOUT" idle_reset
+	STOP_ON_REPORT=30 HUNG_RETRIES=0 boot norcu "$OUT/kmod-norcu/kmod/stackmap.ko" "$BROKEN_TIMEOUT" idle_reset
 	check_norcu
-	run_guest clean "$OUT/kmod-clean/kmod/stackmap.ko" "$TIMEOUT" record idle_reset rmmod_race typed
+	boot clean "$OUT/kmod-clean/kmod/stackmap.ko" "$TIMEOUT" record idle_reset rmmod_race typed
 	check_clean
-	echo "test_debug: ok"
+	say "ok"
 }
 
 main "$@"
