@@ -7,15 +7,12 @@
 # Needs `make` to have built the module.  -smp 1: no cross-CPU patching.
 set -euo pipefail
 
-ROOT=$(cd "$(dirname "$0")/../.." && pwd)
-# shellcheck source=tests/vm/kernel.sh
-. "$ROOT/tests/vm/kernel.sh"
-vm_kernel_setup record_views "$ROOT/build/vm-views"
+# shellcheck source=tests/vm/lib.sh
+. "$(dirname "$0")/lib.sh"
+vm_kernel_setup "$PROG" "$ROOT/build/vm-views"
 rm -rf "$OUT"
 mkdir -p "$OUT"
-"$ROOT/tests/vm/run-vm.sh" --module "$KO" ${VM_ARGS[@]+"${VM_ARGS[@]}"} --smp 1 \
-	--guest-script "$ROOT/tests/vm/guest/views.sh" --share "$OUT" --timeout 300 ||
-	{ echo "record_views: guest run failed (see $OUT/console.log)" >&2; exit 1; }
+run_guest views --smp 1 --timeout 300
 mkdir -p "$ROOT/tests/fixtures/traces"
 cp "$OUT/views.dat" "$OUT/kstack.dat" "$ROOT/tests/fixtures/traces/"
 ls -l "$ROOT/tests/fixtures/traces/"
