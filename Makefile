@@ -7,7 +7,7 @@
 #   make check    install what is missing, build, run every test suite
 #                 (SUITES="..." runs only those, names of tests/run-tests.sh);
 #                 the module's build and the qemu suites on the kernels of
-#                 tests/run-tests.sh's MATRIX (6.1, 6.12, 6.12-rt, newest;
+#                 tests/run-tests.sh's table (6.1, 6.12, 6.12-rt, newest;
 #                 make check KERNELS=6.12 runs them all on 6.12 only),
 #                 then on a debug kernel built once per machine (KASAN,
 #                 lockdep; DEBUG_KERNEL= leaves it out; tests/README.md "Debug kernel")

@@ -4,11 +4,12 @@
 # Exit status: 0 only if every suite passed.
 # Usage: tests/run-tests.sh [--list] [SUITE ...]   (default: all, in the order below; --list prints the
 #        suites it would run, one a line, and runs none)
+#        tests/run-tests.sh --table   the table of suites below: NAME WHERE COMMAND, one suite a line
 #
 # The module is built (kmod-build, with W=1 and no warning allowed) and the
 # VM suites run per kernel (names of tests/kernels.sh), as SUITE@KERNEL:
 # vm-e2e@6.12 runs tests/vm/test_e2e.sh with STACKMAP_KERNEL=6.12. Which
-# suite runs on which kernel is the table MATRIX below, chosen by what each
+# suite runs on which kernel is in the table of suites below, chosen by what each
 # kernel can break (tests/README.md "Kernels"); KERNELS="6.12 newest" runs every
 # per-kernel suite on those kernels instead. A per-kernel SUITE without
 # @KERNEL means it on its kernels. The other suites run once, on the default
@@ -39,93 +40,100 @@ read -ra DEBUG_SUITES <<<"${DEBUG_SUITES:-kmod-build vm-module vm-lifecycle}"
 # vm-e2e's on the first kernel.
 E2E_TRACE=build/vm-e2e-${KERNELS[0]}/trace.dat
 
-declare -A SUITES=(
-	[map-unit]="make -C tests/kmod check"
-	[lib-unit]="make -C tests/lib check"
-	[decoder-unit]="make -C tests/decoder check"
-	[plugin-unit]="make -C tests/plugin check"
-	[install]="tests/test_install.sh"
-	# the Debian packages built, installed, recorded with in the guest and purged in fresh bookworm and trixie roots
-	[deb]="tests/test_deb.sh bookworm trixie"
-	# trixie's userland: build, unit suites, trace-cmd 3.3.1 recordings decoded by both userlands, the decoder
-	# suites on the vm-e2e@6.1 recording with its build
-	[userland]="tests/test_userland.sh trixie $E2E_TRACE"
-	# the man pages render without warnings and name every option --help lists
-	[man]="tests/test_man.sh"
-	[vm-harness]="tests/vm/selftest.sh"
-	# pairing and module suites on the newest kernel with a TCG thread per vCPU, under trixie's QEMU 10
-	[vm-smp]="tests/vm/test_smp.sh"
-	[decoder-badinput]="tests/decoder/test_badinput.sh $E2E_TRACE"
-	[decoder-pprof]="tests/decoder/test_pprof.sh $E2E_TRACE"
-	[decoder-flamegraph]="tests/decoder/test_flamegraph.sh $E2E_TRACE"
-	# --perf-script read by speedscope in headless Chromium
-	[decoder-perf-script]="tests/decoder/test_perf_script.sh $E2E_TRACE"
-	[decoder-identity]="tests/decoder/test_identity.sh $E2E_TRACE tests/fixtures/traces/views.dat tests/fixtures/traces/kstack.dat"
-	# every output byte for byte as at OUTPUTS_BASE, the last change of an output on purpose: not in the
-	# default run (OPT_IN), run it by name before changing an output or the pipeline
-	[decoder-outputs]="tests/decoder/test_outputs.sh"
-	[bench-quick]="tests/bench/run.sh --quick"
-	[debug-kernel]="tests/kernels.sh prepare $DEBUG_KERNEL"
-	[vm-debug]="STACKMAP_KERNEL=$DEBUG_KERNEL tests/vm/test_debug.sh"
-	[vm-lockdown]="STACKMAP_KERNEL=$DEBUG_KERNEL tests/vm/test_lockdown.sh"
-	[fuzz-smoke]="make -C tests/fuzz run SECONDS=\${FUZZ_SECONDS:-15} TRACE=\$PWD/$E2E_TRACE && make -C tests/fuzz regress TRACE=\$PWD/$E2E_TRACE"
+# The suites, one a line, in the order of the default run: NAME, WHERE, and the COMMAND (the rest of the line;
+# $E2E_TRACE and $DEBUG_KERNEL are filled in here, \$ is left to the suite's shell). WHERE is
+#   once     in the default run, on the default kernel, with the host's userland;
+#   K,K,...  a per-kernel suite and the kernels it runs on by default, as NAME@K with STACKMAP_KERNEL=K;
+#   opt-in   only when named;
+#   debug    the debug kernel's part, run where "debug" stands in the order (the place of its first line): its
+#            first line builds the kernel, then the per-kernel suites of DEBUG_SUITES run on it, then its others.
+# A new suite is one line here: tests/test_man.sh checks that tests/README.md's "Suites" names these, and only
+# these. The kernels of a per-kernel suite are chosen by what a kernel can break there: the module's build and
+# the pairing oracle (a recording that loses records, checked stack by stack) on every one; the end-to-end
+# recording the decoder suites read on 6.1 and newest; the answers (context nesting) where probes nest or are
+# preempted (RT, newest); the debuginfo check once per compiler that wrote the DWARF (gcc 12: 6.1; gcc 14:
+# newest); the front end and the recording modes once per tracefs and ring buffer generation (6.1, newest); the
+# stress on RT and newest; the lifecycle on each module API (6.1, 6.12, newest). 6.1 runs them all. On newest
+# the pairing and the module stress run in vm-smp, with a TCG thread per vCPU, and not a second time with one
+# thread for all.
+SUITE_TABLE=$(cat <<EOF
+map-unit            once                     make -C tests/kmod check
+lib-unit            once                     make -C tests/lib check
+decoder-unit        once                     make -C tests/decoder check
+plugin-unit         once                     make -C tests/plugin check
+# the man pages render without warnings and name every option --help lists; tests/README.md names every suite
+man                 once                     tests/test_man.sh
+install             once                     tests/test_install.sh
+# the Debian packages built, installed, recorded with in the guest and purged in fresh bookworm and trixie roots
+deb                 once                     tests/test_deb.sh bookworm trixie
+kmod-build          6.1,6.12,6.12-rt,newest  tests/kmod-build.sh
+vm-harness          once                     tests/vm/selftest.sh
+vm-e2e              6.1,newest               tests/vm/test_e2e.sh
+# no stack under another event where the ring buffer loses records
+vm-pairing          6.1,6.12,6.12-rt         tests/vm/test_pairing.sh
+# fgdecode's --weight, --off-cpu, --wakers and diff against known work
+vm-answers          6.1,6.12-rt,newest       tests/vm/test_answers.sh
+decoder-badinput    once                     tests/decoder/test_badinput.sh $E2E_TRACE
+# vm-e2e's trace of that kernel
+decoder-dbg         6.1,newest               tests/decoder/test_dbg.sh
+decoder-pprof       once                     tests/decoder/test_pprof.sh $E2E_TRACE
+decoder-flamegraph  once                     tests/decoder/test_flamegraph.sh $E2E_TRACE
+# --perf-script read by speedscope in headless Chromium
+decoder-perf-script once                     tests/decoder/test_perf_script.sh $E2E_TRACE
+decoder-identity    once                     tests/decoder/test_identity.sh $E2E_TRACE tests/fixtures/traces/views.dat tests/fixtures/traces/kstack.dat
+# trixie's userland: build, unit suites, trace-cmd 3.3.1 recordings decoded by both userlands, the decoder
+# suites on the vm-e2e@6.1 recording with its build
+userland            once                     tests/test_userland.sh trixie $E2E_TRACE
+vm-frontend         6.1,newest               tests/vm/test_frontend.sh
+vm-modes            6.1,newest               tests/vm/test_modes.sh
+vm-module           6.1,6.12-rt              tests/vm/test_module.sh
+vm-lifecycle        6.1,6.12,newest          tests/vm/test_lifecycle.sh
+# pairing and module suites on the newest kernel with a TCG thread per vCPU, under trixie's QEMU 10
+vm-smp              once                     tests/vm/test_smp.sh
+bench-quick         once                     tests/bench/run.sh --quick
+fuzz-smoke          once                     make -C tests/fuzz run SECONDS=\${FUZZ_SECONDS:-15} TRACE=\$PWD/$E2E_TRACE && make -C tests/fuzz regress TRACE=\$PWD/$E2E_TRACE
+# every output byte for byte as at OUTPUTS_BASE, the last change of an output on purpose: it guards refactors
+# of the decoder (the outputs issue) against a base revision that each deliberate output change moves; its
+# 138-229 s a CI run near its time limit spends better on kernels: run it by name before changing an output or
+# the pipeline
+decoder-outputs     opt-in                   tests/decoder/test_outputs.sh
+debug-kernel        debug                    tests/kernels.sh prepare $DEBUG_KERNEL
+vm-debug            debug                    STACKMAP_KERNEL=$DEBUG_KERNEL tests/vm/test_debug.sh
+vm-lockdown         debug                    STACKMAP_KERNEL=$DEBUG_KERNEL tests/vm/test_lockdown.sh
+EOF
 )
-# Suites run once per kernel (the kernel's name is in STACKMAP_KERNEL).
-declare -A PER_KERNEL=(
-	[kmod-build]="tests/kmod-build.sh"
-	[vm-e2e]="tests/vm/test_e2e.sh"
-	# no stack under another event where the ring buffer loses records
-	[vm-pairing]="tests/vm/test_pairing.sh"
-	# fgdecode's --weight, --off-cpu, --wakers and diff against known work
-	[vm-answers]="tests/vm/test_answers.sh"
-	[decoder-dbg]="tests/decoder/test_dbg.sh"	# vm-e2e's trace of that kernel
-	[vm-frontend]="tests/vm/test_frontend.sh"
-	[vm-modes]="tests/vm/test_modes.sh"
-	[vm-module]="tests/vm/test_module.sh"
-	[vm-lifecycle]="tests/vm/test_lifecycle.sh"
-)
-# The kernels each per-kernel suite runs on by default, by what a kernel can
-# break there: the module's build and the pairing oracle (a recording that
-# loses records, checked stack by stack) on every one; the end-to-end
-# recording the decoder suites read on 6.1 and newest; the answers (context
-# nesting) where probes nest or are preempted (RT, newest); the debuginfo
-# check once per compiler that wrote the DWARF (gcc 12: 6.1; gcc 14: newest);
-# the front end and the recording modes once per tracefs and ring buffer
-# generation (6.1, newest); the stress on RT and newest; the lifecycle on each
-# module API (6.1, 6.12, newest). 6.1 runs them all. On newest the pairing
-# and the module stress run in vm-smp, with a TCG thread per vCPU, and not
-# a second time with one thread for all.
-declare -A MATRIX=(
-	[kmod-build]="6.1 6.12 6.12-rt newest"
-	[vm-e2e]="6.1 newest"
-	[vm-pairing]="6.1 6.12 6.12-rt"
-	[vm-answers]="6.1 6.12-rt newest"
-	[decoder-dbg]="6.1 newest"
-	[vm-frontend]="6.1 newest"
-	[vm-modes]="6.1 newest"
-	[vm-module]="6.1 6.12-rt"
-	[vm-lifecycle]="6.1 6.12 newest"
-)
+# From the table: SUITES (the command of a suite run by name alone), PER_KERNEL (of a suite run per kernel),
+# MATRIX (the kernels of each of those), ORDER (the default run; "debug" stands for DEBUG_PART), OPT_IN,
+# DEBUG_PART.
+declare -A SUITES=() PER_KERNEL=() MATRIX=()
+ORDER=() OPT_IN=() DEBUG_PART=()
+while read -r name where cmd; do
+	[[ -n $name && $name != \#* ]] || continue
+	case $where in
+	once | opt-in | debug) SUITES[$name]=$cmd ;;
+	*) PER_KERNEL[$name]=$cmd MATRIX[$name]=${where//,/ } ;;
+	esac
+	case $where in
+	opt-in) OPT_IN+=("$name") ;;
+	debug)
+		((${#DEBUG_PART[@]})) || ORDER+=(debug)
+		DEBUG_PART+=("$name") ;;
+	*) ORDER+=("$name") ;;
+	esac
+done <<<"$SUITE_TABLE"
 # Per-kernel suites known to fail on a kernel, with why: reported as SKIP in
 # the default run (named explicitly, they run).  Each is an open problem.
 declare -A KNOWN_BAD=(
 )
-ORDER=(map-unit lib-unit decoder-unit plugin-unit man install deb kmod-build vm-harness vm-e2e vm-pairing vm-answers decoder-badinput decoder-dbg decoder-pprof decoder-flamegraph decoder-perf-script decoder-identity userland vm-frontend vm-modes
-	vm-module vm-lifecycle vm-smp bench-quick fuzz-smoke debug)
-# Suites run only when named: decoder-outputs guards refactors of the
-# decoder (the outputs issue) against a base revision that each deliberate
-# output change moves; 138-229 s that a CI run near its time limit spends
-# better on kernels.
-OPT_IN=(decoder-outputs)
 
 # expand NAME: the suite names NAME stands for (NAME@KERNEL for each kernel of a per-kernel suite).
 expand() {
 	local name=$1 k
 	if [[ $name == debug ]]; then
 		[[ -n $DEBUG_KERNEL ]] || return 0
-		echo debug-kernel
+		echo "${DEBUG_PART[0]}"
 		for k in "${DEBUG_SUITES[@]}"; do echo "$k@$DEBUG_KERNEL"; done
-		printf '%s\n' vm-debug vm-lockdown
+		printf '%s\n' "${DEBUG_PART[@]:1}"
 	elif [[ -n ${PER_KERNEL[$name]:-} ]]; then
 		for k in "${KERNELS[@]}"; do
 			if [[ -n $KERNELS_GIVEN || " ${MATRIX[$name]} " == *" $k "* ]]; then echo "$name@$k"; fi
@@ -133,7 +141,7 @@ expand() {
 	elif [[ -n ${SUITES[$name]:-} || ($name == *@* && -n ${PER_KERNEL[${name%@*}]:-}) ]]; then
 		echo "$name"
 	else
-		echo "run-tests: unknown suite $name (have: ${ORDER[*]} ${OPT_IN[*]} debug-kernel vm-debug vm-lockdown; per kernel: NAME@KERNEL)" >&2
+		echo "run-tests: unknown suite $name (have: ${ORDER[*]} ${OPT_IN[*]} ${DEBUG_PART[*]}; per kernel: NAME@KERNEL)" >&2
 		return 1
 	fi
 }
@@ -177,6 +185,7 @@ why_failed() {
 main() {
 	local passed=0 failed=0 skipped=0 names=("$@") expanded=() out name cmd start rc secs table=() why=() total=$SECONDS
 	local explicit=$# list=0
+	if [[ ${1:-} == --table ]]; then grep -v -e '^#' -e '^$' <<<"$SUITE_TABLE"; return 0; fi
 	if [[ ${1:-} == --list ]]; then list=1 explicit=$((explicit - 1)) names=("${@:2}"); fi
 	((${#names[@]})) || names=("${ORDER[@]}")
 	for name in "${names[@]}"; do
@@ -184,7 +193,7 @@ main() {
 		[[ -z $out ]] || mapfile -t -O "${#expanded[@]}" expanded <<<"$out"
 	done
 	if ((list)); then printf '%s\n' "${expanded[@]}"; return 0; fi
-	echo "=== kernels: ${KERNELS[*]}${DEBUG_KERNEL:+; debug kernel: $DEBUG_KERNEL (${DEBUG_SUITES[*]} vm-debug vm-lockdown)}"
+	echo "=== kernels: ${KERNELS[*]}${DEBUG_KERNEL:+; debug kernel: $DEBUG_KERNEL (${DEBUG_SUITES[*]} ${DEBUG_PART[*]:1})}"
 	echo "=== userland: $(userland)"
 	errlog=$(mktemp) && outlog=$(mktemp) || return 2
 	trap 'rm -f "$errlog" "$outlog"' EXIT
