@@ -12,7 +12,8 @@
 #     and --version, which the SYNOPSIS gives once), and the page describes each (its name appears outside the
 #     SYNOPSIS).  "[filters]" in a synopsis stands for --event, --pid, --comm, --cpu, --from, --to;
 #   - stackmap(7) describes each parameter of the module (module_param*() in kmod/*.c) under PARAMETERS, and
-#     each parameter its PARAMETERS section describes exists.
+#     each parameter its PARAMETERS section describes exists;
+#   - tests/README.md's "Suites" names each suite of tests/run-tests.sh's table (--table), and no other.
 # Usage: tests/test_man.sh   (after make -C decoder).  Exit 0 when all hold, 1 otherwise.
 set -uo pipefail
 
@@ -262,6 +263,28 @@ missing=$(comm -23 <(echo "$module_params") <(echo "$man_params") | tr '\n' ' ')
 [[ -z $missing ]] || fail "stackmap.7: module parameters not under PARAMETERS: $missing"
 extra=$(comm -13 <(echo "$module_params") <(echo "$man_params") | tr '\n' ' ')
 [[ -z $extra ]] || fail "stackmap.7: PARAMETERS describes what the module does not have: $extra"
+
+# ---- tests/README.md's list of suites against the table of tests/run-tests.sh ----
+
+# The names of the "Suites" table of tests/README.md: the first column of its rows, between "## Suites" and the
+# next section.
+readme_suites() {
+	gawk '/^## / { in_s = $0 == "## Suites"; next }
+		in_s && /^\| `[^`]+` \|/ { match($0, /^\| `([^`]+)`/, m); print m[1] }' "$ROOT/tests/README.md" | sort
+}
+CHECKED=$((CHECKED + 1))
+table=$("$ROOT/tests/run-tests.sh" --table | gawk '{ print $1 }' | sort)
+listed=$(readme_suites)
+if [[ -z $table ]]; then
+	fail "tests/run-tests.sh --table lists no suite"
+else
+	missing=$(comm -23 <(echo "$table") <(echo "$listed") | tr '\n' ' ')
+	[[ -z $missing ]] || fail "tests/README.md \"Suites\" does not name the suites: $missing"
+	extra=$(comm -13 <(echo "$table") <(echo "$listed") | tr '\n' ' ')
+	[[ -z $extra ]] || fail "tests/README.md \"Suites\" names what tests/run-tests.sh has no suite for: $extra"
+	dups=$(uniq -d <<<"$listed" | tr '\n' ' ')
+	[[ -z $dups ]] || fail "tests/README.md \"Suites\" names twice: $dups"
+fi
 
 echo "test_man: $CHECKED checks, $FAILED failed"
 ((FAILED == 0))
