@@ -3,7 +3,8 @@
 # script in tests/vm/guest/ sources it first; a command a script records sources it too
 # (`trace-cmd record ... sh -c '. /guest-common.sh; workload 10'`).  POSIX sh (busybox ash).  The guest's
 # output goes to the console the harness scans for kernel reports (run-vm.sh SPLAT_RE): nothing here prints
-# those words.
+# those words.  This is the GUEST's library; the host-side test scripts (tests/vm/test_*.sh) share another one,
+# tests/vm/lib.sh (bash, on the host: fail, run_guest, decode, the stats identity).
 
 # step WHAT...: one "guest: WHAT" progress line on the console.
 step() {
