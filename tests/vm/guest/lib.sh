@@ -22,6 +22,16 @@ stat_of() {
 	awk -v k="$1" '$1 == k { print $2 }' /sys/kernel/debug/stackmap/stats
 }
 
+# begin PHASE [insmod args...]: a phase of a guest script starts: its progress line, its output directory
+# $SHARE/PHASE and the module loaded with the args; $phase names it (for the script's own end()).
+begin() {
+	phase=$1
+	shift
+	step "$phase"
+	mkdir -p "$SHARE/$phase"
+	insmod "$MODDIR/stackmap.ko" "$@"
+}
+
 # workload N: N rounds of `ls -R $WORKLOAD_DIR` (default the sched events' directory in tracefs: openat,
 # getdents and reads of tracefs files) and a two-process pipe (fork, exec, wakeups, context switches).
 workload() {

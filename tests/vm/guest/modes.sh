@@ -24,15 +24,6 @@ D=/sys/kernel/debug/stackmap
 # shellcheck source=tests/vm/guest/lib.sh
 . /guest-common.sh
 
-# begin PHASE [insmod args...]: a fresh module and an output directory.
-begin() {
-	phase=$1
-	shift
-	step "$phase"
-	mkdir -p "$SHARE/$phase"
-	insmod "$MODDIR/stackmap.ko" "$@"
-}
-
 # end: save what the host needs, put everything back.
 end() {
 	cat $D/stats >"$SHARE/$phase/stats.txt"

@@ -29,18 +29,11 @@ set -eu
 D=/sys/kernel/debug/stackmap
 T=/sys/kernel/tracing
 EVENTS="-e stackmap -e kmem:kmalloc -e kmem:kmem_cache_alloc"
+# Every phase loads the module with the allocation tracepoints (begin PHASE "$KMEM" [PARAM=VALUE ...]).
+KMEM=tracepoints=kmem:kmalloc,kmem:kmem_cache_alloc
 
 # shellcheck source=tests/vm/guest/lib.sh
 . /guest-common.sh
-
-# begin PHASE [PARAM=VALUE ...]: the module loaded with the allocation tracepoints and PARAMs.
-begin() {
-	phase=$1
-	shift
-	step "$phase"
-	mkdir -p "$SHARE/$phase"
-	insmod "$MODDIR/stackmap.ko" tracepoints=kmem:kmalloc,kmem:kmem_cache_alloc "$@"
-}
 
 end() {
 	cat $D/stats >"$SHARE/$phase/stats.txt"
@@ -51,7 +44,7 @@ end() {
 }
 
 phase_nooverwrite() {
-	begin nooverwrite
+	begin nooverwrite "$KMEM"
 	# The reader's poll waits for no watermark: on 6.1 the watermark check (ring_buffer_nr_dirty_pages())
 	# warned once in three runs of this phase, its page counts off by one under a full non-overwriting
 	# buffer (counters the module only reads).
@@ -63,7 +56,7 @@ phase_nooverwrite() {
 }
 
 phase_toggle() {
-	begin toggle
+	begin toggle "$KMEM"
 	# shellcheck disable=SC2086
 	trace-cmd start -q -b 512 $EVENTS
 	allocate 6 &
@@ -85,7 +78,7 @@ phase_toggle() {
 }
 
 phase_cpumask() {
-	begin cpumask
+	begin cpumask "$KMEM"
 	# shellcheck disable=SC2086
 	trace-cmd record -q -M 1 -b 4096 $EVENTS -o "$SHARE/cpumask/trace.dat" \
 		sh -c '. /guest-common.sh; sleep 1; allocate 12'
@@ -94,7 +87,7 @@ phase_cpumask() {
 
 # phase_migration [PHASE PARAM=VALUE ...]: also the typed phase, the same recording with typed probes.
 phase_migration() {
-	begin "${1:-migration}" ${2:+"$2"}
+	begin "${1:-migration}" "$KMEM" ${2:+"$2"}
 	taskset -c 0 sh -c 'while :; do :; done' &
 	hog0=$!
 	taskset -c 1 sh -c 'while :; do :; done' &
@@ -108,7 +101,7 @@ phase_migration() {
 }
 
 phase_pidfilter() {
-	begin pidfilter
+	begin pidfilter "$KMEM"
 	# The full recording in an instance of its own: each trace.dat then holds one buffer (trace-cmd report
 	# shares one tep handle among a file's buffers, so the plugin's pairing would see both interleaved).
 	# shellcheck disable=SC2086
@@ -146,7 +139,7 @@ phase_pidfilter() {
 }
 
 phase_snapshot() {
-	begin snapshot
+	begin snapshot "$KMEM"
 	# shellcheck disable=SC2086
 	trace-cmd start -q -b 2048 $EVENTS
 	# Two tasks allocate until the last swap and then list the directories twice more: the live buffer at the
