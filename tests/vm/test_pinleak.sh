@@ -11,19 +11,13 @@
 # Usage: tests/vm/test_pinleak.sh   (STACKMAP_KERNEL defaults to newest)
 set -euo pipefail
 
-ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 export STACKMAP_KERNEL=${STACKMAP_KERNEL:-newest}
-# shellcheck source=tests/vm/kernel.sh
-. "$ROOT/tests/vm/kernel.sh"
-vm_kernel_setup test_pinleak "${OUT:-$ROOT/build/vm-pinleak}"
-
-fail() {
-	echo "test_pinleak: $1 failed: $2" >&2
-	exit 1
-}
+# shellcheck source=tests/vm/lib.sh
+. "$(dirname "$0")/lib.sh"
+vm_kernel_setup "$PROG" "${OUT:-$ROOT/build/vm-pinleak}"
 
 stat_of() {
-	gawk -v k="$1" '$1 == k { print $2 }' "$OUT/share/stats.txt"
+	stat_value "$1" "$OUT/share/stats.txt"
 }
 
 # build_test_module: stackmap.ko with the test knob, in $OUT/kmod-test/kmod (include/ beside it, as in the
@@ -57,17 +51,16 @@ build_test_module() {
 	! grep -q -a test_fail_recursion "$KO" || fail "module build" "the normal build $KO has the test knob"
 }
 
-run_guest() {
+boot_guest() {
 	local t0=$SECONDS
 	rm -rf "$OUT/share"
 	mkdir -p "$OUT/share"
 	# No second boot for a hang: here a hang is the failure looked for.
-	"$ROOT/tests/vm/run-vm.sh" --module "$TEST_KO" ${VM_ARGS[@]+"${VM_ARGS[@]}"} --smp 2 \
-		--guest-script "$ROOT/tests/vm/guest/pinleak.sh" --share "$OUT/share" \
+	run_vm pinleak "$OUT/share" --module "$TEST_KO" --smp 2 \
 		--timeout "${PINLEAK_TIMEOUT:-240}" --hung-retries 0 ||
 		fail "guest run" "run-vm exited $? after $((SECONDS - t0)) s; offline: $(cat "$OUT/share/offline.txt" 2>/dev/null || echo 'not reached') (see $OUT/share/console.log)"
 	[[ $(cat "$OUT/share/result" 2>/dev/null) == ok ]] || fail "guest run" "the guest checks did not complete"
-	echo "test_pinleak: guest run $((SECONDS - t0)) s"
+	say "guest run $((SECONDS - t0)) s"
 }
 
 check() {
@@ -76,15 +69,14 @@ check() {
 	[[ $secs =~ ^[0-9]+\.[0-9]+$ ]] || fail offline "CPU 1 offline: $secs"
 	[[ $(stat_of typed_tracepoints) == 1 ]] || fail stats "typed_tracepoints $(stat_of typed_tracepoints), not 1"
 	(($(stat_of dropped_recursion) >= 1)) || fail stats "dropped_recursion $(stat_of dropped_recursion): the injected drop is not counted"
-	"$ROOT/decoder/fgdecode" "$OUT/share/trace.dat" >"$OUT/decoded.txt" 2>"$OUT/summary.txt" ||
-		fail decode "fgdecode exited $? ($(head -n1 "$OUT/summary.txt"))"
-	summary=$(cat "$OUT/summary.txt")
+	decode decode "$OUT/share"
+	summary=$(cat "$OUT/share/summary.txt")
 	gawk '/ [1-9][0-9]* resolved,/ { ok = 1 } END { exit !ok }' <<<"$summary" || fail decode "no cookie resolved: $summary"
-	echo "test_pinleak: CPU 1 offline in $secs s with the refused hit's task on it; stats lookups $(stat_of lookups)," \
+	say "CPU 1 offline in $secs s with the refused hit's task on it; stats lookups $(stat_of lookups)," \
 		"dropped_recursion $(stat_of dropped_recursion), unpinned $(stat_of unpinned); $summary"
 }
 
 build_test_module
-run_guest
+boot_guest
 check
-echo "test_pinleak: ok ($KERNEL_LABEL)"
+say "ok ($KERNEL_LABEL)"
