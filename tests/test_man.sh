@@ -10,7 +10,7 @@
 #     struct option table and getopt_long() call in its own decoder/commands/COMMAND_cmd.c, report's outputs from the table of
 #     decoder/outputs/outputs.c), fgdecode(1)'s SYNOPSIS line of the command names exactly those (bar -h, --help
 #     and --version, which the SYNOPSIS gives once), and the page describes each (its name appears outside the
-#     SYNOPSIS).  "[filters]" in a synopsis stands for --event, --pid, --comm, --cpu, --from, --to;
+#     SYNOPSIS).  "[filters]" in a synopsis stands for --event, --pid, --comm, --cpu, --from, --to, -F (--filter);
 #   - stackmap(7) describes each parameter of the module (module_param*() in kmod/*.c) under PARAMETERS, and
 #     each parameter its PARAMETERS section describes exists;
 #   - tests/README.md's "Suites" names each suite of tests/run-tests.sh's table (--table), and no other.
@@ -231,7 +231,7 @@ compare() {
 PAGE=$(MANWIDTH=4000 man -l "$ROOT/man/fgdecode.1" 2>/dev/null)
 SYNOPSIS=$(sed -n '/^SYNOPSIS/,/^[A-Z]/p' <<<"$PAGE")
 BODY=$(sed '/^SYNOPSIS/,/^COMMANDS/d' <<<"$PAGE")
-FILTERS="--event --pid --comm --cpu --from --to"
+FILTERS="--event --pid --comm --cpu --from --to -F --filter"
 COMMON='-h|--help|--version'
 for cmd in report map diff; do
 	CHECKED=$((CHECKED + 1))

@@ -62,6 +62,7 @@ void fgdecode_diff_usage(FILE *out)
 		"What is compared (as for fgdecode report):\n"
 		"  --weight FIELD, --off-cpu, --task-root, --wakers, --event, --pid, --comm,\n"
 		"  --cpu, --from, --to, --tracer-frames, --vmlinux FILE, --modules DIR\n"
+		"  -F, --filter FILTER\n"
 		"Other:\n"
 		"  --any-kernel    compare traces of two kernel releases (refused by default)\n"
 		"  --no-summary    no summary lines on stderr\n"
@@ -85,6 +86,7 @@ static const struct option diff_longopts[] = {
 	{ "pid", required_argument, NULL, OPT_PID },
 	{ "comm", required_argument, NULL, OPT_COMM },
 	{ "tracer-frames", no_argument, NULL, OPT_TRACER_FRAMES },
+	{ "filter", required_argument, NULL, 'F' },
 	{ "cpu", required_argument, NULL, OPT_CPU },
 	{ "from", required_argument, NULL, OPT_FROM },
 	{ "to", required_argument, NULL, OPT_TO },
@@ -135,7 +137,7 @@ static int parse_diff_options(struct diff_options *opt, int argc,
 	/* No -N: diff prints no event text (check_output_options()). */
 	if (check_abbreviations(argc, argv, diff_longopts))
 		return -1;
-	while ((c = getopt_long(argc, argv, "h", diff_longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "hF:", diff_longopts, NULL)) != -1) {
 		ret = parse_diff_option(opt, c, optarg);
 		if (ret > 0)
 			ret = parse_trace_option(&opt->trace, c, optarg);

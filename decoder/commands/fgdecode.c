@@ -206,7 +206,8 @@ static int set_up(struct fgdecode *fg)
 	struct sm_err err;
 	int ret;
 
-	if (filter_check(&fg->opt.filter, fg->reader.tep, fg->reader.nr_cpus,
+	if (filter_compile(&fg->opt.filter, fg->reader.tep, &err) ||
+	    filter_check(&fg->opt.filter, fg->reader.tep, fg->reader.nr_cpus,
 			 &err)) {
 		fg_file_error(fg->opt.path, "%s", err.msg);
 		return -1;
@@ -349,6 +350,7 @@ out:
 	if (made)
 		output_free(&fg->out);
 	symbols_close(&fg->syms);
+	filter_free(&fg->opt.filter);
 	analyses_fini(&fg->an);
 	resolve_fini(&fg->res);
 	reader_close(&fg->reader);
@@ -369,7 +371,9 @@ int fg_run_trace(struct fgdecode *fg)
 	 */
 	if (sigsetjmp(fault_env, 1)) {
 		fault_release();
-		if (fault_cpu >= 0)
+		if (fault_input)
+			fg_file_error(fg->opt.path, "%s", fault_input);
+		else if (fault_cpu >= 0)
 			fg_file_error(fg->opt.path, "CPU %d: %s", (int)fault_cpu,
 				      FAULT_MESSAGE);
 		else

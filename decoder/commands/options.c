@@ -128,6 +128,8 @@ int parse_trace_option(struct trace_options *opt, int c,
 	case OPT_TRACER_FRAMES:
 		opt->tracer_frames = true;
 		return 0;
+	case 'F':
+		return parse_filter(&opt->filter, "filter", arg);
 	case OPT_NO_SUMMARY:
 		opt->summary = false;
 		return 0;

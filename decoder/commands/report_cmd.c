@@ -82,6 +82,8 @@ void fgdecode_report_usage(FILE *out)
 		"  --from SEC      only events at or after SEC (seconds, as printed;\n"
 		"                  +SEC: after the trace's first record)\n"
 		"  --to SEC        only events at or before SEC (+SEC as for --from)\n"
+		"  -F, --filter FILTER  only events FILTER matches, as trace-cmd report -F\n"
+		"                  ('kmem:kmalloc: bytes_alloc > 4096'; repeatable)\n"
 		"Stacks:\n"
 		"  --tracer-frames keep ftrace's own frames (trace_event_raw_event_*,\n"
 		"                  __traceiter_*) atop the stacks of trace-cmd record -T\n"
@@ -110,6 +112,7 @@ static const struct option report_fixed_longopts[] = {
 	{ "pid", required_argument, NULL, OPT_PID },
 	{ "comm", required_argument, NULL, OPT_COMM },
 	{ "tracer-frames", no_argument, NULL, OPT_TRACER_FRAMES },
+	{ "filter", required_argument, NULL, 'F' },
 	{ "cpu", required_argument, NULL, OPT_CPU },
 	{ "from", required_argument, NULL, OPT_FROM },
 	{ "to", required_argument, NULL, OPT_TO },
@@ -274,7 +277,7 @@ static int parse_report_options(struct trace_options *opt, int argc,
 	opt->summary = true;
 	if (check_abbreviations(argc, argv, report_longopts()))
 		return -1;
-	while ((c = getopt_long(argc, argv, "hN", report_longopts(),
+	while ((c = getopt_long(argc, argv, "hNF:", report_longopts(),
 				NULL)) != -1) {
 		ret = parse_report_option(opt, c, optarg);
 		if (ret > 0)

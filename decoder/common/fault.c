@@ -10,6 +10,7 @@
 
 volatile sig_atomic_t fault_in_library;
 volatile sig_atomic_t fault_cpu;
+const char *volatile fault_input;
 
 static sigjmp_buf *fault_env;
 static struct sigaction old_segv, old_bus;

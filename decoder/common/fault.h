@@ -24,6 +24,11 @@
 /* Non-zero while a guarded library call runs; the CPU it reads, or -1. */
 extern volatile sig_atomic_t fault_in_library;
 extern volatile sig_atomic_t fault_cpu;
+/*
+ * What the guarded call was given that is not the file, when that is what
+ * made it fault (FAULT_GUARDED_INPUT()): the message to print; else NULL.
+ */
+extern const char *volatile fault_input;
 
 /**
  * fault_catch() - catch faults inside guarded library calls from now on
@@ -42,9 +47,25 @@ void fault_release(void);
 #define FAULT_GUARDED(cpu, expr) ({			\
 	__typeof__(expr) fault_ret_;			\
 	fault_cpu = (cpu);				\
+	fault_input = NULL;				\
 	fault_in_library = 1;				\
 	fault_ret_ = (expr);				\
 	fault_in_library = 0;				\
+	fault_ret_;					\
+})
+
+/*
+ * Run @expr as a guarded library call on input of the user's (a -F filter
+ * libtraceevent 1.7 crashes on): a fault is reported as @what says.
+ */
+#define FAULT_GUARDED_INPUT(what, expr) ({		\
+	__typeof__(expr) fault_ret_;			\
+	fault_cpu = -1;					\
+	fault_input = (what);				\
+	fault_in_library = 1;				\
+	fault_ret_ = (expr);				\
+	fault_in_library = 0;				\
+	fault_input = NULL;				\
 	fault_ret_;					\
 })
 

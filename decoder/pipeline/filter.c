@@ -11,6 +11,7 @@
 
 #include "filter.h"
 #include "sm_err.h"
+#include "fault.h"
 #include "units.h"
 
 /* Parse a decimal int 0..INT_MAX ending at a ',' or the end; -EINVAL. */
@@ -122,13 +123,19 @@ int filter_add(struct filter *f, const char *opt, const char *arg)
 		return add_time(&f->has_from, &f->from_rel, &f->from_us, arg);
 	if (!strcmp(opt, "to"))
 		return add_time(&f->has_to, &f->to_rel, &f->to_us, arg);
+	if (!strcmp(opt, "filter")) {
+		if (f->nr_fstrings >= FILTER_MAX)
+			return -E2BIG;
+		f->fstrings[f->nr_fstrings++] = arg;
+		return 0;
+	}
 	return -EINVAL;
 }
 
 bool filter_active(const struct filter *f)
 {
 	return f->nr_events || f->nr_pids || f->nr_comms || f->nr_cpus ||
-	       f->has_from || f->has_to;
+	       f->has_from || f->has_to || f->nr_fstrings;
 }
 
 static bool has_int(const int *vals, size_t nr, int val)
@@ -246,6 +253,9 @@ bool filter_match(struct filter *f, struct tep_handle *tep,
 		return false;
 	if (!pid_ok || !comm_ok)
 		return false;
+	if (f->tep_filter &&
+	    tep_filter_match(f->tep_filter, record) != TEP_ERRNO__FILTER_MATCH)
+		return false;
 	return match_event(f, tep, record);
 }
 
@@ -338,4 +348,110 @@ int filter_check_tasks(const struct filter *f, struct sm_err *err)
 			return sm_err_code(err, -ENOENT, "--comm %.*s: no record of the trace is by a task of that name",
 					   (int)f->comm_len[i], f->comms[i]);
 	return 0;
+}
+
+/*
+ * @in in libtraceevent's syntax, SYSTEM/EVENT: a leading "SYSTEM:EVENT:"
+ * (fgdecode's --event spelling) becomes "SYSTEM/EVENT:".
+ */
+static const char *tep_spelling(const char *in, char *buf, size_t size)
+{
+	size_t a = strspn(in, "abcdefghijklmnopqrstuvwxyz0123456789_*?");
+	size_t b;
+
+	if (in[a] != ':')
+		return in;
+	b = strspn(in + a + 1, "abcdefghijklmnopqrstuvwxyz0123456789_*?");
+	if (!b || in[a + 1 + b] != ':' || strlen(in) >= size)
+		return in;
+	snprintf(buf, size, "%s", in);
+	buf[a] = '/';
+	return buf;
+}
+
+/*
+ * libtraceevent's "EXPR\n   ^\nWHY" as one line: "WHY at column N of
+ * 'EXPR'" (or WHY alone); rewritten in place.
+ */
+static const char *one_line(char *why)
+{
+	char *nl1 = strchr(why, '\n'), *nl2, *caret, out[512];
+
+	if (!nl1 || !(nl2 = strchr(nl1 + 1, '\n')))
+		return why;
+	*nl1 = *nl2 = '\0';
+	caret = strchr(nl1 + 1, '^');
+	if (caret)
+		snprintf(out, sizeof(out), "%s at column %d of '%s'", nl2 + 1,
+			 (int)(caret - (nl1 + 1)), why + strspn(why, " "));
+	else
+		snprintf(out, sizeof(out), "%s", nl2 + 1);
+	strcpy(why, out);
+	return why;
+}
+
+/*
+ * Expressions libtraceevent 1.7.1's filter parser crashes on: one that
+ * ends with an operator, or holds an open string.  NULL, or what is wrong.
+ */
+static const char *cut_short(const char *filter)
+{
+	const char *expr = strchr(filter, ':'), *p;
+	size_t len, quotes = 0;
+
+	expr = expr ? expr + 1 : filter;
+	len = strlen(expr);
+	while (len && isspace((unsigned char)expr[len - 1]))
+		len--;
+	for (p = expr; p < expr + len; p++)
+		quotes += *p == '"';
+	if (quotes % 2)
+		return "a string is not closed";
+	if (len && strchr("=<>!&|~", expr[len - 1]))
+		return "it ends with an operator";
+	return NULL;
+}
+
+int filter_compile(struct filter *f, struct tep_handle *tep,
+		   struct sm_err *err)
+{
+	const char *wrong;
+	static char crash[1100];
+	char why[512], spelled[1024];
+	enum tep_errno ret;
+	size_t i;
+
+	if (!f->nr_fstrings)
+		return 0;
+	f->tep_filter = tep_filter_alloc(tep);
+	if (!f->tep_filter)
+		return sm_err_code(err, -ENOMEM, "out of memory");
+	for (i = 0; i < f->nr_fstrings; i++) {
+		wrong = cut_short(f->fstrings[i]);
+		if (wrong)
+			return sm_err_code(err, -EINVAL, "-F '%s': %s",
+					   f->fstrings[i], wrong);
+		/* Any other shape it crashes on: one line too. */
+		snprintf(crash, sizeof(crash), "-F '%s': libtraceevent crashed parsing it (an expression cut short, such as a last operator or an open string?)",
+			 f->fstrings[i]);
+		ret = FAULT_GUARDED_INPUT(crash,
+			tep_filter_add_filter_str(f->tep_filter,
+				tep_spelling(f->fstrings[i], spelled,
+					     sizeof(spelled))));
+		if (ret == TEP_ERRNO__SUCCESS)
+			continue;
+		if (tep_filter_strerror(f->tep_filter, ret, why, sizeof(why)))
+			snprintf(why, sizeof(why), "libtraceevent error %d",
+				 (int)ret);
+		return sm_err_code(err, -EINVAL, "-F '%s': %s", f->fstrings[i],
+				   one_line(why));
+	}
+	return 0;
+}
+
+void filter_free(struct filter *f)
+{
+	if (f->tep_filter)
+		tep_filter_free(f->tep_filter);
+	f->tep_filter = NULL;
 }

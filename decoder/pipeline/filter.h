@@ -7,8 +7,12 @@
  * "sched:*", "*:sched_switch", "kmem:kmalloc*"), its pid one of the --pid
  * values, its task's comm one of the --comm names, its CPU one of the --cpu
  * values, and its time, rounded to the microsecond as printed, lies in
- * [--from, --to] ("+S" is S seconds after the trace's first record).  The
- * stack record that follows an event goes with it.
+ * [--from, --to] ("+S" is S seconds after the trace's first record); with
+ * -F FILTER, in trace-cmd report -F's syntax ("kmem/kmalloc: bytes_alloc >
+ * 4096", or "kmem:kmalloc: ..." as --event spells it), libtraceevent's filter (tep_filter_add_filter_str()) must match
+ * it too: an event no -F names is not selected, as trace-cmd report -F
+ * shows only what its filters name.  The stack record that follows an
+ * event goes with it.
  */
 #ifndef FGDECODE_FILTER_H
 #define FGDECODE_FILTER_H
@@ -19,6 +23,8 @@
 #include <event-parse.h>
 
 #define FILTER_MAX	64	/* values per repeatable option */
+
+struct sm_err;
 
 struct filter {
 	const char *events[FILTER_MAX];		/* into the option values */
@@ -36,12 +42,15 @@ struct filter {
 	unsigned long long from_us, to_us;	/* microseconds */
 	/* Set by filter_match(): a record of that --pid, --comm was read. */
 	bool pid_seen[FILTER_MAX], comm_seen[FILTER_MAX];
+	const char *fstrings[FILTER_MAX];	/* -F, as given */
+	size_t nr_fstrings;
+	struct tep_event_filter *tep_filter;	/* filter_compile() */
 };
 
 /**
  * filter_add() - add one filter option's value
  * @f: the filters
- * @opt: "event", "pid", "comm", "cpu", "from" or "to"
+ * @opt: "event", "pid", "comm", "cpu", "from", "to" or "filter" (-F)
  * @arg: the value: event names or globs, decimal pids, comms or CPUs (each
  *	a comma-separated list), or a time in seconds as printed ("9.104211"),
  *	"+" before it for a time after the first record ("+0.5"); names point
@@ -51,6 +60,21 @@ struct filter {
  * value; -E2BIG when more than FILTER_MAX values were given.
  */
 int filter_add(struct filter *f, const char *opt, const char *arg);
+
+/**
+ * filter_compile() - the -F filters for the trace's events
+ * @f: the filters
+ * @tep: the trace's handle (its event formats)
+ * @err: on failure: "-F 'kmem:kmalloc: x > 1': WHY", as libtraceevent's
+ *	tep_filter_strerror() says why
+ * Return: 0 (nothing to do without -F); -EINVAL after setting @err;
+ * -ENOMEM.  Free with filter_free().
+ */
+int filter_compile(struct filter *f, struct tep_handle *tep,
+		   struct sm_err *err);
+
+/** filter_free() - free what filter_compile() made (NULL-safe). */
+void filter_free(struct filter *f);
 
 /** filter_active() - is any filter set? */
 bool filter_active(const struct filter *f);
@@ -71,8 +95,6 @@ void filter_set_origin(struct filter *f, unsigned long long first_ns);
  */
 bool filter_match(struct filter *f, struct tep_handle *tep,
 		  struct tep_record *record);
-
-struct sm_err;
 
 /**
  * filter_check() - can the filters select anything in this trace?

@@ -274,6 +274,39 @@ START_TEST(filters_take_globs_systems_comms_and_relative_times)
 }
 END_TEST
 
+/*
+ * -F: libtraceevent's filters in trace-cmd report -F's syntax (SYSTEM/EVENT
+ * or SYSTEM:EVENT); an event no filter names is not shown; a filter cut
+ * short, on which libtraceevent 1.7 crashes, is one line and exit 1.
+ */
+START_TEST(filter_option_takes_trace_cmd_report_filters)
+{
+	write_mixed_trace();
+	run("--no-summary -F 'tick: n > 3' trace.dat");
+	ck_assert_int_eq(res.status, 0);
+	ck_assert_int_eq(count_of(res.out, ": tick:"), 2);
+	ck_assert(strstr(res.out, "n=4\n") && strstr(res.out, "n=5\n"));
+	run("--no-summary --filter 'test:tick: n == 2' --folded trace.dat");
+	ck_assert_int_eq(res.status, 0);
+	ck_assert_str_eq(res.out, "tick;kthread;schedule;__schedule 1\n");
+	run("--no-summary -F 'test/tick: n == 1 || n == 3' trace.dat");
+	ck_assert_int_eq(count_of(res.out, ": tick:"), 2);
+	run("-F 'tick: n >' trace.dat");
+	ck_assert_int_eq(res.status, 1);
+	ck_assert_str_eq(res.err, "fgdecode: trace.dat: -F 'tick: n >': it ends with an operator\n");
+	run("-F 'tick: n ==' trace.dat");
+	ck_assert_int_eq(res.status, 1);
+	run("-F 'tick: n \\\"x' trace.dat");
+	ck_assert_int_eq(res.status, 1);
+	ck_assert_str_eq(res.err, "fgdecode: trace.dat: -F 'tick: n \\\"x': a string is not closed\n");
+	/*
+	 * A filter libtraceevent refuses itself ('tick: n') is one line too,
+	 * but libtraceevent 1.7 leaks on that path, which this ASan build
+	 * would report: tried by hand, not here.
+	 */
+}
+END_TEST
+
 TCase *options_tcase(void)
 {
 	TCase *tc = fgd_tcase("options and filters", 60);
@@ -283,6 +316,7 @@ TCase *options_tcase(void)
 	tcase_add_test(tc, abbreviated_options_are_refused);
 	tcase_add_test(tc, standard_input_and_fifos);
 	tcase_add_test(tc, filters_take_globs_systems_comms_and_relative_times);
+	tcase_add_test(tc, filter_option_takes_trace_cmd_report_filters);
 	tcase_add_test(tc, filters_the_trace_cannot_match_are_errors);
 	tcase_add_test(tc, filters_select_events_by_cpu_time_name_and_pid);
 	return tc;
