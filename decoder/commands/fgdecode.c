@@ -291,7 +291,7 @@ static void print_summary(struct fgdecode *fg)
 	format_summary(stderr, fg->records, fg->events, &fg->res.stats,
 		       stacktab_count(fg->res.tab),
 		       filter_active(&fg->opt.filter) ? fg->matched :
-		       (size_t)-1);
+		       (size_t)-1, reader_has_stackmap(&fg->reader));
 	format_losses(stderr, &fg->reader);
 	analyses_summary(&fg->an, stderr);
 }

@@ -289,13 +289,11 @@ void format_losses(FILE *out, struct reader *r)
 			l.dropped + l.overrun, l.dropped, l.overrun, l.cpus);
 }
 
-void format_summary(FILE *out, size_t records, size_t events,
-		    const struct resolve_stats *st, size_t distinct,
-		    size_t matched)
+/* The counters of stackmap's records, after the records. */
+static void stackmap_counts(FILE *out, const struct resolve_stats *st,
+			    size_t distinct)
 {
-	format_count(out, "fgdecode: ", events, "events");
-	format_count(out, " (", records, "records");
-	format_count(out, "), ", st->cookies, "cookies");
+	format_count(out, ", ", st->cookies, "cookies");
 	fprintf(out, ", %zu resolved, %zu stale, %zu unknown, ",
 		st->resolved, st->stale, st->unknown);
 	if (st->orphans)
@@ -306,6 +304,20 @@ void format_summary(FILE *out, size_t records, size_t events,
 	format_count(out, ", ", st->definitions, "definitions");
 	format_count(out, " (", distinct, "distinct stacks");
 	fputc(')', out);
+}
+
+void format_summary(FILE *out, size_t records, size_t events,
+		    const struct resolve_stats *st, size_t distinct,
+		    size_t matched, bool stackmap)
+{
+	format_count(out, "fgdecode: ", events, "events");
+	format_count(out, " (", records, "records");
+	fputc(')', out);
+	if (stackmap)
+		stackmap_counts(out, st, distinct);
+	else if (!st->kstacks)
+		fputs(", no stack record (neither stackmap's events nor ftrace's kernel_stack)",
+		      out);
 	if (st->conflicting)
 		fprintf(out, ", %zu conflicting", st->conflicting);
 	if (st->corrupt)

@@ -51,6 +51,7 @@
 #ifndef FGDECODE_FORMAT_H
 #define FGDECODE_FORMAT_H
 
+#include <stdbool.h>
 #include <stdio.h>
 
 #include "resolve.h"
@@ -173,8 +174,12 @@ void format_flush(struct trace_seq *s, FILE *out);
  * @st: counters
  * @distinct: distinct cookies with a definition
  * @matched: events the filters selected, or (size_t)-1 when no filter is set
+ * @stackmap: the trace has stackmap's events (their formats): without them
+ *	(a plain trace-cmd record -T trace, or none at all) the counters of
+ *	cookies, definitions and fallback stacks, all 0, are left out
  *
- * Prints "fgdecode: E events (N records), C cookies, R resolved, S stale,
+ * Prints "fgdecode: E events (N records)", then, in a trace with stackmap's
+ * events, ", C cookies, R resolved, S stale,
  * U unknown, [O orphan, ]F fallback stacks, D definitions (K distinct
  * stacks)" (a count of 1 names its noun in the singular; the
  * orphan count, stack records shown on their own because their owner is
@@ -189,7 +194,7 @@ void format_flush(struct trace_seq *s, FILE *out);
  */
 void format_summary(FILE *out, size_t records, size_t events,
 		    const struct resolve_stats *st, size_t distinct,
-		    size_t matched);
+		    size_t matched, bool stackmap);
 
 /**
  * format_losses() - the line of what the ring buffer lost while recording

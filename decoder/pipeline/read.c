@@ -660,3 +660,9 @@ void reader_losses(struct reader *r, struct reader_losses *out)
 			add_cpustats(stats, out);
 	}
 }
+
+bool reader_has_stackmap(const struct reader *r)
+{
+	return r->ids[READER_COOKIE] >= 0 || r->ids[READER_DEFINE] >= 0 ||
+	       r->ids[READER_FALLBACK] >= 0;
+}

@@ -101,6 +101,13 @@ struct reader {
 };
 
 /**
+ * reader_has_stackmap() - does the trace hold stackmap's events (the format
+ * of stack_cookie, stack_define or stack_fallback)?
+ * @r: an open reader
+ */
+bool reader_has_stackmap(const struct reader *r);
+
+/**
  * reader_check() - can @path be opened as a trace.dat at all?
  * @path: the file
  * @err: when not, one line (no newline) saying why: it cannot be opened, is
