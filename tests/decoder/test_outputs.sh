@@ -6,11 +6,11 @@
 # under build/, plus diff and map.  Standard output, standard error (the summary) and the exit status of
 # each run must be the same; --pprof and --flamegraph write to standard output, so their bytes are compared
 # too.  A change meant to alter an output is compared against its own parent (OUTPUTS_BASE=HEAD~1), and then
-# becomes the default base: fc7707f (-T stacks without ftrace's own frames atop them), whose differences from its
-# parent were only on kstack.dat (a -T recording); before it cdd4f3d (--json's "fields"), ab604be
-# (--flamegraph's labels written into the file, its legend, the counts in its title, a module's name in its
-# tooltips), 73dd7c1 (off-CPU units, singulars) and 22e87fb (the summary's events and records, --top's events,
-# tasks and times for people, --show-defines' owner names).
+# becomes the default base: e9a1c8b (the summary of a trace without stackmap's events), whose differences from its
+# parent were only on kstack.dat's summaries; before it fc7707f (-T stacks without ftrace's own frames atop
+# them), cdd4f3d (--json's "fields"), ab604be (--flamegraph's labels written into the file, its legend, the
+# counts in its title, a module's name in its tooltips), 73dd7c1 (off-CPU units, singulars) and 22e87fb (the
+# summary's events and records, --top's events, tasks and times for people, --show-defines' owner names).
 #
 # Usage: tests/decoder/test_outputs.sh [TRACE.dat ...]   (default: the traces named above)
 # Environment: OUTPUTS_BASE=REV (a git revision), FGDECODE=PATH (the fgdecode under test, default
@@ -22,7 +22,7 @@ set -euo pipefail
 
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 cd "$ROOT"
-OUTPUTS_BASE=${OUTPUTS_BASE:-fc7707f}
+OUTPUTS_BASE=${OUTPUTS_BASE:-e9a1c8b}
 FGDECODE=${FGDECODE:-$ROOT/decoder/fgdecode}
 TMP=$(mktemp -d)
 trap 'rm -rf "$TMP"' EXIT
