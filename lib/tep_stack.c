@@ -158,6 +158,11 @@ bool tepstack_after_loss(const struct tepstack_fields *f,
 	struct sm_err err;
 	sm_u64 value;
 
+	if (f->kind == TEPSTACK_FALLBACK)
+		return tepstack_has_owner(f) &&
+		       !read_field(f, f->flags, STACKMAP_FIELD_FLAGS, record,
+				   &value, &err) &&
+		       (value & STACKMAP_FLAG_AFTER_LOSS);
 	return f->kind == TEPSTACK_COOKIE &&
 	       !read_field(f, f->cookie, STACKMAP_FIELD_COOKIE, record, &value,
 			   &err) &&
@@ -207,6 +212,9 @@ int tepstack_read_owner(const struct tepstack_fields *f,
 				 err);
 	if (ret)
 		return ret;
+	/* Not part of the stack (events.h): tepstack_after_loss() reads it. */
+	if (f->kind == TEPSTACK_FALLBACK)
+		fl &= ~(sm_u64)STACKMAP_FLAG_AFTER_LOSS;
 	if (fl & ~(sm_u64)STACKMAP_FLAGS_KNOWN)
 		return sm_err_code(err, -EBADMSG,
 			    "%s: field '%s' is 0x%llx, unknown bits (known: 0x%x)",

@@ -125,14 +125,16 @@ int tepstack_read_cookie(const struct tepstack_fields *f,
 			 struct sm_err *err);
 
 /**
- * tepstack_after_loss() - is @record a stack_cookie written after its ring
- * buffer refused a stack record on its CPU (STACKMAP_COOKIE_AFTER_LOSS)?
+ * tepstack_after_loss() - is @record a stack record written after a stack
+ * record went missing on its CPU (STACKMAP_COOKIE_AFTER_LOSS in a
+ * stack_cookie, STACKMAP_FLAG_AFTER_LOSS in a stack_fallback)?
  * @f: fields of the record's event
  * @record: the record
  *
  * Such a record is paired with no event (events.h).
  *
- * Return: true only for a readable stack_cookie record carrying the bit.
+ * Return: true only for a readable stack_cookie or stack_fallback record
+ * carrying the bit.
  */
 bool tepstack_after_loss(const struct tepstack_fields *f,
 			 const struct tep_record *record);

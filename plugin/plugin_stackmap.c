@@ -25,8 +25,9 @@
  * (RECENT_TYPES of them).  A stack record
  * whose owner has no such event at its context level, or whose owner's
  * last event there follows lost events, already has a stack record or was
- * written by another task, and a stack_cookie written after its ring buffer
- * refused one (STACKMAP_COOKIE_AFTER_LOSS), is an orphan (events.h): its
+ * written by another task, and a stack record written after one went
+ * missing on its CPU (STACKMAP_COOKIE_AFTER_LOSS, STACKMAP_FLAG_AFTER_LOSS),
+ * is an orphan (events.h): its
  * line is followed by
  *
  *                   <orphan stack of OWNER>
@@ -672,10 +673,11 @@ static void note_event(struct stackmap_ctx *ctx, struct tep_record *record,
  * stack yet and the same pid (it then has this one), when @owner is none
  * (a stackmap 0.1 trace), or when nothing was seen on the CPU to check
  * against.  It is when the trace has no format of @owner.  A record
- * written after its ring buffer refused one (@after_loss,
- * STACKMAP_COOKIE_AFTER_LOSS) is an orphan, and every event before it on
- * its CPU keeps no stack, as after lost events: the refused one may have
- * been theirs, and a later one may be that of a refused event.
+ * written after a stack record went missing on its CPU (@after_loss,
+ * STACKMAP_COOKIE_AFTER_LOSS or STACKMAP_FLAG_AFTER_LOSS) is an orphan, and
+ * every event before it on its CPU keeps no stack, as after lost events: the
+ * missing one may have been theirs, and a later one may be that of an event
+ * whose own went missing.
  */
 static bool is_orphan(struct stackmap_ctx *ctx, struct tep_record *record,
 		      sm_u32 owner, bool after_loss)
@@ -1018,7 +1020,7 @@ static int stack_fallback_handler(struct trace_seq *s,
 	trace_seq_printf(s, "fallback reason %s depth %u",
 			 stackmap_fallback_name(reason), stack.depth);
 	print_owner(s, event->tep, owner);
-	if (is_orphan(ctx, record, owner, false))
+	if (is_orphan(ctx, record, owner, tepstack_after_loss(f, record)))
 		print_orphan(s, event->tep, owner);
 	print_stack(s, event->tep, stack.frames, stack.depth);
 	print_truncated(s, flags);

@@ -27,17 +27,17 @@ static enum reader_kind next_kind(struct reader *r, int stream)
 }
 
 /*
- * Was the stack record @next, of kind @k, written after its ring buffer
- * refused one on its CPU (STACKMAP_COOKIE_AFTER_LOSS)?  Whatever its owner,
- * the refused one may have been @event's, and a later record of @event's
- * type may be that of an event the buffer refused: the scan ends there.
+ * Was the stack record @next, of kind @k, written after a stack record went
+ * missing on its CPU (STACKMAP_COOKIE_AFTER_LOSS, STACKMAP_FLAG_AFTER_LOSS)?
+ * Whatever its owner, the missing one may have been @event's, and a later
+ * record of @event's type may be that of an event whose own went missing:
+ * the scan ends there.
  */
 static bool after_loss(struct resolver *res, struct tep_record *next,
 		       enum reader_kind k)
 {
-	return k == READER_COOKIE &&
-	       tepstack_after_loss(reader_fields(res->reader, READER_COOKIE),
-				   next);
+	return (k == READER_COOKIE || k == READER_FALLBACK) &&
+	       tepstack_after_loss(reader_fields(res->reader, k), next);
 }
 
 /* Did @event's task write the stack record @next (events.h)? */

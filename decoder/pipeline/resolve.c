@@ -302,6 +302,7 @@ static int resolve_fallback(struct resolver *res,
 		ret = tepstack_read_stack(f, record, &out->buf, &out->err);
 	if (ret)
 		return ret;
+	res->stats.after_loss += tepstack_after_loss(f, record);
 	out->what = RESOLVED_STACK;
 	out->depth = out->buf.depth;
 	out->frames = out->buf.frames;

@@ -47,9 +47,10 @@ struct resolve_stats {
 	size_t from_listing;	/* resolved by --stack-map only */
 	size_t orphans;		/* stack records shown on their own, naming
 				 * an owner that is not the event before them */
-	size_t after_loss;	/* stack_cookie records written after their
-				 * buffer refused one on their CPU (never
-				 * paired: STACKMAP_COOKIE_AFTER_LOSS) */
+	size_t after_loss;	/* stack records written after one went
+				 * missing on their CPU (never paired:
+				 * STACKMAP_COOKIE_AFTER_LOSS,
+				 * STACKMAP_FLAG_AFTER_LOSS) */
 	size_t unverified;	/* stacks given to an event without an owner
 				 * to check (stackmap 0.1 definitions) */
 	size_t truncated;	/* stacks shown with STACKMAP_FLAG_TRUNCATED */

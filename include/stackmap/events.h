@@ -133,9 +133,13 @@
 /*
  * Bits of @flags.  STACKMAP_FLAG_TRUNCATED: the stack was deeper than the
  * module's max_depth and only its innermost frames are stored; a truncated
- * stack never shares a cookie with a whole one.  Other bits are 0.
+ * stack never shares a cookie with a whole one.  STACKMAP_FLAG_AFTER_LOSS,
+ * in a stack_fallback record only: what STACKMAP_COOKIE_AFTER_LOSS is in a
+ * stack_cookie (cookie.h); it is not part of the stack, and a reader strips
+ * it.  Other bits are 0.
  */
 #define STACKMAP_FLAG_TRUNCATED		0x1
+#define STACKMAP_FLAG_AFTER_LOSS	0x2
 #define STACKMAP_FLAGS_KNOWN		STACKMAP_FLAG_TRUNCATED
 
 /*

@@ -218,6 +218,37 @@ START_TEST(cookie_after_a_refused_one_is_never_the_events_stack)
 }
 END_TEST
 
+/*
+ * A stack_fallback flagged STACKMAP_FLAG_AFTER_LOSS is what a flagged cookie
+ * is: an orphan, never the stack of the event before it, which keeps none.
+ */
+START_TEST(fallback_after_a_missing_one_is_never_the_events_stack)
+{
+	sm_u64 ck = stackmap_cookie_make(7, 1);
+
+	define_owned(0, 1 * SEC - 10, ck, frames3, 3, FX_ID_TICK, 0);
+	tick(0, 1 * SEC, 1);
+	fx_fallback_owned(&buf, STACKMAP_FALLBACK_FULL, 2, frames2, 2,
+			  FX_ID_TICK, STACKMAP_FLAG_AFTER_LOSS);
+	mkt_add(mt, 0, 1 * SEC + 10, buf.data, buf.len);
+	tick(0, 2 * SEC, 2);
+	cookie(0, 2 * SEC + 10, ck);
+	write_trace_with(owner_formats);
+	run("trace.dat");
+	ck_assert_int_eq(res.status, 0);
+	ck_assert_str_eq(res.out,
+		"cpus=2\n"
+		TICK_LINE(0, "1.000000", 1)
+		"          worker-42    [000]" LAT "     1.000000: stack_fallback:       reason=1 depth=2 owner=900 flags=0x2\n"
+		ORPHAN_OF_TICK
+		STACK2
+		TICK_LINE(0, "2.000000", 2)
+		STACK3);
+	ck_assert_str_eq(res.err,
+		"fgdecode: 2 events (5 records), 1 cookie, 1 resolved, 0 stale, 0 unknown, 1 orphan, 1 after a ring buffer loss, 1 fallback stack, 1 definition (1 distinct stack), 1 without a stack (0 at the end of a CPU's recording)\n");
+}
+END_TEST
+
 /* A stack record of another task is not the event's (events.h). */
 START_TEST(cookie_of_another_task_is_never_the_events_stack)
 {
@@ -380,6 +411,7 @@ TCase *owners_tcase(void)
 	tcase_add_test(tc, stackless_events_are_counted_and_the_cut_one_marked);
 	tcase_add_test(tc, lookahead_passes_an_other_event_of_the_same_context);
 	tcase_add_test(tc, cookie_after_a_refused_one_is_never_the_events_stack);
+	tcase_add_test(tc, fallback_after_a_missing_one_is_never_the_events_stack);
 	tcase_add_test(tc, cookie_of_another_task_is_never_the_events_stack);
 	tcase_add_test(tc, task_preempted_before_its_stack_keeps_its_stack);
 	tcase_add_test(tc, truncated_stack_is_marked_in_every_output);

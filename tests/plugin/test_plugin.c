@@ -406,6 +406,33 @@ START_TEST(cookie_after_a_refused_one_is_an_orphan)
 }
 END_TEST
 
+/*
+ * A stack_fallback flagged STACKMAP_FLAG_AFTER_LOSS is what a flagged cookie
+ * is: an orphan, and the tick before it keeps no stack.
+ */
+START_TEST(fallback_after_a_missing_one_is_an_orphan)
+{
+	sm_u64 ck = stackmap_cookie_make(7, 1);
+
+	fx_define_owned(&buf, ck, 1, frames3, 1, FX_ID_TICK, 0);
+	info_at(&buf, 0, 1, 0);
+	fx_tick(&buf, 1);
+	info_at(&buf, 0, 2, 0);
+	fx_fallback_owned(&buf, STACKMAP_FALLBACK_FULL, 1, frames3, 1,
+			  FX_ID_TICK, STACKMAP_FLAG_AFTER_LOSS);
+	ck_assert_ptr_nonnull(strstr(info_at(&buf, 0, 3, 0),
+				     "\n<orphan stack of test:tick>"));
+	fx_cookie(&buf, ck);
+	ck_assert_ptr_nonnull(strstr(info_at(&buf, 0, 4, 0),
+				     "<orphan stack of test:tick>"));
+	fx_tick(&buf, 2);
+	info_at(&buf, 0, 5, 0);
+	fx_fallback_owned(&buf, STACKMAP_FALLBACK_FULL, 1, frames3, 1,
+			  FX_ID_TICK, 0);
+	ck_assert_ptr_null(strstr(info_at(&buf, 0, 6, 0), "orphan"));
+}
+END_TEST
+
 /* A cookie another task wrote is not the stack of the tick before it. */
 START_TEST(cookie_of_another_task_is_an_orphan)
 {
@@ -722,6 +749,7 @@ static Suite *plugin_suite(void)
 	tcase_add_test(tc, other_event_between_an_event_and_its_stack_passes);
 	tcase_add_test(tc, stack_after_lost_events_is_an_orphan);
 	tcase_add_test(tc, cookie_after_a_refused_one_is_an_orphan);
+	tcase_add_test(tc, fallback_after_a_missing_one_is_an_orphan);
 	tcase_add_test(tc, cookie_of_another_task_is_an_orphan);
 	tcase_add_test(tc, task_preempted_before_its_stack_keeps_its_stack);
 	tcase_add_test(tc, task_seen_before_watching_began_keeps_its_stack);
