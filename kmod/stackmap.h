@@ -32,7 +32,10 @@ struct stackmap_stats {
 	u64 nested;			/* dropped: nesting deeper than 4 */
 	u64 empty;			/* dropped: no frame left after trimming */
 	u64 recursion;			/* dropped: a hook recursed, or the capture asked */
-	u64 unpinned;			/* hits left migratable: pin table full */
+	u64 unpinned;			/* hits left migratable: records flagged */
+	u64 debts;			/* dropped hits: next records flagged */
+	u64 discarded;			/* stack records the commit dropped */
+	u64 after_loss;			/* stack records written flagged */
 };
 
 DECLARE_PER_CPU(struct stackmap_stats, stackmap_stats);
@@ -76,10 +79,13 @@ struct trace_buffer;
 struct trace_event_file;
 
 void stackmap_events_init(void);
+void stackmap_events_exit(void);
 bool stackmap_define_event_is(const void *data);
 u16 stackmap_function_owner(void);
 
-void stackmap_record(const struct stackmap_skip *skip, u16 owner);
+void stackmap_record(const struct stackmap_skip *skip, u16 owner,
+		     bool unpinned);
+bool stackmap_record_unpinned(void);
 void stackmap_new_epoch(bool define_now);
 void stackmap_stats_sum(struct stackmap_stats *sum);
 
@@ -102,6 +108,10 @@ void stackmap_consumer_refused(struct trace_event_file *file,
 bool stackmap_consumer_accepted(struct trace_event_file *file,
 				struct trace_buffer *buffer);
 unsigned int stackmap_untracked_consumers(void);
+unsigned long stackmap_buffer_records(struct trace_buffer *buffer, int cpu);
+void stackmap_consumers_debt(void);
+void stackmap_unpinned_hit(void);
+void stackmap_consumer_discarded(struct trace_event_file *file);
 void stackmap_window_note(struct trace_buffer *buffer);
 void stackmap_window_init(void);
 void stackmap_window_exit(void);

@@ -289,7 +289,7 @@ static void stackmap_probe(void *data)
 {
 	struct stackmap_attached *a = data;
 
-	stackmap_record(&a->skip, a->owner);
+	stackmap_record(&a->skip, a->owner, false);
 	stackmap_unpin(a);
 }
 
@@ -364,9 +364,10 @@ static void notrace stackmap_typed_record(struct stackmap_attached *a,
 
 	if (bit < 0) {
 		this_cpu_inc(stackmap_stats.recursion);
+		stackmap_consumers_debt();
 		return;
 	}
-	stackmap_record(&a->skip, a->owner);
+	stackmap_record(&a->skip, a->owner, false);
 	ftrace_test_recursion_unlock(bit);
 }
 

@@ -158,6 +158,8 @@ static int stackmap_stats_show(struct seq_file *m, void *v)
 		   sum.nested, sum.empty, sum.recursion);
 	seq_printf(m, "unpinned %llu\nfunctions_dropped %u\n", sum.unpinned,
 		   stackmap_functions_dropped());
+	seq_printf(m, "debts %llu\ndiscarded %llu\nafter_loss %llu\n",
+		   sum.debts, sum.discarded, sum.after_loss);
 	seq_printf(m, "typed_tracepoints %u\n", stackmap_typed_tracepoints());
 	mutex_lock(&stackmap_lock);
 	seq_printf(m, "map_id 0x%016llx\n", stackmap_map_id);

@@ -8,6 +8,7 @@
  */
 #include <linux/build_bug.h>
 #include <linux/string.h>
+#include <linux/trace.h>
 #include <linux/stringify.h>
 #include <linux/trace_events.h>
 #include <linux/tracepoint.h>
@@ -70,36 +71,185 @@ u16 stackmap_function_owner(void)
 }
 
 /*
- * stack_cookie into one ring buffer: what trace_event_raw_event_##call
- * (include/trace/trace_events.h) does for it, and besides, telling the
- * consumer tracking whether the buffer took the cookie.
+ * Writing a stack record (stack_cookie or stack_fallback) into one ring
+ * buffer: what trace_event_raw_event_##call (include/trace/trace_events.h)
+ * does, and besides, telling the consumer tracking (stackmap_window.c)
+ * whether the buffer took it, and flagging it when a stack record went
+ * missing before it.
+ *
+ * Accepted is not written.  trace_event_buffer_commit() may still drop a
+ * record the reserve gave: a filter on the event that does not match, the
+ * event soft-disabled (__event_trigger_test_discard(), kernel/trace/trace.h);
+ * and while the event is filtered or soft-disabled the reserve hands out a
+ * per-CPU scratch event (trace_buffered_event) that the commit copies with
+ * ring_buffer_write(), which fails unseen when the buffer is off.  So when
+ * the file has either flag, before the reserve or after the commit, the
+ * record counts as written only if the commit passed it to the ftrace
+ * exports (ftrace_exports(), called only for a record that passed the
+ * filter, with the reserved entry: stackmap_export_write()) and the buffer's
+ * count of records on this CPU moved; otherwise it is a discard
+ * (stackmap_consumer_discarded()): the next record there is flagged.
+ * Interrupts stay off from the pid check to the commit, so only an NMI can
+ * write in between, and the export compares the NMI state: an NMI's record
+ * never stands for this one.  A pid filter is no discard: the commit checks
+ * the same per-CPU flag as the probe did, unchanged with interrupts off.
  */
-static notrace void stackmap_cookie_probe(void *data, u64 cookie)
-{
-	struct trace_event_file *file = data;
-	struct trace_event_raw_stack_cookie *entry;
-	struct trace_event_buffer fbuffer = { .buffer = NULL };
+struct stackmap_commit {
+	struct trace_event_buffer fbuffer;
+	struct trace_event_file *file;
+	unsigned long irqflags;
+	unsigned long written;
+	unsigned long flags;
+	bool after_loss;
+};
 
+#define SM_MAY_DISCARD	(EVENT_FILE_FL_FILTERED | EVENT_FILE_FL_SOFT_DISABLED)
+
+/*
+ * Per CPU, outside NMI [0] and in NMI [1]: the entry being committed, and
+ * whether the exports saw it.
+ */
+struct stackmap_committing {
+	const void *entry;
+	bool seen;
+};
+
+static DEFINE_PER_CPU(struct stackmap_committing[2], stackmap_committing);
+
+static notrace void stackmap_export_write(struct trace_export *export,
+					  const void *entry, unsigned int size)
+{
+	int n = !!in_nmi();
+
+	if (entry == this_cpu_read(stackmap_committing[n].entry))
+		this_cpu_write(stackmap_committing[n].seen, true);
+}
+
+static struct trace_export stackmap_export = {
+	.write = stackmap_export_write,
+	.flags = TRACE_EXPORT_EVENT,
+};
+
+static notrace void *stackmap_reserve(struct stackmap_commit *c,
+				      struct trace_event_file *file,
+				      unsigned long len)
+{
+	void *entry;
+	int n = !!in_nmi();
+
+	c->file = file;
+	c->fbuffer.buffer = NULL;
 	/* Filtered by pid: so is its event, which set_event_pid covers too. */
 	if (trace_event_ignore_this_pid(file))
-		return;
+		return NULL;
 	/* Soft-disabled by a trigger while its event may be recorded. */
 	if (trace_trigger_soft_disabled(file)) {
 		stackmap_consumer_refused(file, NULL);
-		return;
+		return NULL;
 	}
-	entry = trace_event_buffer_reserve(&fbuffer, file, sizeof(*entry));
+	c->flags = READ_ONCE(file->flags);
+	local_irq_save(c->irqflags);
+	entry = trace_event_buffer_reserve(&c->fbuffer, file, len);
 	if (!entry) {
 		/* No buffer set: the reserve's own pid filter, not a refusal. */
-		if (fbuffer.buffer)
-			stackmap_consumer_refused(file, fbuffer.buffer);
-		return;
+		if (c->fbuffer.buffer)
+			stackmap_consumer_refused(file, c->fbuffer.buffer);
+		local_irq_restore(c->irqflags);
+		return NULL;
 	}
+	c->after_loss = stackmap_consumer_accepted(file, c->fbuffer.buffer) ||
+			stackmap_record_unpinned();
+	c->written = stackmap_buffer_records(c->fbuffer.buffer,
+					     smp_processor_id());
+	this_cpu_write(stackmap_committing[n].seen, false);
+	this_cpu_write(stackmap_committing[n].entry, entry);
+	return entry;
+}
+
+static notrace void stackmap_commit(struct stackmap_commit *c)
+{
+	struct trace_buffer *buffer = c->fbuffer.buffer;
+	int n = !!in_nmi();
+	bool written = true;
+
+	if (c->after_loss)
+		this_cpu_inc(stackmap_stats.after_loss);
+	trace_event_buffer_commit(&c->fbuffer);
+	if ((c->flags | READ_ONCE(c->file->flags)) & SM_MAY_DISCARD)
+		written = this_cpu_read(stackmap_committing[n].seen) &&
+			  stackmap_buffer_records(buffer, smp_processor_id()) !=
+			  c->written;
+	this_cpu_write(stackmap_committing[n].entry, NULL);
+	if (written)
+		stackmap_window_note(buffer);
+	else
+		stackmap_consumer_discarded(c->file);
+	local_irq_restore(c->irqflags);
+}
+
+/* stack_cookie into one ring buffer. */
+static notrace void stackmap_cookie_probe(void *data, u64 cookie)
+{
+	struct trace_event_raw_stack_cookie *entry;
+	struct stackmap_commit c;
+
+	entry = stackmap_reserve(&c, data, sizeof(*entry));
+	if (!entry)
+		return;
 	entry->cookie = cookie;
-	if (stackmap_consumer_accepted(file, fbuffer.buffer))
+	if (c.after_loss)
 		entry->cookie |= STACKMAP_COOKIE_AFTER_LOSS;
-	trace_event_buffer_commit(&fbuffer);
-	stackmap_window_note(fbuffer.buffer);
+	stackmap_commit(&c);
+}
+
+/*
+ * stack_fallback into one ring buffer, laid out as its TRACE_EVENT does
+ * (the dynamic array's __data_loc: offset | length << 16, stage5 of
+ * include/trace/stages).
+ */
+static notrace void stackmap_fallback_probe(void *data, u32 reason,
+					    const unsigned long *ips,
+					    u32 depth, u16 owner, u16 flags)
+{
+	struct trace_event_raw_stack_fallback *entry;
+	u32 len = depth * sizeof(*ips);
+	struct stackmap_commit c;
+
+	entry = stackmap_reserve(&c, data, sizeof(*entry) + len);
+	if (!entry)
+		return;
+	entry->reason = reason;
+	entry->depth = depth;
+	entry->owner = owner;
+	entry->flags = flags;
+	if (c.after_loss)
+		entry->flags |= STACKMAP_FLAG_AFTER_LOSS;
+	entry->__data_loc_ips = offsetof(typeof(*entry), __data) | len << 16;
+	memcpy(entry->__data, ips, len);
+	stackmap_commit(&c);
+}
+
+/*
+ * stack_fallback's reg callback: ring buffers get stackmap_fallback_probe(),
+ * perf the usual probe.  Its consumer is the stack_cookie one of the same
+ * trace array.
+ */
+static int stackmap_fallback_reg(struct trace_event_call *call,
+				 enum trace_reg type, void *data)
+{
+	switch (type) {
+	case TRACE_REG_REGISTER:
+		return tracepoint_probe_register(call->tp,
+						 stackmap_fallback_probe, data);
+	case TRACE_REG_UNREGISTER:
+		if (!tracepoint_probe_unregister(call->tp,
+						 stackmap_fallback_probe, data))
+			return 0;
+		/* Enabled through trace_event_reg() before the module's init. */
+		return trace_event_reg(call, type, data);
+	default:
+		return trace_event_reg(call, type, data);
+	}
 }
 
 /*
@@ -144,7 +294,8 @@ static int stackmap_cookie_reg(struct trace_event_call *call,
 }
 
 /**
- * stackmap_events_init() - check the contract, install stack_cookie's reg
+ * stackmap_events_init() - check the contract, install the stack records'
+ *	reg callbacks and the export that sees their commits
  *
  * Context: module init.  The module's events exist (and could be enabled)
  * a moment before init runs; stackmap_cookie_reg() undoes such an early
@@ -154,4 +305,19 @@ void stackmap_events_init(void)
 {
 	stackmap_check_contract();
 	WRITE_ONCE(event_class_stack_cookie.reg, stackmap_cookie_reg);
+	WRITE_ONCE(event_class_stack_fallback.reg, stackmap_fallback_reg);
+	/* Fails only for an export without a write function. */
+	WARN_ON(register_ftrace_export(&stackmap_export));
+}
+
+/**
+ * stackmap_events_exit() - remove the export
+ *
+ * Context: module exit, after every probe is gone.  The exports are walked
+ * with preemption disabled: a grace period later none uses this one.
+ */
+void stackmap_events_exit(void)
+{
+	unregister_ftrace_export(&stackmap_export);
+	synchronize_rcu();
 }

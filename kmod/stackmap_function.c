@@ -55,7 +55,7 @@ static void notrace stackmap_ftrace_func(unsigned long ip,
 		return;
 	}
 	trace_function_entry(ip, parent_ip);
-	stackmap_record(&skip, stackmap_function_owner());
+	stackmap_record(&skip, stackmap_function_owner(), false);
 	ftrace_test_recursion_unlock(bit);
 }
 

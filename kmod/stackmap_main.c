@@ -25,7 +25,6 @@ static int __init stackmap_init(void)
 {
 	int ret;
 
-	stackmap_events_init();
 	stackmap_window_init();
 	if (!stackmap_max_depth || stackmap_max_depth > STACKMAP_MAX_DEPTH) {
 		pr_err("max_depth must be 1..%d\n", STACKMAP_MAX_DEPTH);
@@ -34,6 +33,8 @@ static int __init stackmap_init(void)
 	ret = stackmap_instance_init();
 	if (ret)
 		return ret;
+	/* After the last step that can fail: nothing unregisters it then. */
+	stackmap_events_init();
 	stackmap_owner_register(stackmap_function_owner(),
 				STACKMAP_SYSTEM ":" STACKMAP_EVENT_FUNCTION);
 	/* Without debugfs the module parameters still control it. */
@@ -59,6 +60,7 @@ static void __exit stackmap_exit(void)
 	stackmap_debugfs_exit();
 	stackmap_function_exit();
 	stackmap_window_exit();
+	stackmap_events_exit();
 	stackmap_instance_exit();
 }
 

@@ -71,6 +71,11 @@ DEFINE_PER_CPU(u64, stackmap_horizon);
 
 /* Per nesting level: the cookie being emitted is defined right after it. */
 static DEFINE_PER_CPU(bool[SM_NESTING], stackmap_define_after);
+/*
+ * Per nesting level: the hit being recorded was not pinned to the CPU of its
+ * event, so its stack record must pair with no event (stackmap_attach.c).
+ */
+static DEFINE_PER_CPU(bool[SM_NESTING], stackmap_unpinned_now);
 
 /* The nesting level of the stackmap_record() running on this CPU, or -1. */
 static int stackmap_level(void)
@@ -129,6 +134,19 @@ void stackmap_new_epoch(bool define_now)
 		if (level >= 0)
 			this_cpu_write(stackmap_define_after[level], true);
 	}
+}
+
+/**
+ * stackmap_record_unpinned() - must the stack record being written be
+ *	flagged because its hit was not pinned?
+ *
+ * Context: a stack record's probe, in the context of stackmap_record().
+ */
+bool stackmap_record_unpinned(void)
+{
+	int level = stackmap_level();
+
+	return level >= 0 && this_cpu_read(stackmap_unpinned_now[level]);
 }
 
 /* How far SM_SKIP_UNTIL looks for its range before keeping everything. */
@@ -393,15 +411,21 @@ static unsigned int stackmap_capture(unsigned long *ips, int level)
  * @skip: a code range to trim after this module's frames (the tracepoint's
  *	iterator), or NULL
  * @owner: trace event id of the event the stack belongs to
+ * @unpinned: the task was not kept on the CPU of its event: its stack
+ *	record is flagged so that no event takes it, and so is the next one
+ *	of every consumer on every CPU (stackmap_unpinned_hit())
  *
  * Context: any, NMI included.  Disables preemption itself, so that even a
  * preemptible tracepoint (faultable syscall tracepoints, PREEMPT_RT) never
  * shares a per-CPU buffer.  Emits stack_define (first use in a recording),
  * then stack_cookie; or stack_fallback when the map cannot give a cookie.
  * A stack deeper than max_depth keeps its innermost frames and is marked
- * STACKMAP_FLAG_TRUNCATED.  Every outcome is counted in stackmap_stats.
+ * STACKMAP_FLAG_TRUNCATED.  Every outcome is counted in stackmap_stats.  A
+ * hit dropped here leaves its event without a stack record: the next stack
+ * record of every consumer on this CPU is flagged (stackmap_consumers_debt()).
  */
-void stackmap_record(const struct stackmap_skip *skip, u16 owner)
+void stackmap_record(const struct stackmap_skip *skip, u16 owner,
+		     bool unpinned)
 {
 	unsigned int nr, first, depth;
 	unsigned long *ips;
@@ -413,21 +437,26 @@ void stackmap_record(const struct stackmap_skip *skip, u16 owner)
 	level = this_cpu_inc_return(stackmap_nesting) - 1;
 	/* Pairs with the barrier() before the decrement below. */
 	barrier();
+	if (unpinned) {
+		this_cpu_inc(stackmap_stats.unpinned);
+		stackmap_unpinned_hit();
+	}
 	if (level >= SM_NESTING) {
 		this_cpu_inc(stackmap_stats.nested);
-		goto out;
+		goto drop;
 	}
 	if (stackmap_capture_recursion()) {
 		this_cpu_inc(stackmap_stats.recursion);
-		goto out;
+		goto drop;
 	}
+	this_cpu_write(stackmap_unpinned_now[level], unpinned);
 	ips = this_cpu_ptr(&stackmap_buffers)->ips[level];
 	nr = stackmap_capture(ips, level);
 	first = stackmap_trim(ips, nr, skip);
 	depth = min_t(unsigned int, nr - first, stackmap_max_depth);
 	if (!depth) {
 		this_cpu_inc(stackmap_stats.empty);
-		goto out;
+		goto drop;
 	}
 	/* A full capture buffer may have left frames out as well. */
 	if (nr - first > depth || nr == SM_CAPTURE) {
@@ -435,6 +464,9 @@ void stackmap_record(const struct stackmap_skip *skip, u16 owner)
 		this_cpu_inc(stackmap_stats.truncated);
 	}
 	stackmap_emit(ips + first, depth, sm_info(owner, flags), level);
+	goto out;
+drop:
+	stackmap_consumers_debt();
 out:
 	barrier();
 	this_cpu_dec(stackmap_nesting);
@@ -467,5 +499,8 @@ void stackmap_stats_sum(struct stackmap_stats *sum)
 		sum->empty += READ_ONCE(s->empty);
 		sum->recursion += READ_ONCE(s->recursion);
 		sum->unpinned += READ_ONCE(s->unpinned);
+		sum->debts += READ_ONCE(s->debts);
+		sum->discarded += READ_ONCE(s->discarded);
+		sum->after_loss += READ_ONCE(s->after_loss);
 	}
 }

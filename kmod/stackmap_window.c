@@ -29,6 +29,21 @@
  * off, when tracing comes on again between it and its stack record (the
  * ring buffer counts no such refusal).
  *
+ * Debts.  A record can also go missing after its event was written without
+ * the buffer refusing anything: the module dropped the hit (nesting deeper
+ * than 4, recursion, no frame left), or the commit discarded the record the
+ * buffer had accepted (a filter on the stack event, the event soft-disabled:
+ * stackmap_consumer_discarded()).  Each leaves a debt, per CPU and consumer
+ * (every consumer for a drop: the module does not know which took the
+ * event), paid by flagging the next stack record the consumer takes there
+ * STACKMAP_COOKIE_AFTER_LOSS (STACKMAP_FLAG_AFTER_LOSS on stack_fallback):
+ * the same rule as a refusal, without a new epoch.  A hit whose task was not
+ * pinned may have written its event on any CPU: stackmap_unpinned_hit()
+ * flags the next record of every consumer on every CPU (a generation each
+ * record compares with the one it last saw), and the hit's own record.
+ * Not covered: consumers beyond SM_CONSUMERS and perf, whose records the
+ * module does not follow.
+ *
  * Buffers.  A consumer's buffer can change under it without refusing
  * anything: cleared (`echo > trace`, trace-cmd reset) or exchanged for the
  * snapshot buffer (`echo 1 > snapshot`).  Each stack record it takes on a
@@ -107,6 +122,8 @@ struct stackmap_consumer {
  * @dropped: its dropped-events count on the CPU
  * @busy: stack records of the consumer being compared with this on the CPU
  *	(more than 1: a probe in an interrupt or NMI interrupted another's)
+ * @unpinned: the generation of unpinned hits (stackmap_unpinned_hit()) its
+ *	last stack record on the CPU saw
  *
  * Only the outermost of nested probes on a CPU updates it: a nested one
  * compares only, so it never sees or leaves half of another's update (found
@@ -119,15 +136,18 @@ struct stackmap_seen {
 	unsigned long written;
 	unsigned long dropped;
 	unsigned int busy;
+	unsigned int unpinned;
 };
 
 /*
  * What a consumer's next stack record on a CPU must do (stackmap_state, per
  * CPU and consumer): SM_NEW, it took none there since it registered (move the
  * epoch); SM_REFUSED, it refused one there after the buffer held a record
- * (move the epoch and flag the record STACKMAP_COOKIE_AFTER_LOSS).
+ * (move the epoch and flag the record STACKMAP_COOKIE_AFTER_LOSS); SM_DEBT,
+ * a hit there may have left its event without a stack record ("Debts":
+ * flag the record, the definitions are where they were).
  */
-enum { SM_SETTLED = 0, SM_NEW = 1, SM_REFUSED = 2 };
+enum { SM_SETTLED = 0, SM_NEW = 1, SM_REFUSED = 2, SM_DEBT = 3 };
 
 /* Entries change in process context under the lock; probes only read. */
 static struct stackmap_consumer stackmap_consumers[SM_CONSUMERS];
@@ -135,6 +155,8 @@ static DEFINE_PER_CPU(u8[SM_CONSUMERS], stackmap_state);
 static DEFINE_PER_CPU(struct stackmap_seen[SM_CONSUMERS], stackmap_seen);
 static DEFINE_MUTEX(stackmap_consumer_lock);
 static atomic_t stackmap_untracked = ATOMIC_INIT(0);
+/* Hits left unpinned so far: a record that saw another count is flagged. */
+static atomic_t stackmap_unpinned_gen = ATOMIC_INIT(0);
 
 static DEFINE_PER_CPU(unsigned int, stackmap_window_tick);
 /* The overrun count of the last buffer measured on this CPU, at its check. */
@@ -152,6 +174,81 @@ static struct stackmap_consumer *stackmap_consumer_find(const void *file)
 			return &stackmap_consumers[i];
 	}
 	return NULL;
+}
+
+/*
+ * The consumer of a stack record's event file (stack_cookie or
+ * stack_fallback): the one whose stack_cookie file is in the same trace
+ * array, so both records of a buffer share its state.
+ */
+static struct stackmap_consumer *stackmap_consumer_in(const struct trace_event_file *file)
+{
+	int i = stackmap_consumer_of(file);
+
+	return i < SM_CONSUMERS ? &stackmap_consumers[i] : NULL;
+}
+
+/*
+ * Raise consumer @i's state on this CPU to @to (SM_REFUSED or SM_DEBT), never
+ * lower it: a debt on a new consumer becomes a refusal (epoch and flag).  A
+ * cmpxchg, so an NMI's stackmap_consumer_accepted() in between is kept.
+ */
+static void stackmap_state_raise(int i, u8 to)
+{
+	u8 old, new;
+
+	do {
+		old = this_cpu_read(stackmap_state[i]);
+		if (old == SM_REFUSED || old == to)
+			return;
+		new = old == SM_SETTLED ? to : SM_REFUSED;
+	} while (this_cpu_cmpxchg(stackmap_state[i], old, new) != old);
+}
+
+/**
+ * stackmap_consumers_debt() - a hit on this CPU ends without a stack record
+ *
+ * Context: any; preemption disabled (stackmap_record()).  Every consumer's
+ * next stack record on this CPU is flagged ("Debts" above).
+ */
+void stackmap_consumers_debt(void)
+{
+	int i;
+
+	for (i = 0; i < SM_CONSUMERS; i++)
+		if (READ_ONCE(stackmap_consumers[i].file))
+			stackmap_state_raise(i, SM_DEBT);
+	this_cpu_inc(stackmap_stats.debts);
+}
+
+/**
+ * stackmap_unpinned_hit() - a hit whose task could move between its event
+ *	and its stack record
+ *
+ * Context: any.  Its event may be on any CPU, before its stack record in
+ * time: the next stack record of every consumer on every CPU is flagged.
+ */
+void stackmap_unpinned_hit(void)
+{
+	atomic_inc(&stackmap_unpinned_gen);
+}
+
+/**
+ * stackmap_consumer_discarded() - the commit dropped a stack record that a
+ *	ring buffer had accepted
+ * @file: the record's event file
+ *
+ * Context: any; preemption disabled (a stack record's probe).  The
+ * consumer's next stack record here is flagged, and that of this one (if it
+ * was) was lost with it.
+ */
+void stackmap_consumer_discarded(struct trace_event_file *file)
+{
+	struct stackmap_consumer *c = stackmap_consumer_in(file);
+
+	this_cpu_inc(stackmap_stats.discarded);
+	if (c)
+		stackmap_state_raise(c - stackmap_consumers, SM_DEBT);
 }
 
 /**
@@ -173,6 +270,8 @@ void stackmap_consumer_add(struct trace_event_file *file)
 				   SM_NEW);
 			memset(&per_cpu(stackmap_seen, cpu)[c - stackmap_consumers],
 			       0, sizeof(struct stackmap_seen));
+			per_cpu(stackmap_seen, cpu)[c - stackmap_consumers].unpinned =
+				atomic_read(&stackmap_unpinned_gen);
 		}
 		c->tr = file->tr;
 		/*
@@ -205,8 +304,7 @@ void stackmap_consumer_remove(struct trace_event_file *file)
  * still in it, read and overwritten.  Only a clear makes it smaller.
  * Lockless reads of the buffer's own counters.
  */
-static unsigned long stackmap_buffer_records(struct trace_buffer *buffer,
-					     int cpu)
+unsigned long stackmap_buffer_records(struct trace_buffer *buffer, int cpu)
 {
 	return ring_buffer_entries_cpu(buffer, cpu) +
 	       ring_buffer_read_events_cpu(buffer, cpu) +
@@ -225,17 +323,16 @@ static unsigned long stackmap_buffer_records(struct trace_buffer *buffer,
 void stackmap_consumer_refused(struct trace_event_file *file,
 			       struct trace_buffer *buffer)
 {
-	struct stackmap_consumer *c = stackmap_consumer_find(file);
+	struct stackmap_consumer *c = stackmap_consumer_in(file);
 	int i, cpu = smp_processor_id();
 
 	if (!c)
 		return;
 	i = c - stackmap_consumers;
 	/* Only raised here; an NMI's stackmap_consumer_accepted() may clear it. */
-	if (this_cpu_read(stackmap_state[i]) != SM_REFUSED &&
-	    (this_cpu_read(stackmap_state[i]) == SM_SETTLED || !buffer ||
-	     stackmap_buffer_records(buffer, cpu)))
-		this_cpu_write(stackmap_state[i], SM_REFUSED);
+	if (this_cpu_read(stackmap_state[i]) != SM_NEW || !buffer ||
+	    stackmap_buffer_records(buffer, cpu))
+		stackmap_state_raise(i, SM_REFUSED);
 }
 
 /*
@@ -285,13 +382,16 @@ static u8 stackmap_buffer_changed(int i, struct trace_buffer *buffer)
  * this cookie's right after it.
  *
  * Return: true when the record must carry STACKMAP_COOKIE_AFTER_LOSS: the
- * consumer refused one of the module's records here, or the buffer dropped
- * a write here, since its last stack record ("Losses" above).
+ * consumer refused one of the module's records here, the buffer dropped
+ * a write here ("Losses" above), or a hit left a debt ("Debts"), since its
+ * last stack record.
  */
 bool stackmap_consumer_accepted(struct trace_event_file *file,
 				struct trace_buffer *buffer)
 {
-	struct stackmap_consumer *c = stackmap_consumer_find(file);
+	struct stackmap_consumer *c = stackmap_consumer_in(file);
+	unsigned int gen = atomic_read(&stackmap_unpinned_gen);
+	bool unpinned;
 	int i;
 	u8 state, changed;
 
@@ -304,9 +404,11 @@ bool stackmap_consumer_accepted(struct trace_event_file *file,
 	/* One instruction, so a nested NMI's refusal is kept or seen whole. */
 	state = this_cpu_xchg(stackmap_state[i], SM_SETTLED);
 	changed = stackmap_buffer_changed(i, buffer);
-	if (state != SM_SETTLED || changed != SM_SETTLED)
+	unpinned = this_cpu_xchg(stackmap_seen[i].unpinned, gen) != gen;
+	if (state == SM_NEW || state == SM_REFUSED || changed != SM_SETTLED)
 		stackmap_new_epoch(true);
-	return state == SM_REFUSED || changed == SM_REFUSED;
+	return state == SM_REFUSED || state == SM_DEBT || unpinned ||
+	       changed == SM_REFUSED;
 }
 
 /**
