@@ -182,27 +182,86 @@ struct stackmap_pinned {
 
 static DEFINE_PER_CPU(struct stackmap_pinned, stackmap_pinned);
 
-static void stackmap_pin_probe(void *data)
+#ifdef STACKMAP_TEST_PIN_SLOTS
+/*
+ * TEST ONLY, never in a normal build (tests/vm/test_pairing.sh passes
+ * KCFLAGS=-DSTACKMAP_TEST_PIN_SLOTS): how many entries of each CPU's pin
+ * table a pin may use, so that the test can drive the table full.
+ */
+static unsigned int stackmap_pin_slots = SM_PINNED;
+module_param_named(test_pin_slots, stackmap_pin_slots, uint, 0644);
+MODULE_PARM_DESC(test_pin_slots, "TEST ONLY: entries of each CPU's pin table in use");
+MODULE_INFO(stackmap_test, "pin_slots");
+#define stackmap_pin_limit()	min_t(unsigned int, READ_ONCE(stackmap_pin_slots), SM_PINNED)
+#else
+#define stackmap_pin_limit()	SM_PINNED
+#endif
+
+/*
+ * Must a hit in this context be pinned, and may it be?  In task context,
+ * where preemption is on: in the tracepoint's own context (stackmap_probe()
+ * and stackmap_pin_probe(), called by the tracepoint).  A typed hook
+ * (@typed) may be called by ftrace's list function, which disables
+ * preemption around each callback only (another ftrace_ops on the same stub,
+ * the function tracer): it cannot tell, and pins whenever interrupts are on.
+ * That is legal wherever it runs: migrate_disable() and migrate_enable()
+ * nest in any task context, and the locks migrate_enable() may take (the
+ * task's pi_lock, its runqueue's lock) are only held with interrupts off.
+ */
+static bool stackmap_pin_wanted(bool typed)
+{
+	if (!in_task())
+		return false;
+	return typed ? !irqs_disabled() : preemptible();
+}
+
+static void stackmap_pin(void *data, bool typed)
 {
 	struct stackmap_pinned *pinned;
-	int i;
+	unsigned int i, limit = stackmap_pin_limit();
 
-	if (!in_task() || !preemptible())
+	if (!stackmap_pin_wanted(typed))
 		return;
 	migrate_disable();
 	preempt_disable_notrace();
 	pinned = this_cpu_ptr(&stackmap_pinned);
-	for (i = 0; i < SM_PINNED && pinned->task[i]; i++)
+	for (i = 0; i < limit && pinned->task[i]; i++)
 		;
-	if (i < SM_PINNED) {
+	if (i < limit) {
 		pinned->task[i] = current;
 		pinned->point[i] = data;
 	}
 	preempt_enable_notrace();
-	if (i == SM_PINNED) {
+	/* Counted by stackmap_record(), which flags its record. */
+	if (i == limit)
 		migrate_enable();
-		this_cpu_inc(stackmap_stats.unpinned);
-	}
+}
+
+static void stackmap_pin_probe(void *data)
+{
+	stackmap_pin(data, false);
+}
+
+/*
+ * Was this hit of @a's tracepoint left unpinned where it had to be pinned
+ * (the pin table was full, or the pinning probe was not registered yet)?
+ * Its stack record is then flagged so that no event takes it
+ * (stackmap_record()).
+ */
+static bool stackmap_unpinned(const struct stackmap_attached *a, bool typed)
+{
+	struct stackmap_pinned *pinned;
+	bool found = false;
+	int i;
+
+	if (!stackmap_pin_wanted(typed))
+		return false;
+	preempt_disable_notrace();
+	pinned = this_cpu_ptr(&stackmap_pinned);
+	for (i = 0; i < SM_PINNED && !found; i++)
+		found = pinned->task[i] == current && pinned->point[i] == a;
+	preempt_enable_notrace();
+	return !found;
 }
 
 /*
@@ -250,8 +309,17 @@ static void stackmap_pin_unregister(struct stackmap_attached *a)
 }
 #else
 /* Probes run with preemption disabled: the task cannot move between them. */
+static inline void stackmap_pin(void *data, bool typed)
+{
+}
+
 static inline void stackmap_pin_probe(void *data)
 {
+}
+
+static bool stackmap_unpinned(const struct stackmap_attached *a, bool typed)
+{
+	return false;
 }
 
 static void stackmap_unpin(const struct stackmap_attached *a)
@@ -289,7 +357,7 @@ static void stackmap_probe(void *data)
 {
 	struct stackmap_attached *a = data;
 
-	stackmap_record(&a->skip, a->owner, false);
+	stackmap_record(&a->skip, a->owner, stackmap_unpinned(a, false));
 	stackmap_unpin(a);
 }
 
@@ -367,7 +435,7 @@ static void notrace stackmap_typed_record(struct stackmap_attached *a,
 		stackmap_consumers_debt();
 		return;
 	}
-	stackmap_record(&a->skip, a->owner, false);
+	stackmap_record(&a->skip, a->owner, stackmap_unpinned(a, true));
 	ftrace_test_recursion_unlock(bit);
 }
 
@@ -381,7 +449,7 @@ static void notrace stackmap_stub_func(unsigned long ip,
 	void *data = (void *)ftrace_regs_get_argument(fregs, 0);
 
 	if (data == &a->pin) {
-		stackmap_pin_probe(a);
+		stackmap_pin(a, true);
 		return;
 	}
 	if (data != a)
