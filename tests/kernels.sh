@@ -297,12 +297,13 @@ ensure() {
 
 # module NAME [MAKE-ARGS]: stackmap.ko for NAME in build/kmod-NAME/kmod, the same layout as kmod/ beside
 # include/ (the sources include ../include/stackmap/*.h), so every kernel's .ko coexists with kmod/'s own.
+# KMOD_VARIANT=V builds in build/kmod-NAME-V instead (a test build with other MAKE-ARGS beside the real one).
 module() {
 	local name=$1 kdir out
 	shift
 	ensure "$name"
 	kdir=$(get "$name" KDIR)
-	out=$ROOT/build/kmod-$name
+	out=$ROOT/build/kmod-$name${KMOD_VARIANT:+-$KMOD_VARIANT}
 	mkdir -p "$out/kmod" "$out/include/stackmap"
 	# -p keeps the sources' times, so an unchanged tree is not rebuilt.
 	cp -p "$ROOT"/kmod/Kbuild "$ROOT"/kmod/*.[ch] "$out/kmod/"

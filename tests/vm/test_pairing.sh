@@ -13,6 +13,11 @@
 # allocating tasks); every cookie of the pid-filtered instance and of the buffer the snapshot swaps brought in
 # resolves (pidfilter, snapshot); the migration phase again with typed probes (typed, from 6.5: stats
 # "typed_tracepoints" is 2); no stack starts in the capture's own frames (iterator, typed stub, trampoline, module).
+# Where a stack record goes missing without the ring buffer refusing it, the next one is flagged (never paired)
+# and the module counts it: the typed migration phase with the function tracer on the same stubs (listfunc:
+# ftrace's list function calls the hooks, and every hit is still pinned), the pin table cut to one entry
+# (pins, 6.13 and later, with the module built with STACKMAP_TEST_PIN_SLOTS: hits find it full, stats
+# "unpinned" counts them), a filter on stack_cookie beside one on kmem:kmalloc (filter: stats "discarded").
 # Prints one line per trace.
 set -euo pipefail
 
@@ -60,11 +65,20 @@ check_decoded() {
 }
 
 mkdir -p "$OUT"
+# pins: the module with a pin table a test can shrink, for the guest to load where probes run preemptible.
+if [[ -n ${STACKMAP_KERNEL:-} ]]; then
+	pins=$(KMOD_VARIANT=pins "$ROOT/tests/kernels.sh" module "$STACKMAP_KERNEL" KCFLAGS=-DSTACKMAP_TEST_PIN_SLOTS \
+		2>"$OUT/pins-build.log") || fail pins "module build failed ($OUT/pins-build.log)"
+	cp "$pins" "$OUT/stackmap-pins.ko"
+	VM_ARGS+=(--extra "$OUT/stackmap-pins.ko")
+fi
 run_guest pairing --timeout 600
 
 phases="nooverwrite toggle cpumask migration"
 # typed: on kernels with __probestub_NAME (guest/pairing.sh runs it from 6.5)
-[[ -d $OUT/typed ]] && phases+=" typed"
+[[ -d $OUT/typed ]] && phases+=" typed listfunc"
+[[ -d $OUT/pins ]] && phases+=" pins"
+phases+=" filter"
 for phase in $phases; do
 	check "$phase"
 done
@@ -101,8 +115,18 @@ typed=""
 if [[ $phases == *typed* ]]; then
 	[[ $(stat_of typed typed_tracepoints) == 2 ]] ||
 		fail typed "stats say typed_tracepoints $(stat_of typed typed_tracepoints), not 2 (kmalloc, kmem_cache_alloc)"
-	typed="typed probes: $(migrated typed);"
+	stubs=$(trace-cmd report -i "$OUT/listfunc/trace.dat" 2>/dev/null | grep -c ' function: *__probestub_' || true)
+	((stubs > 0)) || fail listfunc "no function record of the stubs: the function tracer was not on them"
+	typed="typed probes: $(migrated typed); beside the function tracer ($stubs function records of the stubs):"
+	typed+=" $(migrated listfunc);"
 fi
+pins=""
+if [[ $phases == *pins* ]]; then
+	(($(stat_of pins unpinned) > 0)) || fail pins "no hit found the pin table full"
+	pins="pins: $(stat_of pins unpinned) hits unpinned, their records flagged ($(stat_of pins after_loss) flagged);"
+fi
+(($(stat_of filter discarded) > 0)) || fail filter "the filter on stack_cookie discarded nothing"
+filter="filter: $(stat_of filter discarded) stack records discarded at their commit, $(stat_of filter after_loss) flagged;"
 # Where every stack starts: in the traced code, never in a frame of the capture's own path (the tracepoint's
 # iterator, a typed probe's stub, an ftrace trampoline, the module) that trimming must drop.
 for phase in $phases; do
@@ -117,7 +141,7 @@ allocs() {
 ((0 < $(allocs trace) && $(allocs trace) < $(allocs full))) ||
 	fail pidfilter "the pid-filtered instance has $(allocs trace) allocations, the full recording $(allocs full)"
 (($(cat "$OUT/snapshot/swaps.txt") == 3)) || fail snapshot "$(cat "$OUT/snapshot/swaps.txt") snapshot swaps, not 3"
-say "nooverwrite dropped $dropped events; cpumask $epochs epochs; migration $migration; $typed" \
+say "nooverwrite dropped $dropped events; cpumask $epochs epochs; migration $migration; $typed $pins $filter" \
 	"pidfilter: $(allocs trace) allocations of task $(cat "$OUT/pidfilter/target.txt")," \
 	"$(allocs full) in the full recording; snapshot: $(cat "$OUT/snapshot/swaps.txt") swaps"
 say "ok on kernel $KERNEL_LABEL ($OUT)"

@@ -23,13 +23,14 @@ stat_of() {
 }
 
 # begin PHASE [insmod args...]: a phase of a guest script starts: its progress line, its output directory
-# $SHARE/PHASE and the module loaded with the args; $phase names it (for the script's own end()).
+# $SHARE/PHASE and the module ($KO_FILE, default $MODDIR/stackmap.ko: a phase may load a test build) loaded
+# with the args; $phase names it (for the script's own end()).
 begin() {
 	phase=$1
 	shift
 	step "$phase"
 	mkdir -p "$SHARE/$phase"
-	insmod "$MODDIR/stackmap.ko" "$@"
+	insmod "${KO_FILE:-$MODDIR/stackmap.ko}" "$@"
 }
 
 # workload N: N rounds of `ls -R $WORKLOAD_DIR` (default the sched events' directory in tracefs: openat,

@@ -15,6 +15,14 @@
 #   typed        the migration phase again with the module's typed probes (typed_probes=1: each tracepoint's
 #                own __probestub_NAME hooked with ftrace, what kCFI kernels need), where the kernel has them
 #                (6.5 and later)
+#   listfunc     the typed phase with the function tracer on the same stubs (trace-cmd record -p function -l
+#                __probestub_kmalloc ...): ftrace's list function then calls the module's hooks with preemption
+#                off, and the module must still pin (6.5 and later)
+#   pins         the migration phase with each CPU's pin table cut to one entry (test_pin_slots=1 of the
+#                module built with STACKMAP_TEST_PIN_SLOTS, /extra/stackmap-pins.ko), so that hits find it
+#                full, where probes run preemptible (6.13 and later) and the host passed that module
+#   filter       a filter on stack_cookie that drops about half of the stack records at their commit
+#                (cookie & 4) beside one on kmem:kmalloc that drops about half of its events (bytes_req & 8)
 #   pidfilter    a full flight recording (trace-cmd start -B full, every task) beside an instance filtered to one
 #                task (set_event_pid: what trace-cmd record -P PID sets up) that lists directories and opens
 #                files by itself, another task listing the same directories first: the instance filters out the
@@ -85,7 +93,8 @@ phase_cpumask() {
 	end
 }
 
-# phase_migration [PHASE PARAM=VALUE ...]: also the typed phase, the same recording with typed probes.
+# phase_migration [PHASE [PARAM=VALUE [RECORD-OPTIONS]]]: also the typed, listfunc and pins phases, the same
+# recording with typed probes, trace-cmd record's RECORD-OPTIONS or another module.
 phase_migration() {
 	begin "${1:-migration}" "$KMEM" ${2:+"$2"}
 	taskset -c 0 sh -c 'while :; do :; done' &
@@ -93,10 +102,18 @@ phase_migration() {
 	taskset -c 1 sh -c 'while :; do :; done' &
 	hog1=$!
 	# shellcheck disable=SC2086
-	trace-cmd record -q -b 8192 $EVENTS -e sched:sched_migrate_task -o "$SHARE/$phase/trace.dat" \
+	trace-cmd record -q -b 8192 ${3:-} $EVENTS -e sched:sched_migrate_task -o "$SHARE/$phase/trace.dat" \
 		sh -c '. /guest-common.sh; sleep 1; allocate 3 & a=$!; dir_loop 60 & b=$!; read_loop 6000 & c=$!;
 			flip_cpus "$1" $a $b $c; wait' sh "$SHARE/$phase/flips.txt"
 	kill $hog0 $hog1
+	end
+}
+
+phase_filter() {
+	begin filter "$KMEM"
+	trace-cmd record -q -b 8192 -e stackmap:stack_define -e stackmap:stack_fallback \
+		-e stackmap:stack_cookie -f 'cookie & 4' -e kmem:kmalloc -f 'bytes_req & 8' -e kmem:kmem_cache_alloc \
+		-o "$SHARE/filter/trace.dat" sh -c '. /guest-common.sh; sleep 1; allocate 4 & dir_loop 30 & wait'
 	end
 }
 
@@ -175,7 +192,16 @@ phase_migration
 # Typed probes (kmod/stackmap_attach.c): the tracepoints' own __probestub_NAME, from 6.5 (6.1 has none).
 if grep -q ' __probestub_kmalloc$' /proc/kallsyms; then
 	phase_migration typed typed_probes=1
+	phase_migration listfunc typed_probes=1 "-p function -l __probestub_kmalloc -l __probestub_kmem_cache_alloc"
 fi
+# shellcheck disable=SC2046 # the release's numbers
+set -- $(uname -r | tr '.-' '  ')
+if [ -r /extra/stackmap-pins.ko ] && { [ "$1" -gt 6 ] || { [ "$1" -eq 6 ] && [ "$2" -ge 13 ]; }; }; then
+	KO_FILE=/extra/stackmap-pins.ko
+	phase_migration pins test_pin_slots=1
+	KO_FILE=
+fi
+phase_filter
 phase_pidfilter
 phase_snapshot
 step "done"
