@@ -29,12 +29,18 @@
 #define STACKMAP_COOKIE_NONE		0ULL
 
 /*
- * Bit 31 of the value a stack_cookie record carries: the ring buffer that
- * took this record refused one of the module's stack records on the same
- * CPU since the last one it took (buffer full in non-overwrite mode, tracing
- * off, the event soft-disabled), so this record may follow an event whose
- * own stack record was refused: it is never paired with an event (events.h,
+ * Bit 31 of the value a stack_cookie record carries: since the last stack
+ * record the ring buffer took on the same CPU, a stack record may have gone
+ * missing after its event was written there: the buffer refused one (full in
+ * non-overwrite mode, tracing off, the event soft-disabled), the commit
+ * discarded one it had accepted (a filter on the stack event), or the module
+ * dropped a hit (nesting, recursion, no frame left) or could not keep one on
+ * its event's CPU (unpinned: that hit's own record carries the bit too, on
+ * whatever CPU it landed, and so does the next record on every CPU).  So
+ * this record may follow an event whose own stack record is missing, or be
+ * the stack of an event that is: it is never paired with an event (events.h,
  * "Which event a stack belongs to"), and its stack is shown as an orphan.
+ * stack_fallback carries the same flag as STACKMAP_FLAG_AFTER_LOSS.
  * The bit is not part of the cookie: slots are below 2^31 (max_entries is
  * at most 2^30 and the slot table twice that), so a reader strips it with
  * stackmap_cookie_strip() before anything else.  A decoder that predates

@@ -65,27 +65,33 @@
  * faultable syscall tracepoints; Debian's 7.x: every tracepoint) the module
  * pins the task to its CPU between the two probes, so the task stays on the
  * CPU but other tasks may run there first: their records, events of E's
- * type included, may come between E and its stack record.
+ * type included, may come between E and its stack record; a hit it could
+ * not pin flags its stack record (below).
  * A decoder gives event E the first stack record R that follows E on the
  * same CPU of the same buffer such that R's owner is E's common_type, R's
  * common_pid is E's and R's context bits (the NMI, hard- and soft-IRQ bits
  * of common_flags: STACKMAP_CONTEXT_FLAGS) equal E's; with no lost events,
- * no record carrying STACKMAP_COOKIE_AFTER_LOSS (cookie.h: the buffer
- * refused a write since the module's previous record there, so R may be
- * the stack of a refused event, or E's own record the refused one) and no
- * other event of E's type and context in between, bar (in task context)
- * other tasks' events.
+ * no stack record flagged after a loss in between or as R
+ * (STACKMAP_COOKIE_AFTER_LOSS, cookie.h; STACKMAP_FLAG_AFTER_LOSS on
+ * stack_fallback: a stack record may have gone missing there since the
+ * module's previous one, refused, discarded at its commit, dropped by the
+ * module or written on another CPU, so R may be the stack of an event whose
+ * own is missing, or E's own record the missing one) and no other event of
+ * E's type and context in between, bar (in task context) other tasks'
+ * events.
  * Every other stack record is an orphan: it must never be shown under
  * another event (the event it was captured for was filtered out, not
  * recorded in this buffer, or lost); a decoder shows it on its own, naming
  * the owner.  A cookie whose definition is unknown has no known owner: it
  * can be reported as unknown for the event it follows, never resolved.
- * What can still be lost, and is counted: an event whose stack record was
- * refused, or came after a loss, has none (fgdecode: "without a stack");
- * a stack record after a loss is an orphan ("after a ring buffer loss").
- * Not detected: an event refused while tracing was off whose stack record
- * is taken because tracing came on again in the microseconds between them
- * (the ring buffer counts no such refusal).
+ * What can still be lost, and is counted: an event whose stack record is
+ * missing (refused, discarded, dropped, not pinned), or came after one that
+ * is, has none (fgdecode: "without a stack"); a flagged stack record is an
+ * orphan ("after a ring buffer loss"); the module's stats count each cause
+ * (stackmap(7)).  Not covered: buffers beyond the module's 16 tracked
+ * consumers, and perf.  Not detected: an event refused while tracing was off
+ * whose stack record is taken because tracing came on again in the
+ * microseconds between them (the ring buffer counts no such refusal).
  *
  * Definitions.  The module writes stack_define for a cookie before the
  * cookie's first use in a recording, and again: after a new consumer of
