@@ -111,7 +111,8 @@ unsigned int stackmap_untracked_consumers(void);
 unsigned long stackmap_buffer_records(struct trace_buffer *buffer, int cpu);
 void stackmap_consumers_debt(void);
 void stackmap_unpinned_hit(void);
-void stackmap_consumer_discarded(struct trace_event_file *file);
+void stackmap_consumer_discarded(struct trace_event_file *file,
+				 struct trace_buffer *refused);
 void stackmap_window_note(struct trace_buffer *buffer);
 void stackmap_window_init(void);
 void stackmap_window_exit(void);

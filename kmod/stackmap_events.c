@@ -139,51 +139,67 @@ static notrace void *stackmap_reserve(struct stackmap_commit *c,
 
 	c->file = file;
 	c->fbuffer.buffer = NULL;
+	local_irq_save(c->irqflags);
 	/* Filtered by pid: so is its event, which set_event_pid covers too. */
 	if (trace_event_ignore_this_pid(file))
-		return NULL;
+		goto out;
 	/* Soft-disabled by a trigger while its event may be recorded. */
 	if (trace_trigger_soft_disabled(file)) {
 		stackmap_consumer_refused(file, NULL);
-		return NULL;
+		goto out;
 	}
 	c->flags = READ_ONCE(file->flags);
-	local_irq_save(c->irqflags);
 	entry = trace_event_buffer_reserve(&c->fbuffer, file, len);
 	if (!entry) {
 		/* No buffer set: the reserve's own pid filter, not a refusal. */
 		if (c->fbuffer.buffer)
 			stackmap_consumer_refused(file, c->fbuffer.buffer);
-		local_irq_restore(c->irqflags);
-		return NULL;
+		goto out;
 	}
 	c->after_loss = stackmap_consumer_accepted(file, c->fbuffer.buffer) ||
 			stackmap_record_unpinned();
-	c->written = stackmap_buffer_records(c->fbuffer.buffer,
-					     smp_processor_id());
+	if (c->flags & SM_MAY_DISCARD)
+		c->written = stackmap_buffer_records(c->fbuffer.buffer,
+						     smp_processor_id());
 	this_cpu_write(stackmap_committing[n].seen, false);
 	this_cpu_write(stackmap_committing[n].entry, entry);
 	return entry;
+out:
+	local_irq_restore(c->irqflags);
+	return NULL;
 }
 
+/*
+ * Commit, and see whether the record was written (see above): where the
+ * file could discard, the exports saw it and the buffer's count moved.  Seen
+ * but not counted, the buffer refused the copy (tracing off, full): a
+ * refusal.  Not seen: a discard.  A flag that came on between the reserve
+ * and the commit leaves nothing to compare with: a discard.
+ */
 static notrace void stackmap_commit(struct stackmap_commit *c)
 {
 	struct trace_buffer *buffer = c->fbuffer.buffer;
 	int n = !!in_nmi();
-	bool written = true;
+	bool seen, written = true, refused = false;
 
-	if (c->after_loss)
-		this_cpu_inc(stackmap_stats.after_loss);
 	trace_event_buffer_commit(&c->fbuffer);
-	if ((c->flags | READ_ONCE(c->file->flags)) & SM_MAY_DISCARD)
-		written = this_cpu_read(stackmap_committing[n].seen) &&
+	seen = this_cpu_read(stackmap_committing[n].seen);
+	this_cpu_write(stackmap_committing[n].entry, NULL);
+	if (c->flags & SM_MAY_DISCARD) {
+		written = seen &&
 			  stackmap_buffer_records(buffer, smp_processor_id()) !=
 			  c->written;
-	this_cpu_write(stackmap_committing[n].entry, NULL);
-	if (written)
+		refused = seen && !written;
+	} else if (READ_ONCE(c->file->flags) & SM_MAY_DISCARD) {
+		written = false;
+	}
+	if (written) {
+		if (c->after_loss)
+			this_cpu_inc(stackmap_stats.after_loss);
 		stackmap_window_note(buffer);
-	else
-		stackmap_consumer_discarded(c->file);
+	} else {
+		stackmap_consumer_discarded(c->file, refused ? buffer : NULL);
+	}
 	local_irq_restore(c->irqflags);
 }
 

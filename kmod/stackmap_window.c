@@ -237,17 +237,23 @@ void stackmap_unpinned_hit(void)
  * stackmap_consumer_discarded() - the commit dropped a stack record that a
  *	ring buffer had accepted
  * @file: the record's event file
+ * @refused: the buffer that refused the commit's copy of the record (its
+ *	filter passed it), or NULL for a discard (filter, soft-disable)
  *
  * Context: any; preemption disabled (a stack record's probe).  The
  * consumer's next stack record here is flagged, and that of this one (if it
- * was) was lost with it.
+ * was) was lost with it; a refusal is one as stackmap_consumer_refused()
+ * sees it.
  */
-void stackmap_consumer_discarded(struct trace_event_file *file)
+void stackmap_consumer_discarded(struct trace_event_file *file,
+				 struct trace_buffer *refused)
 {
 	struct stackmap_consumer *c = stackmap_consumer_in(file);
 
 	this_cpu_inc(stackmap_stats.discarded);
-	if (c)
+	if (refused)
+		stackmap_consumer_refused(file, refused);
+	else if (c)
 		stackmap_state_raise(c - stackmap_consumers, SM_DEBT);
 }
 
