@@ -32,7 +32,7 @@ struct stackmap_stats {
 	u64 nested;			/* dropped: nesting deeper than 4 */
 	u64 empty;			/* dropped: no frame left after trimming */
 	u64 recursion;			/* dropped: a hook recursed, or the capture asked */
-	u64 unpinned;			/* hits left migratable: records flagged */
+	u64 unpinned;			/* hits left migratable: pin table full */
 	u64 debts;			/* dropped hits: next records flagged */
 	u64 discarded;			/* stack records the commit dropped */
 	u64 after_loss;			/* stack records written flagged */

@@ -232,9 +232,10 @@ static void stackmap_pin(void *data, bool typed)
 		pinned->point[i] = data;
 	}
 	preempt_enable_notrace();
-	/* Counted by stackmap_record(), which flags its record. */
-	if (i == limit)
+	if (i == limit) {
 		migrate_enable();
+		this_cpu_inc(stackmap_stats.unpinned);
+	}
 }
 
 static void stackmap_pin_probe(void *data)
@@ -244,9 +245,9 @@ static void stackmap_pin_probe(void *data)
 
 /*
  * Was this hit of @a's tracepoint left unpinned where it had to be pinned
- * (the pin table was full, or the pinning probe was not registered yet)?
- * Its stack record is then flagged so that no event takes it
- * (stackmap_record()).
+ * (the pin table was full: counted there, or the pinning probe was not
+ * registered yet)?  Its stack record is then flagged so that no event takes
+ * it (stackmap_record()).
  */
 static bool stackmap_unpinned(const struct stackmap_attached *a, bool typed)
 {

@@ -437,10 +437,8 @@ void stackmap_record(const struct stackmap_skip *skip, u16 owner,
 	level = this_cpu_inc_return(stackmap_nesting) - 1;
 	/* Pairs with the barrier() before the decrement below. */
 	barrier();
-	if (unpinned) {
-		this_cpu_inc(stackmap_stats.unpinned);
+	if (unpinned)
 		stackmap_unpinned_hit();
-	}
 	if (level >= SM_NESTING) {
 		this_cpu_inc(stackmap_stats.nested);
 		goto drop;
