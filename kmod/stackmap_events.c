@@ -173,8 +173,10 @@ out:
  * Commit, and see whether the record was written (see above): where the
  * file could discard, the exports saw it and the buffer's count moved.  Seen
  * but not counted, the buffer refused the copy (tracing off, full): a
- * refusal.  Not seen: a discard.  A flag that came on between the reserve
- * and the commit leaves nothing to compare with: a discard.
+ * refusal, but none while the buffer has held nothing on this CPU (tracing
+ * still off as a recording starts, as stackmap_consumer_refused() has it).
+ * Not seen: a discard.  A flag that came on between the reserve and the
+ * commit leaves nothing to compare with: a discard.
  */
 static notrace void stackmap_commit(struct stackmap_commit *c)
 {
@@ -189,7 +191,10 @@ static notrace void stackmap_commit(struct stackmap_commit *c)
 		written = seen &&
 			  stackmap_buffer_records(buffer, smp_processor_id()) !=
 			  c->written;
+		/* Refused while nothing was there: no event to lose. */
 		refused = seen && !written;
+		if (refused && !c->written)
+			written = true;
 	} else if (READ_ONCE(c->file->flags) & SM_MAY_DISCARD) {
 		written = false;
 	}
