@@ -307,3 +307,116 @@ int td6_options(struct tracedat *td, sm_u64 *off, int max, td_visit_fn visit,
 	td_fail(td, err, "more than %d options", max);
 	return -EBADMSG;
 }
+
+int td_buffer(struct tracedat *td, sm_u64 off, struct td_buffer *b,
+	      struct sm_err *err)
+{
+	int ret;
+
+	memset(b, 0, sizeof(*b));
+	ret = td_num(td, off, 8, &b->section, "buffer option: offset", err);
+	off += 8;
+	if (!ret)
+		ret = td_string(td, &off, b->name, sizeof(b->name),
+				"buffer option: name", err);
+	if (!ret)
+		ret = td_string(td, &off, b->clock, sizeof(b->clock),
+				"buffer option: clock", err);
+	/* then the page size (u32), skipped: the header's is used */
+	if (!ret)
+		ret = td_num(td, off + 4, 4, &b->cpus, "buffer option: CPUs",
+			     err);
+	b->table = off + 8;
+	return ret;
+}
+
+int td_buffer_cpu(struct tracedat *td, const struct td_buffer *b, sm_u64 i,
+		  sm_u64 *cpu, sm_u64 *data, sm_u64 *size, struct sm_err *err)
+{
+	sm_u64 off = b->table + 20 * i;
+	int ret;
+
+	ret = td_num(td, off, 4, cpu, "buffer option: CPU id", err);
+	if (!ret)
+		ret = td_num(td, off + 4, 8, data, "buffer option: data offset",
+			     err);
+	if (!ret)
+		ret = td_num(td, off + 12, 8, size, "buffer option: data size",
+			     err);
+	return ret;
+}
+
+int td_chunks(struct tracedat *td, sm_u64 off, sm_u64 end, sm_u64 *count,
+	      td_chunk_fn fn, void *ctx, struct sm_err *err)
+{
+	sm_u64 csize, usize, q = off + 4;
+	unsigned int k;
+	int ret;
+
+	ret = td_num(td, off, 4, count, "CPU data: chunk count", err);
+	for (k = 0; !ret && k < *count && q + 8 <= end; k++) {
+		ret = td_num(td, q, 4, &csize, "CPU data: chunk size", err);
+		if (!ret)
+			ret = td_num(td, q + 4, 4, &usize,
+				     "CPU data: chunk's uncompressed size", err);
+		if (!ret)
+			ret = fn(td, k, q, csize, usize, ctx, err);
+		q += 8 + csize;
+	}
+	return ret;
+}
+
+/* td6_options() visitor of td6_tables(): each instance's BUFFER option. */
+struct td6_walk {
+	td6_table_fn visit;
+	void *ctx;
+};
+
+static int td6_buffer(struct tracedat *td, sm_u64 id, sm_u64 off,
+		      sm_u64 size, void *ctx, struct sm_err *err)
+{
+	struct td6_walk *w = ctx;
+	char name[64];
+	sm_u64 table, p = off + 8;
+	int ret;
+
+	(void)size;	/* the table's offset, then the name */
+	if (id != 3)	/* TRACECMD_OPTION_BUFFER */
+		return 0;
+	ret = td_num(td, off, 8, &table, "buffer option: offset", err);
+	if (!ret)
+		ret = td_string(td, &p, name, sizeof(name),
+				"buffer option: name", err);
+	/* The option places "flyrecord\0", the table follows it. */
+	return ret ? ret : w->visit(td, name, table + 10, off - 6, w->ctx,
+				    err);
+}
+
+int td6_tables(struct tracedat *td, const struct tracedat_head *h,
+	       sm_u64 *cpus, int max, td6_table_fn visit, void *ctx,
+	       struct sm_err *err)
+{
+	struct td6_walk w = { .visit = visit, .ctx = ctx };
+	sm_u64 off = h->end;
+	char kind[10];
+	int ret;
+
+	ret = td6_headers(td, &off, cpus, err);
+	if (!ret)
+		ret = td_read(td, off, kind, sizeof(kind), "data kind", err);
+	if (!ret && !strncmp(kind, "options", 7)) {
+		off += sizeof(kind);
+		ret = td6_options(td, &off, max, td6_buffer, &w, err);
+		if (!ret)
+			ret = td_read(td, off, kind, sizeof(kind),
+				      "data kind", err);
+	}
+	if (ret)
+		return ret;
+	if (strncmp(kind, "flyrecord", 9)) {
+		td_fail(td, err, "offset %" PRIu64 ": a latency trace: no CPU data to place",
+			off);
+		return -ENOTSUP;
+	}
+	return visit(td, "", off + sizeof(kind), 0, ctx, err);
+}

@@ -89,4 +89,67 @@ int td6_headers(struct tracedat *td, sm_u64 *off, sm_u64 *cpus,
 int td6_options(struct tracedat *td, sm_u64 *off, int max, td_visit_fn visit,
 		void *ctx, struct sm_err *err);
 
+/*
+ * Version 7: walk the option chain of @path (tracedat_options.c; see
+ * stackmap_snapshot_read_tracedat()), every option to @visit; with @v6, the
+ * option list of a version 6 file too, else -ENOTSUP for one.
+ */
+int td_walk_file(const char *path, bool v6, td_visit_fn visit, void *ctx,
+		 struct sm_err *err);
+
+/*
+ * A version 7 BUFFER option (trace-cmd trace-input.c
+ * handle_buffer_option()): the offset of its data section, its name, its
+ * clock, page size and CPU count, then per CPU a u32 id, a u64 data offset
+ * and a u64 data size.
+ */
+struct td_buffer {
+	sm_u64 section;		/* the BUFFER section holding the data */
+	char name[64];		/* "" for the top buffer */
+	char clock[64];
+	sm_u64 cpus;
+	sm_u64 table;		/* offset of the first CPU's entry */
+};
+/* The BUFFER option whose data is at @off, up to its CPU entries. */
+int td_buffer(struct tracedat *td, sm_u64 off, struct td_buffer *b,
+	      struct sm_err *err);
+/* Entry @i (< b->cpus) of that option: the CPU's id, data offset and size. */
+int td_buffer_cpu(struct tracedat *td, const struct td_buffer *b, sm_u64 i,
+		  sm_u64 *cpu, sm_u64 *data, sm_u64 *size, struct sm_err *err);
+
+/*
+ * Called for chunk @i of a compressed CPU stream: the offset of its 8-byte
+ * header, its compressed and its uncompressed size.  Non-zero stops the
+ * walk and is returned.
+ */
+typedef int (*td_chunk_fn)(struct tracedat *td, unsigned int i, sm_u64 off,
+			   sm_u64 csize, sm_u64 usize, void *ctx,
+			   struct sm_err *err);
+/*
+ * A compressed CPU stream at @off (trace-cmd trace-compress.c
+ * tracecmd_load_chunks_info()): a u32 chunk count (into *@count), then per
+ * chunk a u32 compressed size, a u32 uncompressed size and the compressed
+ * bytes.  Each chunk whose header lies before @end goes to @fn, in order;
+ * the walk stops at the first that does not.
+ */
+int td_chunks(struct tracedat *td, sm_u64 off, sm_u64 end, sm_u64 *count,
+	      td_chunk_fn fn, void *ctx, struct sm_err *err);
+
+/*
+ * Version 6: each CPU table (after "flyrecord"), to @visit: the buffer's
+ * name ("" for the top buffer), the table's offset and, for an instance,
+ * the offset of the BUFFER option that places it (0 for the top buffer).
+ * The parts before it are walked as td6_headers() does, then the option
+ * list (td6_options()) for each instance's BUFFER option (trace-input.c
+ * read_headers_v6(), read_options_type(), handle_options()); *@cpus is the
+ * CPU count every table has.  -ENOTSUP for a latency trace (no table).
+ * The instances' tables go to @visit before the top buffer's.
+ */
+typedef int (*td6_table_fn)(struct tracedat *td, const char *name,
+			    sm_u64 table, sm_u64 option, void *ctx,
+			    struct sm_err *err);
+int td6_tables(struct tracedat *td, const struct tracedat_head *h,
+	       sm_u64 *cpus, int max, td6_table_fn visit, void *ctx,
+	       struct sm_err *err);
+
 #endif /* LIBSTACKMAP_TRACEDAT_FILE_H */

@@ -155,8 +155,8 @@ static int td6_section(struct tracedat *td, const struct tracedat_head *h,
  * Return: 0; what td_fields(), td_section(), td6_section() or @visit
  * returned; -errno.
  */
-static int td_walk_file(const char *path, bool v6, td_visit_fn visit,
-			void *ctx, struct sm_err *err)
+int td_walk_file(const char *path, bool v6, td_visit_fn visit, void *ctx,
+		 struct sm_err *err)
 {
 	struct tracedat_head h;
 	struct tracedat td;
@@ -303,38 +303,22 @@ static int td_section_inside(struct tracedat *td, sm_u64 off,
 	return 0;
 }
 
-/*
- * A BUFFER option (trace-cmd 3.1.6 trace-input.c handle_buffer_option(),
- * version 7): the offset of its data section, its name, clock, page size,
- * CPU count, then per CPU its id, data offset and data size.
- */
+/* Does the CPU data of the BUFFER option at @off lie inside the file? */
 static int td_buffer_inside(struct tracedat *td, sm_u64 off,
 			    struct sm_err *err)
 {
-	sm_u64 section, cpus, cpu, data, size, i;
-	char name[64], clock[64];
+	sm_u64 cpu, data, size, i;
+	struct td_buffer b;
 	int ret;
 
-	ret = td_num(td, off, 8, &section, "buffer option: offset", err);
-	off += 8;
+	ret = td_buffer(td, off, &b, err);
 	if (!ret)
-		ret = td_string(td, &off, name, sizeof(name), "buffer option: name", err);
-	if (!ret)
-		ret = td_string(td, &off, clock, sizeof(clock), "buffer option: clock", err);
-	if (!ret)
-		ret = td_num(td, off + 4, 4, &cpus, "buffer option: CPUs", err);
-	if (!ret)
-		ret = td_section_inside(td, section, "buffer", err);
-	off += 8;
-	for (i = 0; !ret && i < cpus; i++, off += 20) {
-		ret = td_num(td, off, 4, &cpu, "buffer option: CPU id", err);
-		if (!ret)
-			ret = td_num(td, off + 4, 8, &data, "buffer option: data offset", err);
-		if (!ret)
-			ret = td_num(td, off + 12, 8, &size, "buffer option: data size", err);
+		ret = td_section_inside(td, b.section, "buffer", err);
+	for (i = 0; !ret && i < b.cpus; i++) {
+		ret = td_buffer_cpu(td, &b, i, &cpu, &data, &size, err);
 		if (!ret && (size > td->size || data > td->size - size)) {
 			td_fail(td, err, "buffer \"%s\" CPU %" PRIu64 ": data at offset %" PRIu64 ", %" PRIu64 " bytes: beyond end of file (%" PRIu64 " bytes)",
-				name, cpu, data, size, td->size);
+				b.name, cpu, data, size, td->size);
 			ret = -EBADMSG;
 		}
 	}

@@ -245,6 +245,32 @@ static int sv_find_data(struct tracedat *td, sm_u64 start,
 	return 0;
 }
 
+/* What sv_stream() walks: the end of the file or section, and its chunks. */
+struct sv_walk {
+	sm_u64 end;
+	sm_u64 reached;		/* past the last whole chunk */
+	unsigned int chunks;	/* whole chunks */
+};
+
+/* td_chunks() visitor of sv_stream(): one more whole chunk, or stop. */
+static int sv_chunk(struct tracedat *td, unsigned int i, sm_u64 off,
+		    sm_u64 csize, sm_u64 usize, void *ctx, struct sm_err *err)
+{
+	struct sv_walk *w = ctx;
+
+	(void)i;
+	if (!csize || csize > SV_MAX_CHUNK || usize > SV_MAX_CHUNK) {
+		td_fail(td, err, "offset %" PRIu64 ": CPU data: chunk of %" PRIu64 " bytes (%" PRIu64 " uncompressed): not a chunk header",
+			off, csize, usize);
+		return -EBADMSG;
+	}
+	if (csize > w->end - off - 8)
+		return 1;	/* cut inside it */
+	w->reached = off + 8 + csize;
+	w->chunks++;
+	return 0;
+}
+
 /*
  * One compressed CPU stream at @off, within @end: its whole chunks.
  * Return: 1 when the cut ends inside it, 0 when it is whole.
@@ -253,37 +279,19 @@ static int sv_stream(struct tracedat *td, sm_u64 off, sm_u64 end,
 		     struct sv_stream *s, unsigned int *declared,
 		     struct sm_err *err)
 {
-	sm_u64 n, csize, usize, q = off + 4;
-	unsigned int k;
+	struct sv_walk w = { .end = end, .reached = off + 4 };
+	sm_u64 n;
 	int ret;
 
-	ret = td_num(td, off, 4, &n, "CPU data: chunk count", err);
-	if (ret)
+	ret = td_chunks(td, off, end, &n, sv_chunk, &w, err);
+	if (ret < 0)
 		return ret;
 	*declared = n;
 	s->offset = off;
 	s->count_at = off;
-	for (k = 0; k < n; k++) {
-		if (q + 8 > end)
-			break;
-		ret = td_num(td, q, 4, &csize, "CPU data: chunk size", err);
-		if (!ret)
-			ret = td_num(td, q + 4, 4, &usize,
-				     "CPU data: chunk's uncompressed size", err);
-		if (ret)
-			return ret;
-		if (!csize || csize > SV_MAX_CHUNK || usize > SV_MAX_CHUNK) {
-			td_fail(td, err, "offset %" PRIu64 ": CPU data: chunk of %" PRIu64 " bytes (%" PRIu64 " uncompressed): not a chunk header",
-				q, csize, usize);
-			return -EBADMSG;
-		}
-		if (csize > end - q - 8)
-			break;
-		q += 8 + csize;
-	}
-	s->chunks = k;
-	s->size = q - off;
-	return k < n;
+	s->chunks = w.chunks;
+	s->size = w.reached - off;
+	return w.chunks < n;
 }
 
 /* The CPU streams of the data section, up to the cut or the section's end. */
@@ -540,53 +548,29 @@ struct sv6 {
 	unsigned int nr;
 };
 
-/* td6_options() visitor: each instance's table, from its BUFFER option. */
-static int sv6_option(struct tracedat *td, sm_u64 id, sm_u64 off, sm_u64 size,
-		      void *ctx, struct sm_err *err)
+/* td6_tables() visitor: each table, the top buffer's first. */
+static int sv6_table(struct tracedat *td, const char *name, sm_u64 table,
+		     sm_u64 option, void *ctx, struct sm_err *err)
 {
 	struct sv6 *v = ctx;
-	sm_u64 table;
-	int ret;
 
-	(void)size;	/* the table's offset starts a BUFFER option */
-	if (id != SV_OPTION_BUFFER)
-		return 0;
-	ret = td_num(td, off, 8, &table, "buffer option: offset", err);
-	if (!ret && v->nr < SV_MAX_SECTIONS) {
-		v->option[v->nr] = off - 6;
-		v->table[v->nr++] = table + 10;	/* "flyrecord\0" */
+	(void)td;
+	(void)name;
+	(void)err;
+	if (!option) {
+		v->table[0] = table;
+	} else if (v->nr < SV_MAX_SECTIONS) {
+		v->option[v->nr] = option;
+		v->table[v->nr++] = table;
 	}
-	return ret;
+	return 0;
 }
 
 static int sv6_find(struct tracedat *td, const struct tracedat_head *h,
 		    struct sv6 *v, struct sm_err *err)
 {
-	sm_u64 off = h->end;
-	char kind[10];
-	int ret;
-
 	v->nr = 1;
-	ret = td6_headers(td, &off, &v->cpus, err);
-	if (!ret)
-		ret = td_read(td, off, kind, sizeof(kind), "data kind", err);
-	if (!ret && !strncmp(kind, "options", 7)) {
-		off += sizeof(kind);
-		ret = td6_options(td, &off, SV_MAX_SECTIONS, sv6_option, v,
-				  err);
-		if (!ret)
-			ret = td_read(td, off, kind, sizeof(kind),
-				      "data kind", err);
-	}
-	if (ret)
-		return ret;
-	if (strncmp(kind, "flyrecord", 9)) {
-		td_fail(td, err, "offset %" PRIu64 ": a latency trace: no CPU data to place",
-			off);
-		return -ENOTSUP;
-	}
-	v->table[0] = off + sizeof(kind);
-	return 0;
+	return td6_tables(td, h, &v->cpus, SV_MAX_SECTIONS, sv6_table, v, err);
 }
 
 /* Patch one CPU of a table in the copy @fd to the data the file holds. */
