@@ -1,0 +1,216 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * tracedat_extent: every buffer's CPU data as a trace.dat's headers place it
+ * (see tracedat_extent.h).  The layouts are read with tracedat_file.c's
+ * readers: the option chain (td_walk_file()), a BUFFER option (td_buffer()),
+ * a compressed CPU stream's chunk headers (td_chunks()) and a version 6
+ * file's CPU tables (td6_tables()).
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "tracedat_extent.h"
+#include "tracedat_file.h"
+
+#define EXTENT_MAX_BUFFERS	4096
+#define EXTENT_MAX_CPUS		4096
+#define EXTENT_MAX_CHUNKS	(1u << 24)
+
+/* What a walk fills: @out, and the header's page size and CPU count (v6). */
+struct extent_walk {
+	struct stackmap_extents *out;
+	sm_u64 cpus;
+};
+
+/* A new buffer named @name with @cpus CPUs, last in @out. */
+static struct stackmap_buffer_extent *add_buffer(struct tracedat *td,
+						 struct stackmap_extents *out,
+						 const char *name, sm_u64 cpus,
+						 struct sm_err *err)
+{
+	struct stackmap_buffer_extent *b;
+
+	if (out->nr_buffers == EXTENT_MAX_BUFFERS || cpus > EXTENT_MAX_CPUS) {
+		td_fail(td, err, "buffer \"%s\": %" PRIu64 " CPUs, or more than %d buffers",
+			name, cpus, EXTENT_MAX_BUFFERS);
+		return NULL;
+	}
+	b = realloc(out->buffers, (out->nr_buffers + 1) * sizeof(*b));
+	if (!b) {
+		td_fail(td, err, "out of memory");
+		return NULL;
+	}
+	out->buffers = b;
+	b += out->nr_buffers;
+	memset(b, 0, sizeof(*b));
+	snprintf(b->name, sizeof(b->name), "%s", name);
+	b->cpus = calloc(cpus ? cpus : 1, sizeof(*b->cpus));
+	if (!b->cpus) {
+		td_fail(td, err, "out of memory");
+		return NULL;
+	}
+	b->nr_cpus = cpus;
+	out->nr_buffers++;
+	return b;
+}
+
+/* td_chunks() visitor: one chunk's header into the CPU's extent. */
+static int add_chunk(struct tracedat *td, unsigned int i, sm_u64 off,
+		     sm_u64 csize, sm_u64 usize, void *ctx, struct sm_err *err)
+{
+	struct stackmap_cpu_extent *c = ctx;
+
+	(void)td;
+	(void)csize;
+	(void)err;
+	c->chunk_at[i] = off;
+	c->data_size += usize;
+	c->chunk_end[i] = c->data_size;
+	c->chunks = i + 1;
+	return 0;
+}
+
+/* The chunk headers of a compressed CPU stream (tracecmd_load_chunks_info()). */
+static int read_chunks(struct tracedat *td, struct stackmap_cpu_extent *c,
+		       struct sm_err *err)
+{
+	sm_u64 count;
+	int ret;
+
+	ret = td_num(td, c->offset, 4, &count, "CPU data: chunk count", err);
+	if (ret)
+		return ret;
+	/* Each chunk has an 8-byte header inside the data. */
+	if (count > EXTENT_MAX_CHUNKS || count > c->size / 8) {
+		td_fail(td, err, "offset %" PRIu64 ": CPU data: %" PRIu64 " chunks in %" PRIu64 " bytes",
+			c->offset, count, c->size);
+		return -EBADMSG;
+	}
+	c->chunk_at = calloc(count ? count : 1, sizeof(*c->chunk_at));
+	c->chunk_end = calloc(count ? count : 1, sizeof(*c->chunk_end));
+	if (!c->chunk_at || !c->chunk_end) {
+		td_fail(td, err, "out of memory");
+		return -ENOMEM;
+	}
+	return td_chunks(td, c->offset, c->offset + c->size, &count, add_chunk,
+			 c, err);
+}
+
+/* Version 7: the option chain's visitor, each BUFFER option's CPUs. */
+static int visit_buffer(struct tracedat *td, sm_u64 id, sm_u64 off,
+			sm_u64 size, void *ctx, struct sm_err *err)
+{
+	struct extent_walk *w = ctx;
+	struct stackmap_buffer_extent *b;
+	struct stackmap_cpu_extent *c;
+	sm_u64 flags, cpu, i;
+	struct td_buffer opt;
+	int ret;
+
+	(void)size;
+	if (id != 3)	/* TRACECMD_OPTION_BUFFER */
+		return 0;
+	ret = td_buffer(td, off, &opt, err);
+	if (!ret)
+		ret = td_num(td, opt.section + 2, 2, &flags, "section flags",
+			     err);
+	if (ret)
+		return ret;
+	b = add_buffer(td, w->out, opt.name, opt.cpus, err);
+	if (!b)
+		return -ENOMEM;
+	for (i = 0; !ret && i < opt.cpus; i++) {
+		c = &b->cpus[i];
+		ret = td_buffer_cpu(td, &opt, i, &cpu, &c->offset, &c->size,
+				    err);
+		c->cpu = cpu;
+		c->data_size = c->size;
+		if (!ret && c->size && (flags & TRACEDAT_SEC_COMPRESS)) {
+			c->data_size = 0;
+			ret = read_chunks(td, c, err);
+		}
+	}
+	return ret;
+}
+
+/* Version 6: td6_tables()' visitor, each table's CPUs. */
+static int visit_table(struct tracedat *td, const char *name, sm_u64 table,
+		       sm_u64 option, void *ctx, struct sm_err *err)
+{
+	struct extent_walk *w = ctx;
+	struct stackmap_buffer_extent *b;
+	sm_u64 i;
+	int ret = 0;
+
+	(void)option;
+	b = add_buffer(td, w->out, name, w->cpus, err);
+	if (!b)
+		return -ENOMEM;
+	for (i = 0; !ret && i < w->cpus; i++) {
+		b->cpus[i].cpu = i;
+		ret = td_num(td, table + 16 * i, 8, &b->cpus[i].offset,
+			     "CPU data offset", err);
+		if (!ret)
+			ret = td_num(td, table + 16 * i + 8, 8,
+				     &b->cpus[i].size, "CPU data size", err);
+		b->cpus[i].data_size = b->cpus[i].size;
+	}
+	return ret;
+}
+
+int stackmap_tracedat_extents(const char *path, struct stackmap_extents *out,
+			      struct sm_err *err)
+{
+	struct extent_walk w = { .out = out };
+	struct tracedat_head h;
+	struct tracedat td;
+	int ret;
+
+	memset(out, 0, sizeof(*out));
+	ret = td_open(&td, path, err);
+	if (ret)
+		return ret;
+	ret = td_fields(&td, &h, err);
+	out->page_size = h.page_size;
+	if (!ret && h.file_version < 7)
+		ret = td6_tables(&td, &h, &w.cpus, EXTENT_MAX_BUFFERS,
+				 visit_table, &w, err);
+	close(td.fd);
+	if (!ret && h.file_version >= 7)
+		ret = td_walk_file(path, false, visit_buffer, &w, err);
+	if (ret)
+		stackmap_extents_free(out);
+	return ret;
+}
+
+void stackmap_extents_free(struct stackmap_extents *e)
+{
+	unsigned int b, c;
+
+	for (b = 0; b < e->nr_buffers; b++) {
+		for (c = 0; c < e->buffers[b].nr_cpus; c++) {
+			free(e->buffers[b].cpus[c].chunk_at);
+			free(e->buffers[b].cpus[c].chunk_end);
+		}
+		free(e->buffers[b].cpus);
+	}
+	free(e->buffers);
+	memset(e, 0, sizeof(*e));
+}
+
+const struct stackmap_cpu_extent *
+stackmap_extent_find(const struct stackmap_extents *e, const char *name,
+		     unsigned int index)
+{
+	unsigned int b;
+
+	for (b = 0; b < e->nr_buffers; b++)
+		if (!strcmp(e->buffers[b].name, name ? name : "") &&
+		    index < e->buffers[b].nr_cpus)
+			return &e->buffers[b].cpus[index];
+	return NULL;
+}
