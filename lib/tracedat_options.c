@@ -42,6 +42,7 @@ int stackmap_tracedat_check_header(int fd, struct sm_err *err)
 	struct tracedat td = { .fd = fd };
 	struct tracedat_head h;
 	struct stat st;
+	int ret;
 
 	if (fstat(fd, &st)) {
 		int e = errno;
@@ -50,7 +51,16 @@ int stackmap_tracedat_check_header(int fd, struct sm_err *err)
 		return -e;
 	}
 	td.size = st.st_size;
-	return td_fields(&td, &h, err);
+	ret = td_fields(&td, &h, err);
+	/* libtracecmd reads every page at a multiple of it, and reads none
+	 * of a file whose page size is damaged: refuse it here. */
+	if (!ret && (!h.page_size || (h.page_size & (h.page_size - 1)))) {
+		td_fail(&td, err, "offset %zu: page size: %u: not a power of two",
+			TRACEDAT_MAGIC_LEN + strlen(h.version) + 1 + 2,
+			h.page_size);
+		ret = -EBADMSG;
+	}
+	return ret;
 }
 
 /* Copy the payload of a snapshot option into @snap (replacing it). */

@@ -21,7 +21,8 @@
  * @fd: the file, open for reading
  * @err: set when not: "offset N: FIELD: beyond end of file (S bytes)",
  *	"offset N: FIELD: unterminated string", "offset 0: magic: not a
- *	trace.dat file" (no file name)
+ *	trace.dat file", "offset N: page size: P: not a power of two" (no
+ *	file name)
  *
  * The fields tracecmd_alloc_fd() reads first (lib/trace-cmd/trace-input.c,
  * trace-cmd 3.1.6): magic, version, endianness, long size and page size,
