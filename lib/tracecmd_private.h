@@ -36,6 +36,15 @@ const char *tracecmd_get_uname(struct tracecmd_input *handle);
  */
 const char *tracecmd_get_cpustats(struct tracecmd_input *handle);
 
+/*
+ * The last record of @cpu (an index into the handle's CPUs): read from the
+ * last page of its data back, to the first page that holds a record; NULL
+ * when that page cannot be read, or no page holds one.  Moves @cpu's
+ * iterator.  Free it with tracecmd_free_record().
+ */
+struct tep_record *tracecmd_read_cpu_last(struct tracecmd_input *handle,
+					  int cpu);
+
 /* ---- writing (trace-output.c) ---- */
 
 /* Output handle appending to an existing trace.dat open O_RDWR; NULL on error. */

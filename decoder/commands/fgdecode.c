@@ -27,7 +27,8 @@
  * Exit status: 0 success; 1 the trace (with --map: the listing or the
  * kallsyms) cannot be read, out of memory, or the output cannot be written;
  * 2 bad usage; 3 (--strict only) the trace holds stale, unknown or
- * conflicting cookies, orphan stacks or corrupt records.
+ * conflicting cookies, orphan stacks or corrupt records, or data of a CPU
+ * that could not be read.
  */
 #include <errno.h>
 #include <limits.h>
@@ -67,8 +68,14 @@ static int check_strict(struct fgdecode *fg)
 
 	if (!fg->opt.strict ||
 	    !(st->stale + st->unknown + st->conflicting + st->corrupt +
-	      st->orphans))
+	      st->orphans + fg->unread))
 		return 0;
+	if (fg->unread)
+		fg_file_error(fg->opt.path, "--strict: the data of %zu CPU%s was not read to its end",
+			      fg->unread, fg->unread == 1 ? "" : "s");
+	if (!(st->stale + st->unknown + st->conflicting + st->corrupt +
+	      st->orphans))
+		return EXIT_STRICT;
 	if (st->orphans)
 		fg_file_error(fg->opt.path, "--strict: %zu stale, %zu unknown, %zu conflicting cookies, %zu corrupt records, %zu orphan stacks",
 			      st->stale, st->unknown, st->conflicting, st->corrupt,
@@ -246,10 +253,8 @@ static bool no_stack_selected(struct fgdecode *fg)
 	const int bits = 8 * sizeof(fg->stack_types[0]);
 	char list[512], none[64];
 	struct tep_event *ev;
-	size_t len = 0;
+	size_t len = 0, pairs;
 	int type, n = 0;
-
-	size_t pairs;
 
 	if (!(fg->out.ops->flags & OUTPUT_STACKS_ONLY) || fg->opt.an.off_cpu ||
 	    !fg->selected)
@@ -281,6 +286,27 @@ static bool no_stack_selected(struct fgdecode *fg)
 		fg_file_error(fg->opt.path, "%s, for %s, nor does any event of the trace (record with -O stackmap, or trace-cmd record -T)",
 			      none, output_name(fg->out.ops));
 	return true;
+}
+
+/*
+ * After the pass: one warning for each CPU whose data libtracecmd did not
+ * read to the end its headers give (reader_unread()), and one when a
+ * truncated file's repaired copy lost CPU data (reader_salvaged() said what
+ * when the trace was opened); counted for --strict.
+ */
+static void check_unread(struct fgdecode *fg)
+{
+	const struct stackmap_salvage *s = &fg->reader.salvage;
+	struct sm_err what;
+	int stream;
+
+	if (s->fd >= 0 && (s->cut_cpu >= 0 || s->bytes_lost || s->cpus_lost))
+		fg->unread++;
+	for (stream = 0; stream < fg->reader.nr_streams; stream++)
+		if (FAULT_GUARDED(-1, reader_unread(&fg->reader, stream, &what))) {
+			fg_warn("%s: %s", fg->opt.path, what.msg);
+			fg->unread++;
+		}
 }
 
 /* After the pass: the summary lines on stderr, as asked. */
@@ -335,6 +361,7 @@ static int run_guarded(struct fgdecode *fg)
 		fg_file_error(fg->opt.path, "cannot write the output");
 		goto out;
 	}
+	check_unread(fg);
 	print_summary(fg);
 	if (!fg->matched && fg->records &&
 	    (filter_check_span(&fg->opt.filter, fg->first_ts, fg->last_ts,

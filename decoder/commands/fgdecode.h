@@ -46,6 +46,7 @@ struct fgdecode {
 	unsigned long long first_ts;	/* of the records read, in the trace */
 	unsigned long long last_ts;	/* clock's units (ns) */
 	size_t warnings;
+	size_t unread;			/* CPUs whose data was not all read */
 	int err;			/* stops the pass: -ENOMEM, or -EINVAL
 					 * after printing why */
 };

@@ -356,6 +356,7 @@ int reader_open(struct reader *r, const char *path, unsigned int flags,
 	r->path = path;
 	r->file = path;
 	r->salvage.fd = -1;
+	r->extents_ret = 1;
 	ret = reader_check(path, err);
 	if (ret)
 		return ret;
@@ -423,6 +424,15 @@ bool reader_salvaged(const struct reader *r, struct sm_err *what)
 	return true;
 }
 
+/* What reader_unread() compares: @rec is the next record libtracecmd gave. */
+static void note_read(struct reader_queue *q, const struct tep_record *rec)
+{
+	if (!q->read++)
+		q->first_offset = rec->offset;
+	q->last_offset = rec->offset;
+	q->last_ts = rec->ts;
+}
+
 /* Release the records queued for @stream. */
 static void drop_queue(struct reader *r, int stream)
 {
@@ -443,6 +453,7 @@ void reader_close(struct reader *r)
 	tracecmd_close(r->handle);
 	if (r->salvage.fd >= 0)
 		close(r->salvage.fd);
+	stackmap_extents_free(&r->extents);
 	memset(r, 0, sizeof(*r));
 	r->salvage.fd = -1;
 }
@@ -456,10 +467,13 @@ void reader_rewind(struct reader *r)
 		struct reader_queue *q = &r->queues[s];
 
 		drop_queue(r, s);
+		q->read = 0;
 		q->rec[0] = FAULT_GUARDED(r->stream_cpu[s],
 			tracecmd_read_cpu_first(b->handle, r->stream_cpu[s]));
 		q->n = q->rec[0] ? 1 : 0;
 		q->eof = !q->n;
+		if (q->n)
+			note_read(q, q->rec[0]);
 	}
 }
 
@@ -473,10 +487,12 @@ static void fill_queue(struct reader *r, int stream, int i)
 	while (q->n <= i && !q->eof) {
 		rec = FAULT_GUARDED(r->stream_cpu[stream],
 			tracecmd_read_data(b->handle, r->stream_cpu[stream]));
-		if (!rec)
+		if (!rec) {
 			q->eof = true;
-		else
+		} else {
 			q->rec[q->n++] = rec;
+			note_read(q, rec);
+		}
 	}
 }
 
@@ -624,6 +640,95 @@ const struct tepstack_fields *reader_fields(const struct reader *r,
 	if (kind < 0 || kind >= (int)TEPSTACK_NR_KINDS || r->ids[kind] < 0)
 		return NULL;
 	return &r->fields[kind];
+}
+
+/*
+ * The last record libtracecmd finds from the end of @stream's data: is it
+ * the last one the pass read?  (See reader_unread().)
+ */
+static bool read_to_last(struct reader *r, int stream)
+{
+	struct reader_buffer *b = &r->buffers[r->stream_buffer[stream]];
+	struct reader_queue *q = &r->queues[stream];
+	struct tep_record *last;
+	bool same;
+
+	last = FAULT_GUARDED(r->stream_cpu[stream],
+		tracecmd_read_cpu_last(b->handle, r->stream_cpu[stream]));
+	same = last ? q->read && last->offset == q->last_offset : !q->read;
+	tracecmd_free_record(last);
+	return same;
+}
+
+/*
+ * ", K of its N compressed chunks (from file offset O on)": the chunks of
+ * @c that hold data past @reached, when its data is compressed.
+ */
+static void unread_chunks(const struct stackmap_cpu_extent *c,
+			  sm_u64 reached, char *buf, size_t len)
+{
+	unsigned int i;
+
+	for (i = 0; i < c->chunks && c->chunk_end[i] <= reached; i++)
+		;
+	if (i < c->chunks)
+		snprintf(buf, len, ", %u of its %u compressed chunks (from file offset %llu on)",
+			 c->chunks - i, c->chunks,
+			 (unsigned long long)c->chunk_at[i]);
+}
+
+bool reader_unread(struct reader *r, int stream, struct sm_err *what)
+{
+	const struct stackmap_cpu_extent *c = NULL;
+	const char *name = reader_buffer_name(r, stream);
+	unsigned long long page, reached = 0;
+	char where[96] = "", chunks[128] = "", when[64] = "";
+	struct reader_queue *q;
+	struct sm_err ignored;
+	int cpu;
+
+	if (stream < 0 || stream >= r->nr_streams || !r->queues[stream].eof)
+		return false;
+	q = &r->queues[stream];
+	if (r->extents_ret == 1)
+		r->extents_ret = stackmap_tracedat_extents(r->file, &r->extents,
+							   &ignored);
+	if (!r->extents_ret)
+		c = stackmap_extent_find(&r->extents, name,
+					 r->stream_cpu[stream]);
+	/*
+	 * No record read, and none found from the end either: no data, or
+	 * only pages without a record (libtracecmd refuses a file whose
+	 * first page of a CPU it cannot read).
+	 */
+	if ((c && !c->data_size) || read_to_last(r, stream))
+		return false;
+	/* The CPU's id: libtracecmd's index when the headers are not read. */
+	cpu = c ? (int)c->cpu : r->stream_cpu[stream];
+	if (name)
+		snprintf(where, sizeof(where), "buffer \"%s\" ", name);
+	if (q->read)
+		snprintf(when, sizeof(when), "after %llu.%06llu (the last record read)",
+			 q->last_ts / 1000000000, q->last_ts % 1000000000 / 1000);
+	else
+		snprintf(when, sizeof(when), "from its start (no record read)");
+	page = r->extents.page_size;
+	if (q->read && page && !(page & (page - 1)))
+		reached = (q->last_offset & ~(page - 1)) + page -
+			  (q->first_offset & ~(page - 1));
+	if (!c) {
+		sm_err_set(what, "%sCPU %d: data lost %s: libtracecmd stopped at a page or chunk it cannot read, before the CPU's last record",
+			   where, cpu, when);
+		return true;
+	}
+	if (reached > c->data_size)
+		reached = c->data_size;
+	unread_chunks(c, reached, chunks, sizeof(chunks));
+	sm_err_set(what, "%sCPU %d: data lost %s: libtracecmd stopped at a page or chunk it cannot read, %llu bytes into the %llu its headers give: %llu bytes%s not read",
+		   where, cpu, when, reached,
+		   (unsigned long long)c->data_size,
+		   (unsigned long long)(c->data_size - reached), chunks);
+	return true;
 }
 
 /* Add one stats text's "dropped events: N" and "overrun: N" lines to @out. */

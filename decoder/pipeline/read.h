@@ -26,6 +26,7 @@
 #include <trace-cmd.h>
 
 #include "tep_stack.h"
+#include "tracedat_extent.h"
 #include "tracedat_salvage.h"
 
 
@@ -51,6 +52,11 @@ struct reader_queue {
 	struct tep_record *rec[READER_LOOKAHEAD];
 	int n;
 	bool eof;		/* no record after rec[n - 1] */
+	/* Of the records libtracecmd gave since the rewind (reader_unread()): */
+	size_t read;
+	unsigned long long first_offset;	/* record->offset of the first */
+	unsigned long long last_offset;		/* and of the last */
+	unsigned long long last_ts;
 };
 
 /* One buffer of the trace: the top one (index 0) or an instance. */
@@ -98,6 +104,9 @@ struct reader {
 	 */
 	int type_offset;
 	int flags_offset;
+	/* Each CPU's data as the headers give it, read by reader_unread(). */
+	struct stackmap_extents extents;
+	int extents_ret;		/* 1: not read yet */
 };
 
 /**
@@ -314,6 +323,29 @@ enum reader_kind reader_kind(const struct reader *r,
  */
 const struct tepstack_fields *reader_fields(const struct reader *r,
 					    enum reader_kind kind);
+
+/**
+ * reader_unread() - did libtracecmd stop before the end of a stream's data?
+ * @r: the reader, after a pass that read @stream to its end
+ * @stream: 0..nr_streams-1
+ * @what: when it did, one line: the buffer (if an instance) and CPU, the
+ *	time stamp of the last record read, where in the CPU's data the
+ *	reading stopped and how many bytes (and compressed chunks) of it the
+ *	headers give past that
+ *
+ * libtracecmd ends a CPU's records at the first page it cannot read (a
+ * compressed chunk that does not decompress, a page whose header is bad),
+ * as it ends them at the end of the data: tracecmd_read_data() returns
+ * NULL either way.  So the last record read is compared with the last one
+ * tracecmd_read_cpu_last() finds from the end of the data
+ * (trace-input.c: it reads the CPU's last page, and the page before while
+ * a page holds no record), and with the extent the file's headers give
+ * the CPU (stackmap_tracedat_extents()).  A CPU whose headers give it no
+ * data, and a stream the pass did not read to its end, are not short.
+ *
+ * Return: true when data of @stream was not read (@what says what).
+ */
+bool reader_unread(struct reader *r, int stream, struct sm_err *what);
 
 /* What the ring buffers lost while recording, from the stored CPU stats. */
 struct reader_losses {
