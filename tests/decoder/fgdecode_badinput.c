@@ -235,6 +235,38 @@ START_TEST(v7_trace_cut_after_its_data_decodes_the_same)
 }
 END_TEST
 
+/*
+ * CPU 1's second page says it holds more than a page (its commit word, after
+ * the page's 8-byte time stamp): libtracecmd ends CPU 1's records at that
+ * page, as trace-cmd report does, and fgdecode says so in one warning
+ * naming the CPU, the last time stamp read and what was not read; --strict
+ * fails.  CPU 0 keeps every record.
+ */
+START_TEST(cpu_data_read_short_is_warned_and_fails_strict)
+{
+	static const char warning[] =
+		"fgdecode: warning: trace.dat: CPU 1: data lost after 1.000253 (the last record read): libtracecmd stopped at a page or chunk it cannot read, 4096 bytes into the 12288 its headers give: 8192 bytes not read\n";
+	char *whole;
+
+	write_two_cpus();
+	run("--strict trace.dat");
+	ck_assert_int_eq(res.status, 0);
+	whole = strdup(res.out);
+	/* CPU 1's data: the second entry of the table after "flyrecord". */
+	ck_assert_int_eq(shell("cd '%s' && off=$(grep -obUa flyrecord trace.dat | tail -n1 | cut -d: -f1) && "
+			       "data=$(od -An -tu8 -j $((off + 10 + 16)) -N8 trace.dat | tr -d ' ') && "
+			       "printf '\\377\\377' | dd of=trace.dat bs=1 seek=$((data + 4096 + 8)) conv=notrunc status=none",
+			       dir), 0);
+	run("--strict trace.dat");
+	ck_assert_int_eq(res.status, 3);
+	ck_assert_msg(!strncmp(res.err, warning, strlen(warning)), "%s", res.err);
+	ck_assert(strstr(res.err, "fgdecode: trace.dat: --strict: the data of 1 CPU was not read to its end\n"));
+	ck_assert_int_eq(count_of(res.out, "[000]"), count_of(whole, "[000]"));
+	ck_assert_int_lt(count_of(res.out, "[001]"), count_of(whole, "[001]"));
+	free(whole);
+}
+END_TEST
+
 TCase *bad_input_tcase(void)
 {
 	TCase *tc = fgd_tcase("bad input", 120);
@@ -247,5 +279,6 @@ TCase *bad_input_tcase(void)
 	tcase_add_test(tc, truncated_trace_does_not_crash);
 	tcase_add_test(tc, v6_trace_cut_inside_its_data_decodes_the_whole_pages);
 	tcase_add_test(tc, v7_trace_cut_after_its_data_decodes_the_same);
+	tcase_add_test(tc, cpu_data_read_short_is_warned_and_fails_strict);
 	return tc;
 }
