@@ -17,7 +17,7 @@
 #include "tracedat_file.h"
 
 #define EXTENT_MAX_BUFFERS	4096
-#define EXTENT_MAX_CPUS		4096
+#define EXTENT_MAX_CPUS		8192	/* Linux's largest NR_CPUS on x86-64 */
 #define EXTENT_MAX_CHUNKS	(1u << 24)
 
 /* What a walk fills: @out, and the header's page size and CPU count (v6). */
@@ -26,36 +26,35 @@ struct extent_walk {
 	sm_u64 cpus;
 };
 
-/* A new buffer named @name with @cpus CPUs, last in @out. */
-static struct stackmap_buffer_extent *add_buffer(struct tracedat *td,
-						 struct stackmap_extents *out,
-						 const char *name, sm_u64 cpus,
-						 struct sm_err *err)
+/* A new buffer named @name with @cpus CPUs, last in @out (*@b). */
+static int add_buffer(struct tracedat *td, struct stackmap_extents *out,
+		      const char *name, sm_u64 cpus,
+		      struct stackmap_buffer_extent **b, struct sm_err *err)
 {
-	struct stackmap_buffer_extent *b;
+	struct stackmap_buffer_extent *all;
 
 	if (out->nr_buffers == EXTENT_MAX_BUFFERS || cpus > EXTENT_MAX_CPUS) {
-		td_fail(td, err, "buffer \"%s\": %" PRIu64 " CPUs, or more than %d buffers",
+		td_fail(td, err, "buffer \"%s\": %" PRIu64 " CPUs, or more than %d buffers: more than Linux has",
 			name, cpus, EXTENT_MAX_BUFFERS);
-		return NULL;
+		return -E2BIG;
 	}
-	b = realloc(out->buffers, (out->nr_buffers + 1) * sizeof(*b));
-	if (!b) {
+	all = realloc(out->buffers, (out->nr_buffers + 1) * sizeof(*all));
+	if (!all) {
 		td_fail(td, err, "out of memory");
-		return NULL;
+		return -ENOMEM;
 	}
-	out->buffers = b;
-	b += out->nr_buffers;
-	memset(b, 0, sizeof(*b));
-	snprintf(b->name, sizeof(b->name), "%s", name);
-	b->cpus = calloc(cpus ? cpus : 1, sizeof(*b->cpus));
-	if (!b->cpus) {
+	out->buffers = all;
+	*b = all + out->nr_buffers;
+	memset(*b, 0, sizeof(**b));
+	snprintf((*b)->name, sizeof((*b)->name), "%s", name);
+	(*b)->cpus = calloc(cpus ? cpus : 1, sizeof(*(*b)->cpus));
+	if (!(*b)->cpus) {
 		td_fail(td, err, "out of memory");
-		return NULL;
+		return -ENOMEM;
 	}
-	b->nr_cpus = cpus;
+	(*b)->nr_cpus = cpus;
 	out->nr_buffers++;
-	return b;
+	return 0;
 }
 
 /* td_chunks() visitor: one chunk's header into the CPU's extent. */
@@ -120,15 +119,18 @@ static int visit_buffer(struct tracedat *td, sm_u64 id, sm_u64 off,
 			     err);
 	if (ret)
 		return ret;
-	b = add_buffer(td, w->out, opt.name, opt.cpus, err);
-	if (!b)
-		return -ENOMEM;
+	ret = add_buffer(td, w->out, opt.name, opt.cpus, &b, err);
 	for (i = 0; !ret && i < opt.cpus; i++) {
 		c = &b->cpus[i];
 		ret = td_buffer_cpu(td, &opt, i, &cpu, &c->offset, &c->size,
 				    err);
 		c->cpu = cpu;
 		c->data_size = c->size;
+		if (!ret && cpu >= EXTENT_MAX_CPUS) {
+			td_fail(td, err, "buffer \"%s\": CPU id %" PRIu64 ": more than Linux has",
+				opt.name, cpu);
+			ret = -E2BIG;
+		}
 		if (!ret && c->size && (flags & TRACEDAT_SEC_COMPRESS)) {
 			c->data_size = 0;
 			ret = read_chunks(td, c, err);
@@ -144,12 +146,10 @@ static int visit_table(struct tracedat *td, const char *name, sm_u64 table,
 	struct extent_walk *w = ctx;
 	struct stackmap_buffer_extent *b;
 	sm_u64 i;
-	int ret = 0;
+	int ret;
 
 	(void)option;
-	b = add_buffer(td, w->out, name, w->cpus, err);
-	if (!b)
-		return -ENOMEM;
+	ret = add_buffer(td, w->out, name, w->cpus, &b, err);
 	for (i = 0; !ret && i < w->cpus; i++) {
 		b->cpus[i].cpu = i;
 		ret = td_num(td, table + 16 * i, 8, &b->cpus[i].offset,

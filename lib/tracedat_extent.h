@@ -58,8 +58,10 @@ struct stackmap_extents {
  * (read_cpu_data(), handle_options()).  A CPU the headers give no data
  * has a @data_size of 0.
  *
- * Return: 0; -ENOTSUP for a latency trace or a compressed options section;
- * -EBADMSG for a malformed file; -ENOMEM; -errno when it cannot be read.
+ * Return: 0; -E2BIG for more CPUs, or a CPU id higher, than Linux has
+ * (8192) or more than 4096 buffers; -ENOTSUP for a latency trace or a
+ * compressed options section; -EBADMSG for a malformed file; -ENOMEM;
+ * -errno when it cannot be read.
  */
 int stackmap_tracedat_extents(const char *path, struct stackmap_extents *out,
 			      struct sm_err *err);
