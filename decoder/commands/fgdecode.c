@@ -71,7 +71,7 @@ static int check_strict(struct fgdecode *fg)
 	      st->orphans + fg->unread))
 		return 0;
 	if (fg->unread)
-		fg_file_error(fg->opt.path, "--strict: the data of %zu CPU%s was not read to its end",
+		fg_file_error(fg->opt.path, "--strict: the data of %zu CPU%s was damaged or not read to its end",
 			      fg->unread, fg->unread == 1 ? "" : "s");
 	if (!(st->stale + st->unknown + st->conflicting + st->corrupt +
 	      st->orphans))

@@ -378,6 +378,7 @@ int reader_open(struct reader *r, const char *path, unsigned int flags,
 		goto fail_salvage;
 	}
 	r->tep = tracecmd_get_tep(r->handle);
+	r->page_size = tep_get_page_size(r->tep);
 	r->file_version = tracecmd_get_in_file_version(r->handle);
 	r->nr_cpus = buffer_cpus(r->handle);
 	ret = open_buffers(r, err);
@@ -435,13 +436,110 @@ bool reader_salvaged(const struct reader *r, struct sm_err *what)
 	return true;
 }
 
-/* What reader_unread() compares: @rec is the next record libtracecmd gave. */
-static void note_read(struct reader_queue *q, const struct tep_record *rec)
+/* The page of the last record read of @q ended before its data did. */
+static void note_short_page(struct reader_queue *q)
 {
+	if (!q->short_pages++) {
+		q->short_ts = q->last_ts;
+		q->short_offset = q->last_offset;
+	}
+	q->page_open = false;
+}
+
+/* A record of no event, back in time or too short: the data is damaged. */
+static void note_bad_record(struct reader_queue *q)
+{
+	if (!q->bad_records++)
+		q->bad_ts = q->last_ts;
+}
+
+/*
+ * Is @rec shorter than its event's fields (an array's start)?  Only damaged
+ * data makes one (the ring buffer writes an event's whole entry), and
+ * libtraceevent's handlers read past it (libtracecmd's funcgraph_exit
+ * handler indented a damaged depth of 2^31 spaces).
+ */
+static bool too_short(struct reader *r, struct tep_record *rec)
+{
+	struct tep_event *event = tep_find_event(r->tep, reader_type(r, rec));
+	struct tep_format_field *f;
+	int end = 0;
+
+	if (!event)
+		return false;
+	for (f = event->format.common_fields; f; f = f->next)
+		if (f->offset + f->size > end)
+			end = f->offset + f->size;
+	/* An array may be cut to what was recorded (ftrace's kernel_stack). */
+	for (f = event->format.fields; f; f = f->next)
+		if (f->offset + (f->flags & TEP_FIELD_IS_ARRAY ? 0 : f->size) > end)
+			end = f->offset + (f->flags & TEP_FIELD_IS_ARRAY ? 0 : f->size);
+	return rec->size < end;
+}
+
+/* Record header types that are no record (libtraceevent's kbuffer.h). */
+#define KB_TYPE_PADDING		29
+#define KB_TYPE_TIME_EXTEND	30
+#define KB_TYPE_TIME_STAMP	31
+
+/*
+ * Does @rec end its page: after it, only padding and time stamps up to the
+ * page's commit, as libtraceevent's kbuffer walks a page (kbuffer-parse.c
+ * kbuffer_load_subbuffer(), __next_event(), translate_data(): a page is a
+ * u64 time stamp, a long commit (the data's length, flags in its top
+ * bits), then record headers: a u32 of type_len (5 bits) and time delta,
+ * type_len 0 a u32 length before the data, padding a u32 length, time
+ * extends and stamps a u32 more).  The page is where @rec's data lies:
+ * record->offset is the page's offset plus the header's place in it, and
+ * record->data is record->record_size - record->size bytes past that.
+ */
+static bool ends_page(struct reader *r, const struct tep_record *rec)
+{
+	unsigned long long page = r->page_size, in_page, commit, pos, word;
+	int long_size = tep_get_header_page_size(r->tep);
+	const char *base;
+	unsigned int type;
+
+	if (!page || (page & (page - 1)) || (long_size != 4 && long_size != 8) ||
+	    rec->record_size < rec->size)
+		return true;	/* not known: nothing said */
+	in_page = rec->offset & (page - 1);
+	base = (const char *)rec->data - (rec->record_size - rec->size) -
+	       in_page;
+	commit = tep_read_number(r->tep, base + 8, long_size) &
+		 ((1ULL << 27) - 1);
+	pos = in_page + rec->record_size;
+	commit += 8 + long_size;
+	while (pos < commit && pos + 8 <= page) {
+		word = tep_read_number(r->tep, base + pos, 4);
+		type = tep_is_file_bigendian(r->tep) ? word >> 27 : word & 31;
+		if (type == KB_TYPE_PADDING)
+			pos += 4 + tep_read_number(r->tep, base + pos + 4, 4);
+		else if (type == KB_TYPE_TIME_EXTEND || type == KB_TYPE_TIME_STAMP)
+			pos += 8;
+		else
+			return false;	/* a record libtraceevent skipped */
+	}
+	return pos == commit;
+}
+
+/* What reader_unread() compares: @rec is the next record libtracecmd gave. */
+static void note_read(struct reader *r, struct reader_queue *q,
+		      struct tep_record *rec)
+{
+	unsigned long long mask = ~(unsigned long long)(r->page_size - 1);
+
+	if (q->read && q->page_open &&
+	    (rec->offset & mask) != (q->last_offset & mask))
+		note_short_page(q);
+	if ((q->read && rec->ts < q->last_ts) ||
+	    !tep_find_event(r->tep, reader_type(r, rec)))
+		note_bad_record(q);
 	if (!q->read++)
 		q->first_offset = rec->offset;
 	q->last_offset = rec->offset;
 	q->last_ts = rec->ts;
+	q->page_open = !ends_page(r, rec);
 }
 
 /* Release the records queued for @stream. */
@@ -479,12 +577,15 @@ void reader_rewind(struct reader *r)
 
 		drop_queue(r, s);
 		q->read = 0;
+		q->short_pages = 0;
+		q->bad_records = 0;
+		q->page_open = false;
 		q->rec[0] = FAULT_GUARDED(r->stream_cpu[s],
 			tracecmd_read_cpu_first(b->handle, r->stream_cpu[s]));
 		q->n = q->rec[0] ? 1 : 0;
 		q->eof = !q->n;
 		if (q->n)
-			note_read(q, q->rec[0]);
+			note_read(r, q, q->rec[0]);
 	}
 }
 
@@ -500,9 +601,15 @@ static void fill_queue(struct reader *r, int stream, int i)
 			tracecmd_read_data(b->handle, r->stream_cpu[stream]));
 		if (!rec) {
 			q->eof = true;
+			if (q->page_open)
+				note_short_page(q);
+		} else if (too_short(r, rec)) {
+			/* Counted, not handed out: nothing can print it. */
+			note_bad_record(q);
+			tracecmd_free_record(rec);
 		} else {
 			q->rec[q->n++] = rec;
-			note_read(q, rec);
+			note_read(r, q, rec);
 		}
 	}
 }
@@ -707,17 +814,37 @@ bool reader_unread(struct reader *r, int stream, struct sm_err *what)
 	if (!r->extents_ret)
 		c = stackmap_extent_find(&r->extents, name,
 					 r->stream_cpu[stream]);
-	/*
-	 * No record read, and none found from the end either: no data, or
-	 * only pages without a record (libtracecmd refuses a file whose
-	 * first page of a CPU it cannot read).
-	 */
-	if ((c && !c->data_size) || read_to_last(r, stream))
+	if (c && !c->data_size)
 		return false;
 	/* The CPU's id: libtracecmd's index when the headers are not read. */
 	cpu = c ? (int)c->cpu : r->stream_cpu[stream];
 	if (name)
 		snprintf(where, sizeof(where), "buffer \"%s\" ", name);
+	/*
+	 * No record read, and none found from the end either: no data, or
+	 * only pages without a record (libtracecmd refuses a file whose
+	 * first page of a CPU it cannot read).
+	 */
+	if (read_to_last(r, stream)) {
+		if (!q->short_pages && q->bad_records) {
+			sm_err_set(what, "%sCPU %d: data damaged after %llu.%06llu: %zu records of no known event, shorter than their event or back in time: the events there are lost (a damaged record, or a compressed chunk that decompressed into other bytes)",
+				   where, cpu, q->bad_ts / 1000000000,
+				   q->bad_ts % 1000000000 / 1000,
+				   q->bad_records);
+			return true;
+		}
+		if (!q->short_pages)
+			return false;
+		page = r->page_size;
+		sm_err_set(what, "%sCPU %d: data lost inside %zu page%s, the first after %llu.%06llu, %llu bytes into its data: their records end before the page's data does (a damaged record, or a compressed chunk that decompressed into other bytes)",
+			   where, cpu, q->short_pages,
+			   q->short_pages == 1 ? "" : "s",
+			   q->short_ts / 1000000000,
+			   q->short_ts % 1000000000 / 1000,
+			   (q->short_offset & ~(page - 1)) -
+			   (q->first_offset & ~(page - 1)));
+		return true;
+	}
 	if (q->read)
 		snprintf(when, sizeof(when), "after %llu.%06llu (the last record read)",
 			 q->last_ts / 1000000000, q->last_ts % 1000000000 / 1000);

@@ -57,6 +57,12 @@ struct reader_queue {
 	unsigned long long first_offset;	/* record->offset of the first */
 	unsigned long long last_offset;		/* and of the last */
 	unsigned long long last_ts;
+	bool page_open;		/* the last record does not end its page */
+	size_t short_pages;	/* pages whose records ended before it */
+	unsigned long long short_ts;		/* the first such page's last */
+	unsigned long long short_offset;	/* record: ts and offset */
+	size_t bad_records;	/* of no known event, or back in time */
+	unsigned long long bad_ts;		/* the record before the first */
 };
 
 /* One buffer of the trace: the top one (index 0) or an instance. */
@@ -86,6 +92,7 @@ struct reader {
 	struct tracecmd_input *handle;
 	struct tep_handle *tep;
 	unsigned long file_version;		/* 6 or 7 */
+	unsigned long long page_size;		/* the file header's */
 	int nr_cpus;				/* of the top buffer */
 	int nr_buffers;				/* top + instances */
 	struct reader_buffer *buffers;		/* [nr_buffers] */
@@ -340,8 +347,15 @@ const struct tepstack_fields *reader_fields(const struct reader *r,
  * tracecmd_read_cpu_last() finds from the end of the data
  * (trace-input.c: it reads the CPU's last page, and the page before while
  * a page holds no record), and with the extent the file's headers give
- * the CPU (stackmap_tracedat_extents()).  A CPU whose headers give it no
- * data, and a stream the pass did not read to its end, are not short.
+ * the CPU (stackmap_tracedat_extents()).  And libtraceevent ends a page's
+ * records at the first record header that runs past the page's commit
+ * (a damaged record, or a compressed chunk that decompressed into other
+ * bytes: zstd keeps no checksum), then goes on at the next page: each
+ * page's last record is checked to end where the page's data does.  Such
+ * bytes also make records of no event the trace has a format for, and
+ * time stamps that go back: a CPU's ring buffer holds neither.  A CPU
+ * whose headers give it no data, and a stream the pass did not read to its
+ * end, are not short.
  *
  * Return: true when data of @stream was not read (@what says what).
  */

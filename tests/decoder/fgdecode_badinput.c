@@ -260,7 +260,7 @@ START_TEST(cpu_data_read_short_is_warned_and_fails_strict)
 	run("--strict trace.dat");
 	ck_assert_int_eq(res.status, 3);
 	ck_assert_msg(!strncmp(res.err, warning, strlen(warning)), "%s", res.err);
-	ck_assert(strstr(res.err, "fgdecode: trace.dat: --strict: the data of 1 CPU was not read to its end\n"));
+	ck_assert(strstr(res.err, "fgdecode: trace.dat: --strict: the data of 1 CPU was damaged or not read to its end\n"));
 	ck_assert_int_eq(count_of(res.out, "[000]"), count_of(whole, "[000]"));
 	ck_assert_int_lt(count_of(res.out, "[001]"), count_of(whole, "[001]"));
 	free(whole);
