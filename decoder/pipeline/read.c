@@ -814,7 +814,12 @@ bool reader_unread(struct reader *r, int stream, struct sm_err *what)
 	if (!r->extents_ret)
 		c = stackmap_extent_find(&r->extents, name,
 					 r->stream_cpu[stream]);
-	if (c && !c->data_size)
+	/*
+	 * No data: the headers give none, or (not read) no record came.
+	 * tracecmd_read_cpu_last() checks no CPU index: it is asked only of
+	 * a CPU the headers or its records show libtracecmd has.
+	 */
+	if (c ? !c->data_size : !q->read)
 		return false;
 	/* The CPU's id: libtracecmd's index when the headers are not read. */
 	cpu = c ? (int)c->cpu : r->stream_cpu[stream];
