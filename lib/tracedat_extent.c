@@ -110,10 +110,16 @@ static int visit_buffer(struct tracedat *td, sm_u64 id, sm_u64 off,
 	struct td_buffer opt;
 	int ret;
 
-	(void)size;
 	if (id != 3)	/* TRACECMD_OPTION_BUFFER */
 		return 0;
 	ret = td_buffer(td, off, &opt, err);
+	/* trace-cmd writes nothing else in it (tcmd_out_add_buffer_option()). */
+	if (!ret && (opt.cpus > size / 20 ||
+		     opt.table + 20 * opt.cpus != off + size)) {
+		td_fail(td, err, "offset %" PRIu64 ": buffer option: its fields take %" PRIu64 " of its %" PRIu64 " bytes",
+			off, opt.table + 20 * opt.cpus - off, size);
+		return -EPROTO;
+	}
 	if (!ret)
 		ret = td_num(td, opt.section + 2, 2, &flags, "section flags",
 			     err);

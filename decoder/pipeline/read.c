@@ -323,10 +323,13 @@ static struct tracecmd_input *open_trace(struct reader *r, unsigned int flags,
 	/*
 	 * Nor more CPUs than Linux has: libtracecmd 1.3 walks every CPU up
 	 * to a damaged count or id (tracecmd_init_data() took 45 s on a CPU
-	 * id of 16711680).  The extents read here serve reader_unread().
+	 * id of 16711680).  Nor a BUFFER option whose fields do not fill it:
+	 * libtracecmd places no data with it (a damaged name took the clock
+	 * and the CPU count, and every record, in silence).  The extents
+	 * read here serve reader_unread().
 	 */
 	r->extents_ret = stackmap_tracedat_extents(r->path, &r->extents, &bad);
-	if (r->extents_ret == -E2BIG) {
+	if (r->extents_ret == -E2BIG || r->extents_ret == -EPROTO) {
 		sm_err_set(err, "corrupt: %s", sm_err_after_path(&bad, r->path));
 		return NULL;
 	}
