@@ -457,27 +457,36 @@ static void note_bad_record(struct reader_queue *q)
 }
 
 /*
- * Is @rec shorter than its event's fields (an array's start)?  Only damaged
- * data makes one (the ring buffer writes an event's whole entry), and
- * libtraceevent's handlers read past it (libtracecmd's funcgraph_exit
- * handler indented a damaged depth of 2^31 spaces).
+ * Does @rec have the size of its event?  Shorter than its fields (up to an
+ * array's start): -1.  Only damaged data makes one (the ring buffer writes
+ * an event's whole entry), and libtraceevent's handlers read past it
+ * (libtracecmd's funcgraph_exit handler indented a damaged depth of 2^31
+ * spaces).  Longer than fields of fixed sizes and their padding: 1 (a
+ * damaged length that swallowed the records after it).  Else 0.
  */
-static bool too_short(struct reader *r, struct tep_record *rec)
+static int record_fits(struct reader *r, struct tep_record *rec)
 {
 	struct tep_event *event = tep_find_event(r->tep, reader_type(r, rec));
 	struct tep_format_field *f;
-	int end = 0;
+	int fixed = 0, end = 0;
+	bool variable = false;
 
 	if (!event)
-		return false;
+		return 0;
 	for (f = event->format.common_fields; f; f = f->next)
+		if (f->offset + f->size > fixed)
+			fixed = f->offset + f->size;
+	for (f = event->format.fields; f; f = f->next) {
+		/* An array may be cut to what was recorded (kernel_stack). */
+		variable |= !!(f->flags & (TEP_FIELD_IS_ARRAY | TEP_FIELD_IS_DYNAMIC));
+		if (f->offset + (f->flags & TEP_FIELD_IS_ARRAY ? 0 : f->size) > fixed)
+			fixed = f->offset + (f->flags & TEP_FIELD_IS_ARRAY ? 0 : f->size);
 		if (f->offset + f->size > end)
 			end = f->offset + f->size;
-	/* An array may be cut to what was recorded (ftrace's kernel_stack). */
-	for (f = event->format.fields; f; f = f->next)
-		if (f->offset + (f->flags & TEP_FIELD_IS_ARRAY ? 0 : f->size) > end)
-			end = f->offset + (f->flags & TEP_FIELD_IS_ARRAY ? 0 : f->size);
-	return rec->size < end;
+	}
+	if (rec->size < fixed)
+		return -1;
+	return !variable && rec->size > (end > fixed ? end : fixed) + 8;
 }
 
 /* Record header types that are no record (libtraceevent's kbuffer.h). */
@@ -536,7 +545,8 @@ static void note_read(struct reader *r, struct reader_queue *q,
 	    (rec->offset & mask) != (q->last_offset & mask))
 		note_short_page(q);
 	if ((q->read && rec->ts < q->last_ts) ||
-	    !tep_find_event(r->tep, reader_type(r, rec)))
+	    !tep_find_event(r->tep, reader_type(r, rec)) ||
+	    record_fits(r, rec))
 		note_bad_record(q);
 	if (!q->read++)
 		q->first_offset = rec->offset;
@@ -606,7 +616,7 @@ static void fill_queue(struct reader *r, int stream, int i)
 			q->eof = true;
 			if (q->page_open)
 				note_short_page(q);
-		} else if (too_short(r, rec)) {
+		} else if (record_fits(r, rec) < 0) {
 			/* Counted, not handed out: nothing can print it. */
 			note_bad_record(q);
 			tracecmd_free_record(rec);
@@ -835,7 +845,7 @@ bool reader_unread(struct reader *r, int stream, struct sm_err *what)
 	 */
 	if (read_to_last(r, stream)) {
 		if (!q->short_pages && q->bad_records) {
-			sm_err_set(what, "%sCPU %d: data damaged after %llu.%06llu: %zu records of no known event, shorter than their event or back in time: the events there are lost (a damaged record, or a compressed chunk that decompressed into other bytes)",
+			sm_err_set(what, "%sCPU %d: data damaged after %llu.%06llu: %zu records of no known event, not of their event's size or back in time: the events there are lost (a damaged record, or a compressed chunk that decompressed into other bytes)",
 				   where, cpu, q->bad_ts / 1000000000,
 				   q->bad_ts % 1000000000 / 1000,
 				   q->bad_records);
