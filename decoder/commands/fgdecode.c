@@ -66,10 +66,14 @@ static int check_strict(struct fgdecode *fg)
 {
 	const struct resolve_stats *st = &fg->res.stats;
 
+	bool salvaged = fg->reader.salvage.fd >= 0;
+
 	if (!fg->opt.strict ||
 	    !(st->stale + st->unknown + st->conflicting + st->corrupt +
-	      st->orphans + fg->unread))
+	      st->orphans + fg->unread + salvaged))
 		return 0;
+	if (salvaged)
+		fg_file_error(fg->opt.path, "--strict: truncated: decoded from a repaired copy");
 	if (fg->unread)
 		fg_file_error(fg->opt.path, "--strict: the data of %zu CPU%s was damaged or not read to its end",
 			      fg->unread, fg->unread == 1 ? "" : "s");
@@ -290,18 +294,14 @@ static bool no_stack_selected(struct fgdecode *fg)
 
 /*
  * After the pass: one warning for each CPU whose data libtracecmd did not
- * read to the end its headers give (reader_unread()), and one when a
- * truncated file's repaired copy lost CPU data (reader_salvaged() said what
- * when the trace was opened); counted for --strict.
+ * read to the end its headers give, or read damaged (reader_unread());
+ * counted for --strict.
  */
 static void check_unread(struct fgdecode *fg)
 {
-	const struct stackmap_salvage *s = &fg->reader.salvage;
 	struct sm_err what;
 	int stream;
 
-	if (s->fd >= 0 && (s->cut_cpu >= 0 || s->bytes_lost || s->cpus_lost))
-		fg->unread++;
 	for (stream = 0; stream < fg->reader.nr_streams; stream++)
 		if (FAULT_GUARDED(-1, reader_unread(&fg->reader, stream, &what))) {
 			fg_warn("%s: %s", fg->opt.path, what.msg);
