@@ -413,10 +413,15 @@ int td6_tables(struct tracedat *td, const struct tracedat_head *h,
 	}
 	if (ret)
 		return ret;
-	if (strncmp(kind, "flyrecord", 9)) {
+	if (!strncmp(kind, "latency", 7)) {
 		td_fail(td, err, "offset %" PRIu64 ": a latency trace: no CPU data to place",
 			off);
 		return -ENOTSUP;
+	}
+	if (strncmp(kind, "flyrecord", 9)) {
+		td_fail(td, err, "offset %" PRIu64 ": data kind: not \"options\", \"flyrecord\" or \"latency\" (a damaged size before it)",
+			off);
+		return -EBADMSG;
 	}
 	return visit(td, "", off + sizeof(kind), 0, ctx, err);
 }

@@ -142,7 +142,9 @@ int td_chunks(struct tracedat *td, sm_u64 off, sm_u64 end, sm_u64 *count,
  * The parts before it are walked as td6_headers() does, then the option
  * list (td6_options()) for each instance's BUFFER option (trace-input.c
  * read_headers_v6(), read_options_type(), handle_options()); *@cpus is the
- * CPU count every table has.  -ENOTSUP for a latency trace (no table).
+ * CPU count every table has.  -ENOTSUP for a latency trace (no table);
+ * -EBADMSG for a data kind that is none of the three (the sizes before it
+ * are damaged).
  * The instances' tables go to @visit before the top buffer's.
  */
 typedef int (*td6_table_fn)(struct tracedat *td, const char *name,

@@ -293,6 +293,20 @@ static void refused(struct reader *r, bool headers, int ret,
 		sm_err_set(err, "not a trace-cmd trace.dat file, or its headers are corrupt");
 }
 
+/* Is @path a version 7 file (or later)?  Its header was checked. */
+static bool version7(const char *path)
+{
+	char buf[STACKMAP_TRACEDAT_MAGIC_LEN + 8] = "";
+	int fd = open(path, O_RDONLY);
+
+	if (fd < 0)
+		return true;
+	if (pread(fd, buf, sizeof(buf) - 1, 0) < 0)
+		buf[0] = 0;
+	close(fd);
+	return strtoul(buf + STACKMAP_TRACEDAT_MAGIC_LEN, NULL, 10) >= 7;
+}
+
 static struct tracecmd_input *open_trace(struct reader *r, unsigned int flags,
 					 struct sm_err *err)
 {
@@ -329,7 +343,13 @@ static struct tracecmd_input *open_trace(struct reader *r, unsigned int flags,
 	 * read here serve reader_unread().
 	 */
 	r->extents_ret = stackmap_tracedat_extents(r->path, &r->extents, &bad);
-	if (r->extents_ret == -E2BIG || r->extents_ret == -EPROTO) {
+	/*
+	 * A version 6 file whose header parts do not lead to its CPU table
+	 * has a damaged size among them: libtraceevent 1.7 read past the
+	 * printk formats when theirs was made smaller.
+	 */
+	if (r->extents_ret == -E2BIG || r->extents_ret == -EPROTO ||
+	    (r->extents_ret == -EBADMSG && !version7(r->path))) {
 		sm_err_set(err, "corrupt: %s", sm_err_after_path(&bad, r->path));
 		return NULL;
 	}
