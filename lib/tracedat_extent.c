@@ -24,6 +24,7 @@
 struct extent_walk {
 	struct stackmap_extents *out;
 	sm_u64 cpus;
+	bool latency;		/* v7: a BUFFER_TEXT option (a latency trace) */
 };
 
 /* A new buffer named @name with @cpus CPUs, last in @out (*@b). */
@@ -110,6 +111,7 @@ static int visit_buffer(struct tracedat *td, sm_u64 id, sm_u64 off,
 	struct td_buffer opt;
 	int ret;
 
+	w->latency |= id == 22;	/* TRACECMD_OPTION_BUFFER_TEXT */
 	if (id != 3)	/* TRACECMD_OPTION_BUFFER */
 		return 0;
 	ret = td_buffer(td, off, &opt, err);
@@ -168,6 +170,17 @@ static int visit_table(struct tracedat *td, const char *name, sm_u64 table,
 	return ret;
 }
 
+/* Does @e hold the top buffer (named "")? */
+static bool has_top(const struct stackmap_extents *e)
+{
+	unsigned int b;
+
+	for (b = 0; b < e->nr_buffers; b++)
+		if (!e->buffers[b].name[0])
+			return true;
+	return false;
+}
+
 int stackmap_tracedat_extents(const char *path, struct stackmap_extents *out,
 			      struct sm_err *err)
 {
@@ -188,6 +201,17 @@ int stackmap_tracedat_extents(const char *path, struct stackmap_extents *out,
 	close(td.fd);
 	if (!ret && h.file_version >= 7)
 		ret = td_walk_file(path, false, visit_buffer, &w, err);
+	/*
+	 * trace-cmd writes the top buffer's BUFFER option, with no CPU when
+	 * only instances were recorded (out_write_cpu_data()): without it,
+	 * libtracecmd places none of the top buffer's data.
+	 */
+	if (!ret && h.file_version >= 7 && !w.latency &&
+	    !has_top(out)) {
+		sm_err_set(err, "%s: no BUFFER option places the top buffer's data",
+			   path);
+		ret = -EPROTO;
+	}
 	if (ret)
 		stackmap_extents_free(out);
 	return ret;

@@ -61,7 +61,9 @@ struct stackmap_extents {
  * Return: 0; -E2BIG for more CPUs, or a CPU id higher, than Linux has
  * (8192) or more than 4096 buffers; -EPROTO for a version 7 BUFFER option
  * whose fields do not end where it does (a damaged name, clock or CPU
- * count: libtracecmd then places no data, or other data); -ENOTSUP for a latency trace or a
+ * count: libtracecmd then places no data, or other data), or a version 7
+ * file without the top buffer's BUFFER option (not a latency trace);
+ * -ENOTSUP for a latency trace or a
  * compressed options section; -EBADMSG for a malformed file; -ENOMEM;
  * -errno when it cannot be read.
  */
