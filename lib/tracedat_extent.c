@@ -25,6 +25,7 @@ struct extent_walk {
 	struct stackmap_extents *out;
 	sm_u64 cpus;
 	bool latency;		/* v7: a BUFFER_TEXT option (a latency trace) */
+	sm_u64 cpu_count;	/* v7: the CPUCOUNT option's, 0 when none */
 };
 
 /* A new buffer named @name with @cpus CPUs, last in @out (*@b). */
@@ -100,6 +101,56 @@ static int read_chunks(struct tracedat *td, struct stackmap_cpu_extent *c,
 			 c, err);
 }
 
+/*
+ * A section's flags: trace-cmd knows only TRACECMD_SEC_FL_COMPRESS.  With
+ * it cleared by a damaged byte, libtracecmd took the compressed printk
+ * formats for text and libtraceevent 1.7's tep_parse_printk_formats() read
+ * past them.
+ */
+static int check_flags(struct tracedat *td, sm_u64 section,
+		       struct sm_err *err)
+{
+	sm_u64 flags;
+	int ret;
+
+	ret = td_num(td, section + 2, 2, &flags, "section flags", err);
+	if (!ret && (flags & ~(sm_u64)TRACEDAT_SEC_COMPRESS)) {
+		td_fail(td, err, "offset %" PRIu64 ": section flags 0x%" PRIx64 ": not a section trace-cmd writes",
+			section + 2, flags);
+		ret = -EPROTO;
+	}
+	return ret;
+}
+
+/* An option placing a section (HEADER_INFO .. CMDLINES): its flags. */
+static int check_section(struct tracedat *td, sm_u64 off, struct sm_err *err)
+{
+	sm_u64 section;
+	int ret;
+
+	ret = td_num(td, off, 8, &section, "section offset", err);
+	return ret ? ret : check_flags(td, section, err);
+}
+
+/* The CPUCOUNT option: no more CPUs than Linux has (libtracecmd walks them). */
+static int check_cpu_count(struct tracedat *td, sm_u64 off, sm_u64 size,
+			   sm_u64 *count, struct sm_err *err)
+{
+	sm_u64 cpus;
+	int ret;
+
+	if (size < 4)
+		return 0;
+	ret = td_num(td, off, 4, &cpus, "CPU count option", err);
+	*count = cpus;
+	if (!ret && cpus > EXTENT_MAX_CPUS) {
+		td_fail(td, err, "offset %" PRIu64 ": CPU count %" PRIu64 ": more than Linux has",
+			off, cpus);
+		ret = -E2BIG;
+	}
+	return ret;
+}
+
 /* Version 7: the option chain's visitor, each BUFFER option's CPUs. */
 static int visit_buffer(struct tracedat *td, sm_u64 id, sm_u64 off,
 			sm_u64 size, void *ctx, struct sm_err *err)
@@ -112,9 +163,15 @@ static int visit_buffer(struct tracedat *td, sm_u64 id, sm_u64 off,
 	int ret;
 
 	w->latency |= id == 22;	/* TRACECMD_OPTION_BUFFER_TEXT */
+	if (id == 8)		/* TRACECMD_OPTION_CPUCOUNT */
+		return check_cpu_count(td, off, size, &w->cpu_count, err);
+	if (id >= 16 && id <= 21 && size >= 8)	/* HEADER_INFO .. CMDLINES */
+		return check_section(td, off, err);
 	if (id != 3)	/* TRACECMD_OPTION_BUFFER */
 		return 0;
 	ret = td_buffer(td, off, &opt, err);
+	if (!ret)
+		ret = check_flags(td, opt.section, err);
 	/* trace-cmd writes nothing else in it (tcmd_out_add_buffer_option()). */
 	if (!ret && (opt.cpus > size / 20 ||
 		     opt.table + 20 * opt.cpus != off + size)) {
@@ -170,6 +227,28 @@ static int visit_table(struct tracedat *td, const char *name, sm_u64 table,
 	return ret;
 }
 
+/*
+ * trace-cmd numbers the CPUs of a BUFFER option below the CPUCOUNT option's
+ * count (when there is one): a higher id is a damaged one, and libtracecmd
+ * 1.3 read no record of the CPU whose id 0 became 255.
+ */
+static int check_ids(const char *path, const struct stackmap_extents *e,
+		     sm_u64 count, struct sm_err *err)
+{
+	unsigned int b, c;
+
+	for (b = 0; count && b < e->nr_buffers; b++)
+		for (c = 0; c < e->buffers[b].nr_cpus; c++)
+			if (e->buffers[b].cpus[c].cpu >= count) {
+				sm_err_set(err, "%s: buffer \"%s\": CPU id %u: the trace has %llu CPUs",
+					   path, e->buffers[b].name,
+					   e->buffers[b].cpus[c].cpu,
+					   (unsigned long long)count);
+				return -EPROTO;
+			}
+	return 0;
+}
+
 /* Does @e hold the top buffer (named "")? */
 static bool has_top(const struct stackmap_extents *e)
 {
@@ -212,6 +291,8 @@ int stackmap_tracedat_extents(const char *path, struct stackmap_extents *out,
 			   path);
 		ret = -EPROTO;
 	}
+	if (!ret && h.file_version >= 7)
+		ret = check_ids(path, out, w.cpu_count, err);
 	if (ret)
 		stackmap_extents_free(out);
 	return ret;

@@ -58,11 +58,14 @@ struct stackmap_extents {
  * (read_cpu_data(), handle_options()).  A CPU the headers give no data
  * has a @data_size of 0.
  *
- * Return: 0; -E2BIG for more CPUs, or a CPU id higher, than Linux has
- * (8192) or more than 4096 buffers; -EPROTO for a version 7 BUFFER option
+ * Return: 0; -E2BIG for more CPUs (in a table, a BUFFER option or the
+ * CPUCOUNT option), or a CPU id higher, than Linux has (8192) or more than
+ * 4096 buffers; -EPROTO for a version 7 section placed by an option with
+ * flags trace-cmd does not write, a version 7 BUFFER option
  * whose fields do not end where it does (a damaged name, clock or CPU
- * count: libtracecmd then places no data, or other data), or a version 7
- * file without the top buffer's BUFFER option (not a latency trace);
+ * count: libtracecmd then places no data, or other data) or that numbers a
+ * CPU at or above the CPUCOUNT option's count, or a version 7 file without
+ * the top buffer's BUFFER option (not a latency trace);
  * -ENOTSUP for a latency trace or a
  * compressed options section; -EBADMSG for a malformed file; -ENOMEM;
  * -errno when it cannot be read.
