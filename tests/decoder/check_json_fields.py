@@ -19,7 +19,9 @@ import re
 import subprocess
 import sys
 
-REPORT_LINE = re.compile(r"^\s*\S.*?\[\d+\]\s+[\d.]+: (\S+):\s+(.*)$")
+# "COMM-PID [CPU] [FLAGS] SEC.USEC: EVENT: FIELDS" (trace-cmd 3.3 prints the latency flags, "d..2." or with
+# -R "[000]-0x1"; 3.1.6 none)
+REPORT_LINE = re.compile(r"^\s*\S.*?\[\d+\]\S*\s+(?:[a-zA-Z0-9.]{4,6}\s+)?\d+\.\d+: (\S+):\s+(.*)$")
 FIELD = re.compile(r"(\w+)=(ARRAY\[[^\]]*\]|\S*)")
 
 
