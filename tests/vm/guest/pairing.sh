@@ -21,10 +21,10 @@
 #   pins         the migration phase with each CPU's pin table cut to one entry (test_pin_slots=1 of the
 #                module built with STACKMAP_TEST_PIN_SLOTS, /extra/stackmap-pins.ko), so that hits find it
 #                full, where probes run preemptible (6.13 and later) and the host passed that module
-#   filter       a filter on stack_cookie that drops the stack records of about a quarter of the slots at their
-#                commit (cookie & 6: on 6.1 'cookie & 4' dropped 80 % of the records, its hot stacks' slots
-#                lacking bit 2, and left too few stacks to check) beside one on kmem:kmalloc that drops about half
-#                of its events (bytes_req & 8)
+#   filter       a filter on stack_cookie that drops at their commit the stack records of about a quarter of
+#                the slots, of tasks of even pids ('(cookie & 6) || (common_pid & 1)': a slot filter alone dropped
+#                80-90 % of the records when the hot stacks' slots lacked those bits, and left too few stacks to
+#                check) beside one on kmem:kmalloc that drops about half of its events (bytes_req & 8)
 #   pidfilter    a full flight recording (trace-cmd start -B full, every task) beside an instance filtered to one
 #                task (set_event_pid: what trace-cmd record -P PID sets up) that lists directories and opens
 #                files by itself, another task listing the same directories first: the instance filters out the
@@ -114,7 +114,7 @@ phase_migration() {
 phase_filter() {
 	begin filter "$KMEM"
 	trace-cmd record -q -b 8192 -e stackmap:stack_define -e stackmap:stack_fallback \
-		-e stackmap:stack_cookie -f 'cookie & 6' -e kmem:kmalloc -f 'bytes_req & 8' -e kmem:kmem_cache_alloc \
+		-e stackmap:stack_cookie -f '(cookie & 6) || (common_pid & 1)' -e kmem:kmalloc -f 'bytes_req & 8' -e kmem:kmem_cache_alloc \
 		-o "$SHARE/filter/trace.dat" \
 		sh -c '. /guest-common.sh; sleep 1; allocate 4 & dir_loop 60 & read_loop 3000 & wait'
 	end
