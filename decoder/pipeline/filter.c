@@ -138,16 +138,6 @@ bool filter_active(const struct filter *f)
 	       f->has_from || f->has_to || f->nr_fstrings;
 }
 
-static bool has_int(const int *vals, size_t nr, int val)
-{
-	size_t i;
-
-	for (i = 0; i < nr; i++)
-		if (vals[i] == val)
-			return true;
-	return false;
-}
-
 /* Is @s exactly the @len bytes at @p? */
 static bool same(const char *s, const char *p, size_t len)
 {
@@ -210,15 +200,18 @@ void filter_set_origin(struct filter *f, unsigned long long first_ns)
 	f->from_rel = f->to_rel = false;
 }
 
-/* Is @val one of @vals?  Noted in @seen. */
-static bool has_int_seen(const int *vals, bool *seen, size_t nr, int val)
+/* Is @val one of @vals?  Noted in @seen, when given. */
+static bool has_int(const int *vals, bool *seen, size_t nr, int val)
 {
 	bool found = false;
 	size_t i;
 
 	for (i = 0; i < nr; i++)
-		if (vals[i] == val)
-			found = seen[i] = true;
+		if (vals[i] == val) {
+			found = true;
+			if (seen)
+				seen[i] = true;
+		}
 	return found;
 }
 
@@ -241,7 +234,7 @@ bool filter_match(struct filter *f, struct tep_handle *tep,
 	int pid = f->nr_pids || f->nr_comms ? tep_data_pid(tep, record) : 0;
 	/* Both noted for the record, whatever the other filters say. */
 	bool pid_ok = !f->nr_pids ||
-		      has_int_seen(f->pids, f->pid_seen, f->nr_pids, pid);
+		      has_int(f->pids, f->pid_seen, f->nr_pids, pid);
 	bool comm_ok = !f->nr_comms ||
 		       has_comm(f, tep_data_comm_from_pid(tep, pid));
 
@@ -249,7 +242,7 @@ bool filter_match(struct filter *f, struct tep_handle *tep,
 		return false;
 	if (f->has_to && us > f->to_us)
 		return false;
-	if (f->nr_cpus && !has_int(f->cpus, f->nr_cpus, record->cpu))
+	if (f->nr_cpus && !has_int(f->cpus, NULL, f->nr_cpus, record->cpu))
 		return false;
 	if (!pid_ok || !comm_ok)
 		return false;
