@@ -17,6 +17,7 @@
 #include <linux/trace_events.h>
 #include <linux/trace_recursion.h>
 #include <linux/tracepoint.h>
+#include <linux/uaccess.h>
 
 #include "stackmap.h"
 
@@ -466,11 +467,42 @@ static void notrace stackmap_stub_func(unsigned long ip,
 	stackmap_unpin(a);
 }
 
+/*
+ * x86's IBT, without kCFI: an indirect call must land on an ENDBR64.  The
+ * kernels built between objtool's "exclude __tracepoints data from ENDBR
+ * checks" and "tracing: Fix CFI violation in probestub being called by
+ * tprobes" seal __probestub_NAME (its only reference is in __tracepoints
+ * data): at boot its ENDBR64 becomes a NOP, and the stub, registered as a
+ * probe, would fault at the first hit.  Sealing happens only where the CPU
+ * enforces IBT.  Under kCFI (FineIBT) calls land on the function's
+ * preamble instead, and the stub is checked as every probe is.
+ */
+static bool stackmap_stub_callable(const void *stub)
+{
+#if defined(CONFIG_X86_KERNEL_IBT) && \
+	!defined(CONFIG_CFI_CLANG) && !defined(CONFIG_CFI)
+	u32 insn;
+
+	if (!cpu_feature_enabled(X86_FEATURE_IBT))
+		return true;
+	/* ENDBR64: f3 0f 1e fa (arch/x86/include/asm/ibt.h, gen_endbr()). */
+	return !copy_from_kernel_nofault(&insn, stub, sizeof(insn)) &&
+	       insn == 0xfa1e0ff3;
+#else
+	return true;
+#endif
+}
+
 /* Hook the stub's entry before the stub is registered as a probe. */
 static int stackmap_typed_hook(struct stackmap_attached *a)
 {
 	int ret;
 
+	if (!stackmap_stub_callable(a->tp->probestub)) {
+		pr_warn_once("IBT: %ps has no ENDBR (sealed): typed probes would fault; attach with typed_probes=0\n",
+			     a->tp->probestub);
+		return -EOPNOTSUPP;
+	}
 	a->ops.func = stackmap_stub_func;
 	ret = ftrace_set_filter_ip(&a->ops, (unsigned long)a->tp->probestub,
 				   0, 0);
