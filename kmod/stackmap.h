@@ -27,7 +27,7 @@ struct stackmap_stats {
 	u64 defines;			/* definition events written */
 	u64 redefines;			/* ... of them again, for a window */
 	u64 epochs;			/* epochs started (consumers came) */
-	u64 windows;			/* horizon moves (overwriting buffers) */
+	u64 windows;			/* windows measured (overwriting buffers) */
 	u64 truncated;			/* stacks cut at max_depth */
 	u64 nested;			/* dropped: nesting deeper than 4 */
 	u64 empty;			/* dropped: no frame left after trimming */
@@ -39,7 +39,7 @@ struct stackmap_stats {
 };
 
 DECLARE_PER_CPU(struct stackmap_stats, stackmap_stats);
-DECLARE_PER_CPU(u64, stackmap_horizon);
+DECLARE_PER_CPU(u64, stackmap_horizon_age);
 
 extern unsigned int stackmap_max_depth;
 extern unsigned int stackmap_redefine_pct;
@@ -81,6 +81,7 @@ struct trace_event_file;
 void stackmap_events_init(void);
 void stackmap_events_exit(void);
 bool stackmap_define_event_is(const void *data);
+void stackmap_define_committed(const void *entry);
 u16 stackmap_function_owner(void);
 
 void stackmap_record(const struct stackmap_skip *skip, u16 owner,
@@ -100,7 +101,7 @@ void stackmap_stats_sum(struct stackmap_stats *sum);
 
 void stackmap_cookie_taken(int consumer);
 int stackmap_consumer_of(const struct trace_event_file *file);
-void stackmap_perf_users(int delta);
+void stackmap_perf_users(bool on);
 void stackmap_consumer_add(struct trace_event_file *file);
 void stackmap_consumer_remove(struct trace_event_file *file);
 void stackmap_consumer_refused(struct trace_event_file *file,
@@ -113,7 +114,8 @@ void stackmap_consumers_debt(void);
 void stackmap_unpinned_hit(void);
 void stackmap_consumer_discarded(struct trace_event_file *file,
 				 struct trace_buffer *refused);
-void stackmap_window_note(struct trace_buffer *buffer);
+void stackmap_window_note(struct trace_event_file *file,
+			  struct trace_buffer *buffer);
 void stackmap_window_init(void);
 void stackmap_window_exit(void);
 

@@ -123,6 +123,8 @@ static notrace void stackmap_export_write(struct trace_export *export,
 
 	if (entry == this_cpu_read(stackmap_committing[n].entry))
 		this_cpu_write(stackmap_committing[n].seen, true);
+	else
+		stackmap_define_committed(entry);
 }
 
 static struct trace_export stackmap_export = {
@@ -201,7 +203,7 @@ static notrace void stackmap_commit(struct stackmap_commit *c)
 	if (written) {
 		if (c->after_loss)
 			this_cpu_inc(stackmap_stats.after_loss);
-		stackmap_window_note(buffer);
+		stackmap_window_note(c->file, buffer);
 	} else {
 		stackmap_consumer_discarded(c->file, refused ? buffer : NULL);
 	}
@@ -293,21 +295,23 @@ static int stackmap_cookie_reg(struct trace_event_call *call,
 			stackmap_consumer_add(data);
 		return ret;
 	case TRACE_REG_UNREGISTER:
+		ret = tracepoint_probe_unregister(call->tp, stackmap_cookie_probe,
+						  data);
+		/* After the unregister: it waits for the probe's last calls. */
 		stackmap_consumer_remove(data);
-		if (!tracepoint_probe_unregister(call->tp, stackmap_cookie_probe,
-						 data))
+		if (!ret)
 			return 0;
 		/* Enabled through trace_event_reg() before the module's init. */
 		return trace_event_reg(call, type, data);
 	case TRACE_REG_PERF_REGISTER:
 		ret = trace_event_reg(call, type, data);
 		if (!ret)
-			stackmap_perf_users(1);
+			stackmap_perf_users(true);
 		return ret;
 	case TRACE_REG_PERF_UNREGISTER:
 		ret = trace_event_reg(call, type, data);
 		if (!ret)
-			stackmap_perf_users(-1);
+			stackmap_perf_users(false);
 		return ret;
 	default:
 		return trace_event_reg(call, type, data);
@@ -326,6 +330,15 @@ void stackmap_events_init(void)
 {
 	stackmap_check_contract();
 	WRITE_ONCE(event_class_stack_cookie.reg, stackmap_cookie_reg);
+#ifdef CONFIG_PERF_EVENTS
+	/*
+	 * Perf's first user registers once, its last unregisters once
+	 * (perf_trace_event_reg()): one that came before the reg above is
+	 * noted here, and its unregister then finds the module counting it.
+	 */
+	if (READ_ONCE(event_stack_cookie.perf_refcount))
+		stackmap_perf_users(true);
+#endif
 	WRITE_ONCE(event_class_stack_fallback.reg, stackmap_fallback_reg);
 	/* Fails only for an export without a write function. */
 	WARN_ON(register_ftrace_export(&stackmap_export));

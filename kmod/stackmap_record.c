@@ -31,23 +31,39 @@ struct stackmap_buffers {
 static DEFINE_PER_CPU(struct stackmap_buffers, stackmap_buffers);
 static DEFINE_PER_CPU(int, stackmap_nesting);
 /*
- * Per CPU: bit L set while nesting level L runs stack_trace_save(), with
- * interrupts disabled, and in stackmap_capture_nmi if that level is an NMI.
- * Then only an NMI can nest there, or the capture itself (a function glob
- * or tracepoint on stack_trace_save() or the unwinder): such a stack is
- * dropped and counted (recursion), so one hit costs one capture whatever is
- * hooked.
+ * Per CPU: bit C set while a capture runs stack_trace_save() in context C
+ * (stackmap_context(): task, softirq, hard IRQ, NMI), and bit C + 4 while a
+ * second one runs in that same context.  Interrupts stay enabled, as in
+ * ftrace's own __ftrace_trace_stack(): an interrupt or NMI that nests has a
+ * context of its own.  A capture that finds its context capturing twice
+ * already is the capture itself (a function glob or tracepoint on
+ * stack_trace_save() or the unwinder): such a stack is dropped and counted
+ * (recursion), so one hit costs at most two captures whatever is hooked.
+ * The second one of a context is allowed, as ftrace's TRACE_CTX_TRANSITION
+ * allows it, for code that runs between an interrupt's entry or exit and
+ * its context bits (a wakeup on an interrupt's way out on PREEMPT_RT).
  */
 static DEFINE_PER_CPU(unsigned int, stackmap_capturing);
-static DEFINE_PER_CPU(unsigned int, stackmap_capture_nmi);
 /*
  * Per nesting level: the consumers (bits, SM_CONSUMER_*) whose buffers took
  * the stack_define, and those that took the stack_cookie, last emitted at
  * that level.
  */
 static DEFINE_PER_CPU(u32[SM_NESTING], stackmap_define_takers);
+/*
+ * Per nesting level: the stack_define reserved in a buffer and not yet seen
+ * committed, and that buffer's consumer bit (stackmap_define_written()).
+ */
+struct stackmap_define_pending {
+	const void *entry;
+	u32 bit;
+	bool nmi;
+};
+
+static DEFINE_PER_CPU(struct stackmap_define_pending[SM_NESTING],
+		      stackmap_define_pending);
 static DEFINE_PER_CPU(u32[SM_NESTING], stackmap_cookie_takers);
-/* Perf users of stack_cookie: 0 or 1 (the event's first and last). */
+/* Perf uses stack_cookie: 0 or 1 (its first register, its last unregister). */
 static atomic_t stackmap_perf = ATOMIC_INIT(0);
 DEFINE_PER_CPU(struct stackmap_stats, stackmap_stats);
 
@@ -63,11 +79,11 @@ static u32 stackmap_epoch_now(void)
 }
 
 /*
- * Per CPU: definitions written on this CPU before this time (ns of
- * ktime_get_mono_fast_ns()) are about to leave an overwriting ring buffer
- * and are written again on next use (stackmap_window.c sets it).
+ * Per CPU: definitions written on this CPU more than this many ns before now
+ * (ktime_get_mono_fast_ns()) are about to leave an overwriting ring buffer
+ * and are written again on next use; 0: none is (stackmap_window.c sets it).
  */
-DEFINE_PER_CPU(u64, stackmap_horizon);
+DEFINE_PER_CPU(u64, stackmap_horizon_age);
 
 /* Per nesting level: the cookie being emitted is defined right after it. */
 static DEFINE_PER_CPU(bool[SM_NESTING], stackmap_define_after);
@@ -205,18 +221,23 @@ static unsigned int stackmap_trim(const unsigned long *ips, unsigned int nr,
 }
 
 /**
- * stackmap_define_written() - note that a stack_define reached a ring buffer
+ * stackmap_define_written() - a ring buffer accepted a stack_define
  * @data: the first argument of the event's probe: the trace_event_file of a
  *	ring buffer, or the trace_event_call itself for perf
+ * @entry: the record reserved
  *
- * Called from the event's TP_fast_assign, which runs once a buffer accepted
- * the reservation, in the context of the stackmap_record() that emitted it.
- * Neither perf nor a buffer whose stack_define has a filter or a
- * conditional trigger (which may still discard the record at commit) counts:
- * the module must never believe that a definition reached a trace that
- * never got it.
+ * Called from the event's TP_fast_assign, in the context of the
+ * stackmap_record() that emitted it.  The buffer's consumer bit is noted
+ * as pending; it counts once the commit passes the record to the ftrace
+ * exports (stackmap_define_committed()), which it does only when no filter,
+ * trigger condition, soft-disable or pid filter discarded it
+ * (__event_trigger_test_discard()).  Neither perf nor a buffer whose
+ * stack_define has a filter or a conditional trigger counts: there the
+ * reserve hands out a scratch event whose copy into the buffer can still
+ * fail after the exports saw it.  The module must never believe that a
+ * definition reached a trace that never got it.
  */
-void stackmap_define_written(const void *data)
+void stackmap_define_written(const void *data, const void *entry)
 {
 	const struct trace_event_file *file = data;
 	int level = stackmap_level();
@@ -225,8 +246,33 @@ void stackmap_define_written(const void *data)
 	    (READ_ONCE(file->flags) &
 	     (EVENT_FILE_FL_FILTERED | EVENT_FILE_FL_TRIGGER_COND)))
 		return;
+	this_cpu_write(stackmap_define_pending[level].bit,
+		       BIT(stackmap_consumer_of(file)));
+	this_cpu_write(stackmap_define_pending[level].nmi, in_nmi());
+	this_cpu_write(stackmap_define_pending[level].entry, entry);
+}
+
+/**
+ * stackmap_define_committed() - the ftrace export saw a record committed
+ * @entry: the record
+ *
+ * Context: any (ftrace_exports(), from trace_event_buffer_commit()).  If
+ * @entry is the stack_define pending at the running stackmap_record()'s
+ * level, its buffer took the definition.  stackmap_define() keeps
+ * interrupts off while it emits, so only an NMI can commit another record
+ * in between (maybe where a discarded definition was): the NMI state tells.
+ */
+void stackmap_define_committed(const void *entry)
+{
+	int level = stackmap_level();
+
+	if (level < 0 ||
+	    this_cpu_read(stackmap_define_pending[level].entry) != entry ||
+	    this_cpu_read(stackmap_define_pending[level].nmi) != in_nmi())
+		return;
+	this_cpu_write(stackmap_define_pending[level].entry, NULL);
 	this_cpu_or(stackmap_define_takers[level],
-		    BIT(stackmap_consumer_of(file)));
+		    this_cpu_read(stackmap_define_pending[level].bit));
 }
 
 /**
@@ -243,10 +289,18 @@ void stackmap_cookie_taken(int consumer)
 		this_cpu_or(stackmap_cookie_takers[level], BIT(consumer));
 }
 
-/** stackmap_perf_users() - perf started (1) or stopped (-1) using stack_cookie */
-void stackmap_perf_users(int delta)
+/**
+ * stackmap_perf_users() - perf started (@on) or stopped using stack_cookie
+ * @on: true at the first perf user's register, false at the last one's
+ *	unregister
+ *
+ * A state, not a count: an unregister whose register the module never saw
+ * (perf enabled the event before the module's reg was installed) cannot
+ * take it below zero.
+ */
+void stackmap_perf_users(bool on)
 {
-	atomic_add(delta, &stackmap_perf);
+	atomic_set(&stackmap_perf, on);
 }
 
 /*
@@ -261,11 +315,21 @@ static bool stackmap_define(u64 cookie, const unsigned long *ips, u32 depth,
 		.cpu = raw_smp_processor_id(),
 		.at = ktime_get_mono_fast_ns(),
 	};
+	unsigned long irqflags;
 
+	/*
+	 * Interrupts off: no interrupt commits a record between a buffer's
+	 * reserve and its commit (stackmap_define_committed()), and the pid
+	 * filter the commit checks is the one the reserve checked.
+	 */
+	local_irq_save(irqflags);
 	this_cpu_write(stackmap_define_takers[level], 0);
+	this_cpu_write(stackmap_define_pending[level].entry, NULL);
 	trace_stack_define(cookie, ips, depth, sm_info_owner(info),
 			   sm_info_flags(info));
+	this_cpu_write(stackmap_define_pending[level].entry, NULL);
 	d.consumers = this_cpu_read(stackmap_define_takers[level]);
+	local_irq_restore(irqflags);
 	if (!d.consumers)
 		return false;
 	sm_map_note_define(&stackmap_map, stackmap_cookie_slot(cookie), &d);
@@ -275,20 +339,23 @@ static bool stackmap_define(u64 cookie, const unsigned long *ips, u32 depth,
 
 /*
  * Does this recording still hold a definition of @slot?  Not when none was
- * written in this epoch, nor when the last one was written before the
- * horizon of the CPU that wrote it (an overwriting buffer is about to drop
- * it; see stackmap_window.c).
+ * written in this epoch, nor when the last one is older than the horizon
+ * age of the CPU that wrote it (an overwriting buffer is about to drop it;
+ * see stackmap_window.c).  The clock is read only while that CPU has one.
  */
 static bool stackmap_defined(u32 slot, bool *window)
 {
 	struct sm_define d;
+	u64 age;
 
 	sm_map_last_define(&stackmap_map, slot, &d);
 	*window = false;
 	if (d.epoch != stackmap_epoch_now())
 		return false;
-	if (d.cpu < nr_cpu_ids &&
-	    d.at < READ_ONCE(per_cpu(stackmap_horizon, d.cpu))) {
+	if (d.cpu >= nr_cpu_ids)
+		return true;
+	age = READ_ONCE(per_cpu(stackmap_horizon_age, d.cpu));
+	if (age && d.at + age < ktime_get_mono_fast_ns()) {
 		*window = true;
 		return false;
 	}
@@ -375,34 +442,39 @@ static void stackmap_emit(const unsigned long *ips, u32 depth, u32 info,
 		stackmap_define(cookie, ips, depth, info, level);
 }
 
-/*
- * Is this call made from inside a capture (see stackmap_capturing)?  Yes
- * when a level is capturing, unless this is an NMI that interrupted a
- * capture outside NMI.
- */
-static bool stackmap_capture_recursion(void)
+/* The context a capture runs in, 0 to 3: task, softirq, hard IRQ, NMI. */
+static unsigned int stackmap_context(void)
 {
-	unsigned int capturing = this_cpu_read(stackmap_capturing);
-
-	if (!capturing)
-		return false;
-	return !in_nmi() || (this_cpu_read(stackmap_capture_nmi) & capturing);
+	if (in_nmi())
+		return 3;
+	if (in_hardirq())
+		return 2;
+	return in_serving_softirq() ? 1 : 0;
 }
 
-/* stack_trace_save() into @ips with interrupts off, marked as level @level's. */
-static unsigned int stackmap_capture(unsigned long *ips, int level)
+/*
+ * stack_trace_save() into @ips, noted in stackmap_capturing.
+ * Return: the number of frames, or -1 for a capture made from inside two
+ * captures of the same context (see stackmap_capturing).
+ */
+static int stackmap_capture(unsigned long *ips)
 {
-	unsigned long irqflags;
-	unsigned int nr;
+	unsigned int ctx = stackmap_context(), bit = BIT(ctx), capturing;
+	int nr;
 
-	local_irq_save(irqflags);
-	this_cpu_or(stackmap_capturing, BIT(level));
-	if (in_nmi())
-		this_cpu_or(stackmap_capture_nmi, BIT(level));
+	capturing = this_cpu_read(stackmap_capturing);
+	if (capturing & bit) {
+		bit = BIT(ctx + 4);
+		if (capturing & bit)
+			return -1;
+	}
+	/*
+	 * An interrupt between the read and here runs in another context and
+	 * leaves the word as it found it.
+	 */
+	this_cpu_or(stackmap_capturing, bit);
 	nr = stack_trace_save(ips, SM_CAPTURE, 0);
-	this_cpu_and(stackmap_capture_nmi, ~BIT(level));
-	this_cpu_and(stackmap_capturing, ~BIT(level));
-	local_irq_restore(irqflags);
+	this_cpu_and(stackmap_capturing, ~bit);
 	return nr;
 }
 
@@ -430,7 +502,7 @@ void stackmap_record(const struct stackmap_skip *skip, u16 owner,
 	unsigned int nr, first, depth;
 	unsigned long *ips;
 	u16 flags = 0;
-	int level;
+	int level, ret;
 
 	preempt_disable_notrace();
 	stackmap_test_sleep_in_probe();
@@ -443,13 +515,14 @@ void stackmap_record(const struct stackmap_skip *skip, u16 owner,
 		this_cpu_inc(stackmap_stats.nested);
 		goto drop;
 	}
-	if (stackmap_capture_recursion()) {
+	this_cpu_write(stackmap_unpinned_now[level], unpinned);
+	ips = this_cpu_ptr(&stackmap_buffers)->ips[level];
+	ret = stackmap_capture(ips);
+	if (ret < 0) {
 		this_cpu_inc(stackmap_stats.recursion);
 		goto drop;
 	}
-	this_cpu_write(stackmap_unpinned_now[level], unpinned);
-	ips = this_cpu_ptr(&stackmap_buffers)->ips[level];
-	nr = stackmap_capture(ips, level);
+	nr = ret;
 	first = stackmap_trim(ips, nr, skip);
 	depth = min_t(unsigned int, nr - first, stackmap_max_depth);
 	if (!depth) {

@@ -11,7 +11,7 @@
 
 #include <linux/tracepoint.h>
 
-void stackmap_define_written(const void *data);
+void stackmap_define_written(const void *data, const void *entry);
 extern u64 stackmap_map_id;
 
 /* A hit of an attached function, at its entry; its stack event follows. */
@@ -48,11 +48,12 @@ TRACE_EVENT(stack_cookie,
 
 /*
  * The full stack of a cookie (events.h: "Definitions").  TP_fast_assign runs
- * only once a ring buffer (or perf) accepted the reservation, so it tells
- * the module that the definition was written: stackmap_define_written()
- * gets the probe's first argument, __data (the name both the ring-buffer
- * and the perf probe of include/trace give it since 2.6.35), to tell the
- * two apart.
+ * once a ring buffer (or perf) accepted the reservation; the commit may
+ * still discard the record.  stackmap_define_written() gets the probe's
+ * first argument, __data (the name both the ring-buffer and the perf probe
+ * of include/trace give it since 2.6.35), to tell the two apart, and the
+ * entry, which the ftrace export sees only if the commit kept it
+ * (stackmap_define_committed()).
  */
 TRACE_EVENT(stack_define,
 	TP_PROTO(u64 cookie, const unsigned long *ips, u32 depth, u16 owner,
@@ -73,7 +74,7 @@ TRACE_EVENT(stack_define,
 		__entry->flags = flags;
 		__entry->map_id = stackmap_map_id;
 		memcpy(__get_dynamic_array(ips), ips, depth * sizeof(*ips));
-		stackmap_define_written(__data);
+		stackmap_define_written(__data, __entry);
 	),
 	TP_printk("cookie=0x%llx depth=%u owner=%u flags=0x%x", __entry->cookie,
 		  __entry->depth, __entry->owner, __entry->flags)

@@ -64,26 +64,37 @@
  *
  * Windows.  An overwriting ring buffer (a flight recorder) drops its oldest
  * pages, and with them the definitions written there.  Every SM_WINDOW_EVERY
- * cookies a CPU writes into a buffer that overwrote events since the last
- * such check (its overrun count moved: a reader that fell behind once and
- * caught up moves nothing any more), an irq_work measures that buffer's
- * retained window on this CPU (its oldest event to now) and sets the CPU's
- * horizon to now - redefine_pct % of the window: a stack whose last
- * definition on that CPU is older than the
- * horizon is defined again on next use, so every cookie in the retained
- * window but those of its oldest redefine_pct % finds its definition there.
- * The window is read in the buffer's clock and assumed to be in ns (true of
- * every trace clock but counter and x86-tsc, with which the horizon is off
- * by the TSC's rate).
+ * cookies a consumer takes on a CPU (a count per consumer and CPU, so that
+ * each of several consumers taking every cookie reaches its check), if its
+ * buffer overwrote events there since its last check, an irq_work measures
+ * that buffer's retained window on the CPU (its oldest event to now) and
+ * keeps redefine_pct % of it as the consumer's age on the CPU.  The CPU's
+ * horizon age is the smallest age of its consumers: a stack whose last
+ * definition on that CPU is older than now minus that age is defined again
+ * on next use, so every cookie in the retained window but those of its
+ * oldest redefine_pct % finds its definition there.  The horizon moves with
+ * time, not with cookie traffic: a CPU that defined stacks and then wrote
+ * mostly other events has its old definitions written again at the next
+ * cookie that needs them.  A consumer whose reader consumed records there
+ * and whose buffer overwrote nothing since its last check (a streaming
+ * reader that fell behind once and caught up) drops its age, so it costs no
+ * definitions any more.  The window is read in the buffer's clock and
+ * assumed to be in ns (true of every trace clock but counter and x86-tsc,
+ * with which the age is off by the TSC's rate).  Not seen: a buffer that
+ * fills and overwrites before its first check (fewer than SM_WINDOW_EVERY
+ * cookies on that CPU since it started overwriting), and a window that
+ * shrinks faster than the checks come (a burst of other events between two
+ * cookies, in a buffer measured before the burst).
  *
  * The measurement takes the CPU buffer's reader_lock
  * (ring_buffer_oldest_event_ts()), which no probe may do: the probe may run
  * inside that lock's own section (a function hook in the unlock path) or in
  * NMI.  The irq_work runs in hard IRQ context with interrupts enabled before
- * it, so never inside a reader_lock section (taken with interrupts off), and
- * before this CPU can pass an RCU quiescent state, so the buffer it measures
- * cannot have been freed (freeing a buffer waits for its probes to finish,
- * tracepoint_synchronize_unregister()).
+ * it, so never inside a reader_lock section (taken with interrupts off).
+ * The buffer it measures cannot have been freed: a consumer that goes
+ * (stack_cookie disabled, as it is before its instance is removed) waits
+ * for its probes and then for every queued measurement
+ * (stackmap_consumer_remove()).
  */
 #include <linux/irq_work.h>
 #include <linux/math64.h>
@@ -92,6 +103,7 @@
 #include <linux/ring_buffer.h>
 #include <linux/timekeeping.h>
 #include <linux/trace_events.h>
+#include <linux/tracepoint.h>
 
 #include "stackmap.h"
 
@@ -158,10 +170,27 @@ static atomic_t stackmap_untracked = ATOMIC_INIT(0);
 /* Hits left unpinned so far: a record that saw another count is flagged. */
 static atomic_t stackmap_unpinned_gen = ATOMIC_INIT(0);
 
-static DEFINE_PER_CPU(unsigned int, stackmap_window_tick);
-/* The overrun count of the last buffer measured on this CPU, at its check. */
-static DEFINE_PER_CPU(unsigned long, stackmap_window_overrun);
-static DEFINE_PER_CPU(struct trace_buffer *, stackmap_window_buffer);
+/**
+ * struct stackmap_window - a consumer's overwriting buffer on a CPU ("Windows")
+ * @tick: cookies it took there, counted to SM_WINDOW_EVERY
+ * @overrun: its buffer's overrun count there at the last check
+ * @read: its buffer's count of records read there at the last check
+ * @pending: the buffer to measure, set by a check, taken by the irq_work
+ * @age: redefine_pct % of its last measured window there, in ns; 0 for none
+ *
+ * Written by probes (@tick, @overrun, @read, @pending; never in NMI) and by
+ * the irq_work of the same CPU (@pending, @age).  Entry SM_CONSUMERS holds
+ * every consumer beyond the tracked ones.
+ */
+struct stackmap_window {
+	unsigned int tick;
+	unsigned long overrun;
+	unsigned long read;
+	struct trace_buffer *pending;
+	u64 age;
+};
+
+static DEFINE_PER_CPU(struct stackmap_window[SM_CONSUMERS + 1], stackmap_windows);
 static DEFINE_PER_CPU(struct irq_work, stackmap_window_work);
 
 static struct stackmap_consumer *stackmap_consumer_find(const void *file)
@@ -293,16 +322,37 @@ void stackmap_consumer_add(struct trace_event_file *file)
 	mutex_unlock(&stackmap_consumer_lock);
 }
 
-/** stackmap_consumer_remove() - a ring buffer disabled stack_cookie */
+/**
+ * stackmap_consumer_remove() - a ring buffer disabled stack_cookie
+ * @file: its event file, whose probe was just unregistered
+ *
+ * Context: process (the event's reg callback, under event_mutex, which
+ * every stackmap_consumer_add() holds too).  Waits for the probes that may
+ * still use the consumer (tracepoint_synchronize_unregister()) and for the
+ * measurements they queued (irq_work_sync()) before the entry can be taken
+ * again: a probe still working for the old consumer never writes into the
+ * state of a new one, and no measurement reads a buffer that its instance
+ * may free next.
+ */
 void stackmap_consumer_remove(struct trace_event_file *file)
 {
 	struct stackmap_consumer *c;
+	struct stackmap_window *w;
+	int cpu;
 
 	mutex_lock(&stackmap_consumer_lock);
 	c = stackmap_consumer_find(file);
 	if (c)
 		WRITE_ONCE(c->file, NULL);
 	mutex_unlock(&stackmap_consumer_lock);
+	if (!c)
+		return;
+	tracepoint_synchronize_unregister();
+	for_each_possible_cpu(cpu) {
+		irq_work_sync(per_cpu_ptr(&stackmap_window_work, cpu));
+		w = &per_cpu(stackmap_windows, cpu)[c - stackmap_consumers];
+		memset(w, 0, sizeof(*w));
+	}
 }
 
 /*
@@ -447,51 +497,78 @@ unsigned int stackmap_untracked_consumers(void)
 
 /**
  * stackmap_window_note() - a cookie went into @buffer on this CPU
+ * @file: the stack record's event file (stack_cookie or stack_fallback)
  * @buffer: the ring buffer that took it
  *
- * Context: any; preemption disabled (the stack_cookie probe).  Queues a
- * measurement of the buffer's window every SM_WINDOW_EVERY cookies, once
- * the buffer overwrote events on this CPU.
+ * Context: any; preemption disabled (a stack record's probe).  Every
+ * SM_WINDOW_EVERY cookies of the consumer here, queues a measurement of its
+ * buffer's window if the buffer overwrote events here since the last check,
+ * or drops the consumer's age if a reader consumed records and nothing was
+ * overwritten (see "Windows" above).
  */
-void stackmap_window_note(struct trace_buffer *buffer)
+void stackmap_window_note(struct trace_event_file *file,
+			  struct trace_buffer *buffer)
 {
-	unsigned long overrun;
+	struct stackmap_window *w;
+	unsigned long overrun, read;
+	int cpu = smp_processor_id();
 
-	if (!READ_ONCE(stackmap_redefine_pct) || in_nmi() ||
-	    this_cpu_inc_return(stackmap_window_tick) % SM_WINDOW_EVERY)
+	if (!READ_ONCE(stackmap_redefine_pct) || in_nmi())
 		return;
-	/*
-	 * Only while it is overwriting: once a streaming reader caught up
-	 * again, the count stays where it was and the horizon with it.
-	 */
-	overrun = ring_buffer_overrun_cpu(buffer, smp_processor_id());
-	if (this_cpu_xchg(stackmap_window_overrun, overrun) == overrun)
+	w = this_cpu_ptr(&stackmap_windows[stackmap_consumer_of(file)]);
+	if (++w->tick < SM_WINDOW_EVERY)
 		return;
-	this_cpu_write(stackmap_window_buffer, buffer);
-	irq_work_queue(this_cpu_ptr(&stackmap_window_work));
+	w->tick = 0;
+	overrun = ring_buffer_overrun_cpu(buffer, cpu);
+	read = ring_buffer_read_events_cpu(buffer, cpu);
+	if (overrun != xchg(&w->overrun, overrun)) {
+		WRITE_ONCE(w->pending, buffer);
+		irq_work_queue(this_cpu_ptr(&stackmap_window_work));
+	} else if (read != w->read && READ_ONCE(w->age)) {
+		WRITE_ONCE(w->age, 0);
+		irq_work_queue(this_cpu_ptr(&stackmap_window_work));
+	}
+	w->read = read;
 }
 
-/* The irq_work: measure the window, move this CPU's horizon forward. */
-static void stackmap_window_fn(struct irq_work *work)
+/* redefine_pct % of @buffer's retained window on this CPU, in ns; 0: none. */
+static u64 stackmap_window_age(struct trace_buffer *buffer)
 {
-	struct trace_buffer *buffer = this_cpu_read(stackmap_window_buffer);
 	unsigned int pct = min(READ_ONCE(stackmap_redefine_pct), 100U);
-	u64 oldest, now, horizon, age;
+	u64 oldest, now;
 
-	this_cpu_write(stackmap_window_buffer, NULL);
-	if (!buffer)
-		return;
 	oldest = ring_buffer_oldest_event_ts(buffer, smp_processor_id());
 	now = ring_buffer_time_stamp(buffer);
 	if (!oldest || now <= oldest)
-		return;
-	age = div_u64((now - oldest) * pct, 100);
-	horizon = ktime_get_mono_fast_ns();
-	horizon = horizon > age ? horizon - age : 0;
-	if (horizon > this_cpu_read(stackmap_horizon)) {
-		this_cpu_write(stackmap_horizon, horizon);
-		this_cpu_inc(stackmap_stats.windows);
+		return 0;
+	return max_t(u64, div_u64((now - oldest) * pct, 100), 1);
+}
+
+/*
+ * The irq_work: measure the windows the checks asked for, and set this CPU's
+ * horizon age to the smallest age of its consumers.
+ */
+static void stackmap_window_fn(struct irq_work *work)
+{
+	struct stackmap_window *w = this_cpu_ptr(stackmap_windows);
+	struct trace_buffer *buffer;
+	u64 age, least = 0;
+	int i;
+
+	for (i = 0; i <= SM_CONSUMERS; i++) {
+		buffer = xchg(&w[i].pending, NULL);
+		if (buffer) {
+			age = stackmap_window_age(buffer);
+			if (age) {
+				WRITE_ONCE(w[i].age, age);
+				this_cpu_inc(stackmap_stats.windows);
+			}
+		}
+		age = READ_ONCE(w[i].age);
+		if (age && (!least || age < least))
+			least = age;
 	}
+	this_cpu_write(stackmap_horizon_age, least);
 }
 
 /**

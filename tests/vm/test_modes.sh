@@ -3,7 +3,9 @@
 # real kernel (guest/modes.sh records; this script checks on the host):
 # filtered owner, attached event not recorded, owner in another instance,
 # two concurrent recordings, a flight recorder (overwriting buffer, with and
-# without re-definition), a reset mid-recording, truncated stacks.
+# without re-definition; started first beside a streaming recording; its
+# definitions pushed out by events without a stack), a reset mid-recording,
+# truncated stacks.
 #
 # What every mode asserts: no stack is shown under an event it was not
 # captured for (in --folded, each event's stacks end in the frame that
@@ -19,6 +21,9 @@ set -euo pipefail
 vm_kernel_setup "$PROG" "${OUT:-$ROOT/build/vm-modes}"
 # Target for the flight recorder with stock trace-cmd (issue: >= 95 %).
 MIN_FLIGHT_RESOLVED_PCT=95
+# The module's redefine_pct (its default): the share of an overwriting buffer's window whose cookies may lose
+# their definitions.
+REDEFINE_PCT=10
 
 # decode_mode MODE FILE: summary, folded and --cookies text of one trace.
 decode_mode() {
@@ -126,6 +131,8 @@ check_flight() {
 		fail flight "the buffer never overwrote: not a flight recorder test"
 	pct=$((resolved * 100 / cookies))
 	((pct >= MIN_FLIGHT_RESOLVED_PCT)) || fail flight "$resolved of $cookies cookies resolved (< $MIN_FLIGHT_RESOLVED_PCT %)"
+	[[ -z $(late_unknowns flight trace) ]] ||
+		fail flight "unknown cookies after the oldest $REDEFINE_PCT % of their CPU's window: $(late_unknowns flight trace | head -n1)"
 	say "flight: -b 64, overwritten: $resolved of $cookies retained cookies resolved ($pct %;" \
 		"$(gawk '$1 == "redefines" { print $2 }' "$OUT/flight/stats.txt") re-definitions);" \
 		"with redefine_pct=0: $r0 of $c0"
@@ -135,6 +142,53 @@ check_flight() {
 	(($(summary_count "$OUT/flight0/listing.summary" resolved) == c0)) ||
 		fail flight "--stack-map: $(figures flight0 listing)"
 	say "flight: redefine_pct=0 with --stack-map (the saved stack_map): $(figures flight0 listing)"
+}
+
+# late_unknowns MODE BASE: the unknown cookies of BASE's --cookies text
+# (one line "CPU TIME" each) that lie after the oldest REDEFINE_PCT % of
+# their CPU's retained span: those the module promises a definition.
+late_unknowns() {
+	gawk -v pct="$REDEFINE_PCT" '
+		/\[[0-9]+\] +[0-9]+\.[0-9]+: / { match($0, /\[([0-9]+)\] +([0-9.]+):/, m); cpu = m[1] + 0; ts = m[2]
+			if (!(cpu in first)) first[cpu] = ts
+			last[cpu] = ts }
+		/unknown cookie/ { u[++n] = cpu " " ts }
+		END { for (i = 1; i <= n; i++) { split(u[i], f, " ")
+				if (f[2] > first[f[1]] + (last[f[1]] - first[f[1]]) * pct / 100) print u[i] } }' "$OUT/$1/$2.txt"
+}
+
+# check_flight_like MODE WHAT: MODE's extracted flight recording overwrote,
+# and every cookie after the oldest redefine_pct % of its CPU's window has
+# its definition there, as with a flight recorder alone.
+check_flight_like() {
+	local mode=$1 s=$OUT/$1/trace.summary cookies late
+	decode_mode "$mode" trace.dat
+	owners_right "$mode" trace
+	cookies=$(summary_count "$s" cookies)
+	((cookies > 300)) || fail "$mode" "only $cookies cookies retained"
+	grep -q '^overrun: [1-9]' <(trace-cmd report --stat "$OUT/$mode/trace.dat" 2>/dev/null) ||
+		fail "$mode" "the buffer never overwrote: not a flight recorder test"
+	late=$(late_unknowns "$mode" trace | wc -l)
+	((late == 0)) ||
+		fail "$mode" "$late unknown cookies after the oldest $REDEFINE_PCT % of their CPU's window (first: $(late_unknowns "$mode" trace | head -n1)): $2"
+	say "$mode: $2: $(figures "$mode" trace), none unknown after the oldest $REDEFINE_PCT % of a CPU's window;" \
+		"$(gawk '$1 == "redefines" { print $2 }' "$OUT/$mode/stats.txt") re-definitions," \
+		"$(gawk '$1 == "windows" { print $2 }' "$OUT/$mode/stats.txt") windows measured"
+}
+
+# The forks after the loop use stacks defined before it, whose definitions
+# the loop's events pushed out of the buffer: every retained cookie resolves.
+check_stale() {
+	local s=$OUT/stale/trace.summary cookies
+	decode_mode stale trace.dat
+	cookies=$(summary_count "$s" cookies)
+	((cookies >= 4)) || fail stale "only $cookies cookies retained: the forks after the loop are gone"
+	grep -q '^overrun: [1-9]' <(trace-cmd report --stat "$OUT/stale/trace.dat" 2>/dev/null) ||
+		fail stale "the buffer never overwrote: not a flight recorder test"
+	(($(summary_count "$s" resolved) == cookies)) ||
+		fail stale "definitions gone with the other events' traffic: $(figures stale trace)"
+	say "stale: fork stacks defined, pushed out by raw_syscalls, used again: $(figures stale trace);" \
+		"$(gawk '$1 == "redefines" { print $2 }' "$OUT/stale/stats.txt") re-definitions"
 }
 
 check_reset() {
@@ -165,6 +219,9 @@ check_all_orphans elsewhere
 check_complete concurrent first.dat
 check_complete concurrent second.dat
 check_flight
+check_flight_like beside "flight recorder started first, a streaming record beside it"
+check_complete beside stream.dat
+check_stale
 check_reset
 check_truncated
 say "ok on kernel $KERNEL_LABEL ($OUT)"

@@ -14,6 +14,13 @@
 #   flight      flight recorder: trace-cmd start -b 64 (overwrite), a busy
 #               workload, stop, extract; flight0 the same with
 #               redefine_pct=0 (the figure before re-definition)
+#   beside      a flight recorder (top buffer, -b 64) started first, then a
+#               streaming trace-cmd record -B stream beside it: two consumers
+#               of every cookie, the flight recorder registered first
+#   stale       a flight recorder whose stacks (sched_process_fork) are
+#               defined while it overwrites, then only events without a
+#               stack (raw_syscalls of a loop that never forks) push the
+#               definitions out, then a few forks use the same stacks again
 #   reset       a map reset in the middle of a recording
 #   truncated   max_depth=2: every stack is cut (a sched_switch stack has at
 #               least 4 frames: __schedule, schedule, and two callers)
@@ -85,6 +92,27 @@ phase_flight0() {
 	end
 }
 
+phase_beside() {
+	begin beside tracepoints=sched:sched_switch
+	trace-cmd start -q -b 64 -e stackmap -e sched:sched_switch
+	trace-cmd record -q -o "$SHARE/beside/stream.dat" -B stream -e stackmap -e sched:sched_switch \
+		sh -c '. /guest-common.sh; workload 150'
+	trace-cmd stop
+	trace-cmd extract -o "$SHARE/beside/trace.dat"
+	end
+}
+
+phase_stale() {
+	begin stale tracepoints=sched:sched_process_fork
+	trace-cmd start -q -b 64 -e stackmap -e sched:sched_process_fork -e raw_syscalls
+	workload 100
+	read_loop 4000
+	workload 4
+	trace-cmd stop
+	trace-cmd extract -o "$SHARE/stale/trace.dat"
+	end
+}
+
 phase_reset() {
 	begin reset tracepoints=sched:sched_switch
 	trace-cmd record -q -o "$SHARE/reset/trace.dat" -e stackmap -e sched:sched_switch \
@@ -104,6 +132,8 @@ phase_elsewhere
 phase_concurrent
 phase_flight
 phase_flight0
+phase_beside
+phase_stale
 phase_reset
 phase_truncated
 step "done"
