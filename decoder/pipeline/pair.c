@@ -1,9 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * fgdecode's pairing (pair.h): the stack record of each event, by the rule
- * of include/stackmap/events.h, "Which event a stack belongs to".
+ * of include/stackmap/events.h, "Which event a stack belongs to", kept in
+ * lib/pairing.c (the plugin applies the same one).
  */
+#include <string.h>
+
 #include "pair.h"
+#include "pairing.h"
 #include "tep_stack.h"
 
 bool pair_is_stack(enum reader_kind kind)
@@ -27,134 +31,86 @@ static enum reader_kind next_kind(struct reader *r, int stream)
 }
 
 /*
- * Was the stack record @next, of kind @k, written after a stack record went
- * missing on its CPU (STACKMAP_COOKIE_AFTER_LOSS, STACKMAP_FLAG_AFTER_LOSS)?
- * Whatever its owner, the missing one may have been @event's, and a later
- * record of @event's type may be that of an event whose own went missing:
- * the scan ends there.
+ * @rec as the pairing rule sees it (lib/pairing.h): its kind, type, task,
+ * context and losses, and for a stack record its owner (none when not
+ * known) and whether it was written after a loss
+ * (STACKMAP_COOKIE_AFTER_LOSS, STACKMAP_FLAG_AFTER_LOSS).
  */
-static bool after_loss(struct resolver *res, struct tep_record *next,
-		       enum reader_kind k)
+static void pairing_record_of(struct resolver *res, struct tep_record *rec,
+			      enum reader_kind k, struct sm_pairing_record *out)
 {
-	return (k == READER_COOKIE || k == READER_FALLBACK) &&
-	       tepstack_after_loss(reader_fields(res->reader, k), next);
-}
+	struct reader *r = res->reader;
 
-/* Did @event's task write the stack record @next (events.h)? */
-static bool same_task(struct resolver *res, struct tep_record *event,
-		      struct tep_record *next)
-{
-	return tep_data_pid(res->reader->tep, next) ==
-	       tep_data_pid(res->reader->tep, event);
-}
-
-/*
- * May the scan for the stack of an event of @type pass the event @next of
- * the same context?  Only when @type owns stacks and @next is of another
- * type: on PREEMPT_RT an interrupt that arrives between an event and its
- * stack record wakes its threads on the way out, after its hard-IRQ count
- * is gone, so a sched_waking with the interrupted task's context is written
- * in between (seen on 6.12-rt: kmem:kmalloc, sched_waking, stack_cookie).
- * The next event of @type itself ends the scan: a stack after it can be
- * that event's (or of one of its kind the filter dropped), never @event's;
- * in task context only the next one of @event's own task does.
- */
-static bool passes_event(struct resolver *res, struct tep_record *event,
-			 sm_u32 type, unsigned int ctx, struct tep_record *next)
-{
-	if (!resolve_is_owner(res, type))
-		return false;
-	if ((sm_u32)reader_type(res->reader, next) != type)
-		return true;
-	/*
-	 * Another task's event of @type, in task context: @event's task was
-	 * preempted between its event and its stack record (probes run
-	 * preemptible on 7.x; the module pins the task to its CPU, so its
-	 * stack record comes later on this one).
-	 */
-	return !stackmap_context_level(ctx) && !same_task(res, event, next);
+	memset(out, 0, sizeof(*out));
+	out->kind = k == READER_DEFINE ? SM_PAIRING_DEFINE :
+		    pair_is_stack(k) ? SM_PAIRING_STACK : SM_PAIRING_EVENT;
+	out->missed = rec->missed_events != 0;
+	if (out->kind == SM_PAIRING_DEFINE)
+		return;
+	out->type = reader_type(r, rec);
+	out->pid = tep_data_pid(r->tep, rec);
+	out->context = reader_context(r, rec);
+	if (out->kind == SM_PAIRING_EVENT)
+		return;
+	resolve_owner(res, k, rec, &out->owner);
+	out->after_loss = (k == READER_COOKIE || k == READER_FALLBACK) &&
+			  tepstack_after_loss(reader_fields(r, k), rec);
 }
 
 /*
  * Which record of @stream's lookahead is the stack of @event (events.h,
- * "Which event a stack belongs to"): the first stack record of @event's
- * context that names @event's type as its owner.  The scan passes
- * stack_define records, other stack records of that context (orphans),
- * whatever an interrupt nested in between recorded (records of a deeper
- * context) and, for a type that owns stacks, events of other types in its
- * context (passes_event()); it stops at lost events, at the next event of
- * @event's type in its context, at any other event of its context when its
- * type owns no stack, at a record of a shallower context (@event's
- * context has ended), at a stack record written after a loss (after_loss())
- * and at a stack of @event's type that another task wrote (same_task()).
- * When no stack names @event, the first stack record of its context whose
- * owner is not known (an unresolved cookie, a stackmap 0.1 definition,
- * ftrace's kernel_stack) is taken, as the stack that follows it.
+ * "Which event a stack belongs to"): @event stepped through the records
+ * after it by the rule (sm_pairing_step()) until it takes one or ends.
+ * When no stack names @event, its candidate is taken (the first stack
+ * record of its context, by its task, whose owner is not known: an
+ * unresolved cookie, a stackmap 0.1 definition, ftrace's kernel_stack), as
+ * the stack that follows it.
  *
  * Return: the record's position for reader_take_at(), with its kind in
- * @kind; -1 (and READER_NONE) when @event carries no stack, with @at_end set when the scan
- * met the end of @stream (nothing of @event's context was written after
- * it: tracing stopped, or trace-cmd stopped reading; not when the scan
- * passed an event of that context on its way).
+ * @kind; -1 (and READER_NONE) when @event carries no stack, with @at_end
+ * set when the scan met the end of @stream (nothing of @event's context
+ * was written after it: tracing stopped, or trace-cmd stopped reading; not
+ * when an event of that context followed it).
  */
 static int find_stack(struct resolver *res, struct tep_record *event,
 		      int stream, enum reader_kind *kind, bool *at_end)
 {
-	sm_u32 type = (sm_u32)reader_type(res->reader, event);
-	unsigned int ctx = reader_context(res->reader, event), c;
 	enum reader_kind k, ownerless_kind = READER_NONE;
-	int i, ownerless = -1;
-	bool first = true, passed = false;
+	struct sm_pairing_record rec;
+	struct sm_pairing_event e;
 	struct tep_record *next;
-	sm_u32 owner;
+	int i, ownerless = -1;
 
+	pairing_record_of(res, event, READER_NONE, &rec);
+	rec.owns = resolve_is_owner(res, (sm_u32)rec.type);
+	sm_pairing_event_init(&e, &rec);
 	*at_end = false;
 	for (i = 0; i < READER_LOOKAHEAD; i++) {
 		next = reader_peek_at(res->reader, stream, i);
 		if (!next) {
-			*at_end = ownerless < 0 && !passed;
+			*at_end = ownerless < 0 && !e.followed;
 			break;
 		}
-		if (next->missed_events)
-			break;
 		k = reader_kind(res->reader, next);
-		if (k == READER_DEFINE)
-			continue;
-		/* Whatever its context: the refusal may have come before it. */
-		if (after_loss(res, next, k))
-			break;
-		c = reader_context(res->reader, next);
-		if (c != ctx) {
-			if (stackmap_context_level(c) > stackmap_context_level(ctx))
-				continue;	/* an interrupt nested in */
-			break;
-		}
-		if (!pair_is_stack(k)) {
-			if (!passes_event(res, event, type, ctx, next))
-				break;
-			first = false;
-			passed = true;
-			continue;
-		}
-		if (resolve_owner(res, k, next, &owner)) {
-			if (owner == type && same_task(res, event, next)) {
-				*kind = k;
-				return i;
-			}
-			/* Another task's, after its own event (passes_event()). */
-			if (owner == type && stackmap_context_level(ctx))
-				break;
-			passed |= owner == type;
-		} else if (first && same_task(res, event, next)) {
+		pairing_record_of(res, next, k, &rec);
+		switch (sm_pairing_step(&e, &rec)) {
+		case SM_PAIRING_TAKE:
+			*kind = k;
+			return i;
+		case SM_PAIRING_CANDIDATE:
 			ownerless = i;
 			ownerless_kind = k;
+			continue;
+		case SM_PAIRING_PASS:
+			continue;
+		case SM_PAIRING_END:
+			break;
 		}
-		first = false;
+		break;
 	}
 	*kind = ownerless_kind;
 	return ownerless;
 }
-
 
 struct tep_record *pair_take_define(struct reader *r, int stream)
 {
