@@ -19,16 +19,14 @@
  * Owner check.  libtraceevent calls a plugin only for the events it
  * handles, so the plugin also wraps the print handler of every other event
  * (calling the one it replaces, or letting libtraceevent print the format)
- * to remember, per CPU and per context level (task, soft IRQ, hard IRQ,
- * NMI: the context bits of common_flags), the last event of each type (in
- * task context, of each type and task) printed since that level began
- * (RECENT_TYPES of them).  A stack record
- * whose owner has no such event at its context level, or whose owner's
- * last event there follows lost events, already has a stack record or was
- * written by another task, and a stack record written after one went
- * missing on its CPU (STACKMAP_COOKIE_AFTER_LOSS, STACKMAP_FLAG_AFTER_LOSS),
- * is an orphan (events.h): its
- * line is followed by
+ * and feeds every record it prints to lib/pairing.h's machine, which keeps
+ * per CPU the events that can still take a stack record by the rule of
+ * events.h ("Which event a stack belongs to", the rule fgdecode applies
+ * too).  A stack record that the machine gives to no event printed before
+ * it (its owner's last event there follows lost events, already has a
+ * stack record, is of another task or context; a stack record written
+ * after one went missing on its CPU: STACKMAP_COOKIE_AFTER_LOSS,
+ * STACKMAP_FLAG_AFTER_LOSS) is an orphan: its line is followed by
  *
  *                   <orphan stack of OWNER>
  *                   => frames as usual
@@ -80,6 +78,7 @@
 #include "stackmap/version.h"
 #include "listing.h"
 #include "map_id.h"
+#include "pairing.h"
 #include "snapshot_table.h"
 #include "stacktab.h"
 #include "tep_stack.h"
@@ -135,65 +134,26 @@ PLUGIN_EXPORT struct tep_plugin_option TEP_PLUGIN_OPTIONS[] = {
 enum snap_state { SNAP_UNTRIED = 0, SNAP_LOADED, SNAP_NONE };
 
 #define LIVE_STACK_MAP	"/sys/kernel/debug/stackmap/stack_map"
-/* Context levels: task, soft IRQ, hard IRQ, NMI. */
-#define NR_LEVELS	4
-
-/*
- * Events remembered per context level, one per type (in task context one per
- * type and task): a stack record may follow its event after events of other
- * types in the same context (events.h; on PREEMPT_RT, an interrupt's wakeups
- * on its way out), and in task context after other tasks' events (probes
- * preempted between the event's and stackmap's, 7.x).
- */
-#define RECENT_TYPES	16
-
-/* The last event of one type printed at one context level of one CPU. */
-struct seen {
-	int type;
-	int pid;		/* its common_pid: a stack record's must equal it */
-	bool taken;		/* a stack record was given to it */
-};
-
-/* The events of one context level since it began, the newest last. */
-struct level {
-	int nr;
-	struct seen recent[RECENT_TYPES];
-};
-
-/*
- * What the plugin knows of one CPU.  Watching that began while printing
- * (wrap_events()) is partial: a task's event printed before it may still
- * get its stack record after it (task context, preempted between the two:
- * 7.x), so in task context a stack record is not checked when its task had
- * no event of the record's owner type seen since then (an event of another
- * type, such as its own sched_switch while preempted, does not tell).  Lost
- * events end that: nothing before them owns a stack.
- */
-struct cpu_state {
-	bool watched;		/* an event was seen since watching began */
-	bool partial;		/* watching began while printing */
-	sm_u64 *pids;		/* with @partial: (pid, type) of the events
-				 * seen in task context since, task_key(),
-				 * sorted */
-	int nr_pids;
-	int max_pids;
-	struct level level[NR_LEVELS];
-};
 
 struct stackmap_ctx;
 
-/* An event whose print handler the plugin wrapped: what it replaced. */
+/*
+ * An event whose print handler the plugin wrapped: what it replaced, and
+ * whether it is ftrace's kernel_stack (a stack record whose owner is not
+ * known, to the pairing).
+ */
 struct wrap {
 	struct stackmap_ctx *ctx;
 	struct tep_event *event;
 	tep_event_handler_func handler;
 	void *context;
+	bool kernel_stack;
 };
 
 /*
  * One per tep handle the plugin is loaded into: the definitions seen so far,
  * the stacks of the snapshot and of the stack_map option (loaded on first
- * need), and what was seen on each CPU.
+ * need), and the events of each CPU that can still take a stack record.
  */
 struct stackmap_ctx {
 	struct tep_handle *tep;
@@ -213,10 +173,8 @@ struct stackmap_ctx {
 	int nr_wraps;
 	int wrapped_count;	/* tep_get_events_count() when last wrapped */
 	bool printing;		/* a stackmap record was printed already */
-	bool partial;		/* events were wrapped while printing: every
-				 * CPU's watching is partial (cpu_state) */
-	struct cpu_state *cpus;
-	int nr_cpus;
+	/* Which event each stack record belongs to (lib/pairing.h). */
+	struct sm_pairing pairing;
 	struct stackmap_ctx *next;
 };
 
@@ -503,228 +461,74 @@ static enum stacktab_result resolve(struct stackmap_ctx *ctx, sm_u64 cookie,
 
 /* ---- which event a stack belongs to ---- */
 
-/* The state of @cpu, NULL when out of memory. */
-static struct cpu_state *cpu_state(struct stackmap_ctx *ctx, int cpu)
+/*
+ * @record as lib/pairing.h's rule sees it: its type, task, context and
+ * losses.  The plugin cannot know which types own stacks (it learns the
+ * definitions as they are printed), so every event may own one.
+ */
+static void pairing_record(struct stackmap_ctx *ctx, struct tep_record *record,
+			   enum sm_pairing_kind kind, int type,
+			   struct sm_pairing_record *out)
 {
-	struct cpu_state *p;
-	int n, i;
-
-	if (cpu < 0)
-		return NULL;
-	if (cpu >= ctx->nr_cpus) {
-		n = cpu + 1 > 2 * ctx->nr_cpus ? cpu + 1 : 2 * ctx->nr_cpus;
-		p = realloc(ctx->cpus, n * sizeof(*p));
-		if (!p)
-			return NULL;
-		memset(p + ctx->nr_cpus, 0, (n - ctx->nr_cpus) * sizeof(*p));
-		for (i = ctx->nr_cpus; i < n; i++)
-			p[i].partial = ctx->partial;
-		ctx->cpus = p;
-		ctx->nr_cpus = n;
-	}
-	return &ctx->cpus[cpu];
-}
-
-/* Nothing before the record being printed on @c can own a stack. */
-static void forget_before(struct cpu_state *c)
-{
-	memset(c->level, 0, sizeof(c->level));
-	c->watched = true;
-	c->partial = false;
-}
-
-/* Events were lost before @record: nothing before it can own a stack. */
-static void note_losses(struct cpu_state *c, const struct tep_record *record)
-{
-	if (record->missed_events)
-		forget_before(c);
-}
-
-/* The key of an event of @type by @pid in cpu_state's pids. */
-static sm_u64 task_key(int pid, int type)
-{
-	return (sm_u64)(unsigned int)pid << 32 | (unsigned int)type;
+	memset(out, 0, sizeof(*out));
+	out->kind = kind;
+	out->type = type;
+	out->pid = tep_data_pid(ctx->tep, record);
+	out->context = tepstack_context(ctx->tep, record);
+	out->missed = record->missed_events != 0;
+	out->owns = true;
 }
 
 /*
- * Where @key is, or would go, in @c's sorted pids; *@found says whether it
- * is there.
+ * Remember an event printed on its CPU (ftrace's kernel_stack is a stack
+ * record whose owner is not known).
  */
-static int pid_index(const struct cpu_state *c, sm_u64 key, bool *found)
-{
-	int lo = 0, hi = c->nr_pids, mid;
-
-	while (lo < hi) {
-		mid = lo + (hi - lo) / 2;
-		if (c->pids[mid] < key)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	*found = lo < c->nr_pids && c->pids[lo] == key;
-	return lo;
-}
-
-/*
- * With partial watching, @pid had an event of @type in task context on @c;
- * out of memory, watching stays partial for it (its stacks of that type go
- * unchecked).
- */
-static void note_pid(struct cpu_state *c, int pid, int type)
-{
-	bool found;
-	int i = pid_index(c, task_key(pid, type), &found), n;
-	sm_u64 *p;
-
-	if (found)
-		return;
-	if (c->nr_pids == c->max_pids) {
-		n = c->max_pids ? 2 * c->max_pids : 16;
-		p = realloc(c->pids, n * sizeof(*p));
-		if (!p)
-			return;
-		c->pids = p;
-		c->max_pids = n;
-	}
-	memmove(&c->pids[i + 1], &c->pids[i],
-		(c->nr_pids - i) * sizeof(c->pids[0]));
-	c->pids[i] = task_key(pid, type);
-	c->nr_pids++;
-}
-
-/* Can the task context of @c tell whether @pid's stack of @type has its event? */
-static bool pid_watched(const struct cpu_state *c, int pid, int type)
-{
-	bool found;
-
-	if (!c->partial)
-		return true;
-	pid_index(c, task_key(pid, type), &found);
-	return found;
-}
-
-/* Is @e the entry of @type (and, when @by_pid, of @pid)? */
-static bool seen_is(const struct seen *e, int type, int pid, bool by_pid)
-{
-	return e->type == type && (!by_pid || e->pid == pid);
-}
-
-/*
- * @type was printed at @lv by @pid: it becomes the newest, with no stack
- * yet; its previous event there (of that task, when @by_pid: task context)
- * can have none now (events.h).  The oldest is forgotten when RECENT_TYPES
- * are remembered.
- */
-static void note_type(struct level *lv, int type, int pid, bool by_pid)
-{
-	int i;
-
-	for (i = 0; i < lv->nr && !seen_is(&lv->recent[i], type, pid, by_pid); i++)
-		;
-	if (i == lv->nr && lv->nr == RECENT_TYPES)
-		i = 0;
-	else if (i == lv->nr)
-		lv->nr++;
-	memmove(&lv->recent[i], &lv->recent[i + 1],
-		(lv->nr - 1 - i) * sizeof(lv->recent[0]));
-	lv->recent[lv->nr - 1].type = type;
-	lv->recent[lv->nr - 1].pid = pid;
-	lv->recent[lv->nr - 1].taken = false;
-}
-
-/*
- * The last event of @type at @lv (of @pid, when @by_pid); NULL when none
- * since it began.
- */
-static struct seen *find_type(struct level *lv, int type, int pid, bool by_pid)
-{
-	int i;
-
-	for (i = lv->nr - 1; i >= 0; i--)
-		if (seen_is(&lv->recent[i], type, pid, by_pid))
-			return &lv->recent[i];
-	return NULL;
-}
-
-/* Remember a non-stackmap event printed on its CPU. */
 static void note_event(struct stackmap_ctx *ctx, struct tep_record *record,
-		       int type)
+		       int type, bool kernel_stack)
 {
-	struct cpu_state *c = cpu_state(ctx, record->cpu);
-	int level, l;
+	struct sm_pairing_record r;
+	struct sm_pairing_verdict v;
 
-	if (!c)
-		return;
-	note_losses(c, record);
-	level = stackmap_context_level(tepstack_context(ctx->tep, record));
-	c->watched = true;
-	note_type(&c->level[level], type, tep_data_pid(ctx->tep, record),
-		  level == 0);
-	if (level == 0 && c->partial)
-		note_pid(c, tep_data_pid(ctx->tep, record), type);
-	/* Deeper contexts nested in the previous one have ended. */
-	for (l = level + 1; l < NR_LEVELS; l++)
-		c->level[l].nr = 0;
-}
-
-/*
- * Is the stack record @record, owned by @owner, an orphan?  It is not when
- * the last event of @owner's type on its CPU at its context level has no
- * stack yet and the same pid (it then has this one), when @owner is none
- * (a stackmap 0.1 trace), or when nothing was seen on the CPU to check
- * against.  It is when the trace has no format of @owner.  A record
- * written after a stack record went missing on its CPU (@after_loss,
- * STACKMAP_COOKIE_AFTER_LOSS or STACKMAP_FLAG_AFTER_LOSS) is an orphan, and
- * every event before it on its CPU keeps no stack, as after lost events: the
- * missing one may have been theirs, and a later one may be that of an event
- * whose own went missing.
- */
-static bool is_orphan(struct stackmap_ctx *ctx, struct tep_record *record,
-		      sm_u32 owner, bool after_loss)
-{
-	struct cpu_state *c = cpu_state(ctx, record->cpu);
-	struct seen *e;
-	int level, pid;
-
-	if (!c)
-		return after_loss;
-	note_losses(c, record);
-	if (after_loss) {
-		/* As lost events: nothing before it owns a stack any more. */
-		forget_before(c);
-		return true;
-	}
-	if (owner == STACKMAP_OWNER_NONE)
-		return false;
-	/* No event of a type whose format the trace lacks is in it. */
-	if (!tep_find_event(ctx->tep, (int)owner))
-		return true;
-	if (!c->watched)
-		return false;
-	level = stackmap_context_level(tepstack_context(ctx->tep, record));
-	pid = tep_data_pid(ctx->tep, record);
-	/*
-	 * Its event may have been printed before watching began: only the
-	 * task's first stack of that type can be that one's.
-	 */
-	if (level == 0 && !pid_watched(c, pid, (int)owner)) {
-		note_pid(c, pid, (int)owner);
-		return false;
-	}
-	e = find_type(&c->level[level], (int)owner, pid, level == 0);
-	if (!e || e->taken || e->pid != pid)
-		return true;
-	e->taken = true;
-	return false;
+	pairing_record(ctx, record, kernel_stack ? SM_PAIRING_STACK :
+			SM_PAIRING_EVENT, type, &r);
+	sm_pairing_note(&ctx->pairing, record->cpu, &r, &v);
 }
 
 /* A stack_define on its own: only losses before it matter. */
 static void note_define(struct stackmap_ctx *ctx, struct tep_record *record)
 {
-	struct cpu_state *c = cpu_state(ctx, record->cpu);
+	struct sm_pairing_record r;
+	struct sm_pairing_verdict v;
 
-	if (c)
-		note_losses(c, record);
+	pairing_record(ctx, record, SM_PAIRING_DEFINE, 0, &r);
+	sm_pairing_note(&ctx->pairing, record->cpu, &r, &v);
+}
+
+/*
+ * Is the stack record @record, owned by @owner, an orphan (events.h)?  It is
+ * when the pairing gives it to no event printed before it on its CPU
+ * (sm_pairing_note(): none of @owner's type, task and context is waiting
+ * for its stack, events were lost, or @after_loss:
+ * STACKMAP_COOKIE_AFTER_LOSS or STACKMAP_FLAG_AFTER_LOSS), and when the
+ * trace has no format of @owner.  It is not when @owner is none (a stackmap
+ * 0.1 trace, an unresolved cookie), or when what was printed before it
+ * on its CPU is not known (watching began while printing, wrap_events()).
+ */
+static bool is_orphan(struct stackmap_ctx *ctx, struct tep_record *record,
+		      sm_u32 owner, bool after_loss)
+{
+	struct sm_pairing_record r;
+	struct sm_pairing_verdict v;
+
+	pairing_record(ctx, record, SM_PAIRING_STACK, 0, &r);
+	r.owner = owner;
+	r.after_loss = after_loss;
+	sm_pairing_note(&ctx->pairing, record->cpu, &r, &v);
+	if (sm_pairing_orphan(v.outcome))
+		return true;
+	/* No event of a type whose format the trace lacks is in it. */
+	return v.outcome == SM_PAIRING_UNCHECKED &&
+	       owner != STACKMAP_OWNER_NONE && !tep_find_event(ctx->tep, (int)owner);
 }
 
 /*
@@ -737,7 +541,7 @@ static int watch_handler(struct trace_seq *s, struct tep_record *record,
 {
 	struct wrap *w = context;
 
-	note_event(w->ctx, record, event->id);
+	note_event(w->ctx, record, event->id, w->kernel_stack);
 	if (w->handler)
 		return w->handler(s, record, event, w->context);
 	return 1;
@@ -788,19 +592,15 @@ static void wrap_events(struct stackmap_ctx *ctx, bool printing)
 		w->event = events[i];
 		w->handler = events[i]->handler;
 		w->context = events[i]->context;
+		w->kernel_stack = !strcmp(events[i]->system, "ftrace") &&
+				  !strcmp(events[i]->name, "kernel_stack");
 		events[i]->handler = watch_handler;
 		events[i]->context = w;
 		wrapped++;
 	}
 	free(events);
-	if (!printing || !wrapped)
-		return;
-	ctx->partial = true;
-	for (i = 0; i < ctx->nr_cpus; i++) {
-		ctx->cpus[i].watched = false;
-		ctx->cpus[i].partial = true;
-		ctx->cpus[i].nr_pids = 0;
-	}
+	if (printing && wrapped)
+		sm_pairing_forget(&ctx->pairing, true);
 }
 
 /* Give every wrapped event its own handler back. */
@@ -1071,6 +871,7 @@ PLUGIN_EXPORT int TEP_PLUGIN_LOADER(struct tep_handle *tep)
 	}
 	ctx->tep = tep;
 	ctx->render_opts = -1;
+	sm_pairing_init(&ctx->pairing, false);
 	if (!contexts)
 		tep_plugin_add_options(PLUGIN_ALIAS, TEP_PLUGIN_OPTIONS);
 	ctx->next = contexts;
@@ -1108,9 +909,7 @@ PLUGIN_EXPORT int TEP_PLUGIN_UNLOADER(struct tep_handle *tep)
 	stacktab_free(ctx->tab);
 	stacktab_free(ctx->snap);
 	stacktab_free(ctx->listing);
-	for (i = 0; i < (size_t)ctx->nr_cpus; i++)
-		free(ctx->cpus[i].pids);
-	free(ctx->cpus);
+	sm_pairing_fini(&ctx->pairing);
 	free(ctx);
 	return 0;
 }
