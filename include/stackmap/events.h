@@ -78,7 +78,11 @@
  * module or written on another CPU, so R may be the stack of an event whose
  * own is missing, or E's own record the missing one) and no other event of
  * E's type and context in between, bar (in task context) other tasks'
- * events.
+ * events; nor a record of a shallower context, or of other context bits at
+ * E's depth, in between (E's context was over), nor, in an interrupt
+ * context, a stack record of E's type by another task (the task does not
+ * change within an interrupt: E's was over).  lib/pairing.c implements
+ * this rule for fgdecode and the plugin alike.
  * Every other stack record is an orphan: it must never be shown under
  * another event (the event it was captured for was filtered out, not
  * recorded in this buffer, or lost); a decoder shows it on its own, naming
