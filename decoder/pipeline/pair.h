@@ -3,7 +3,8 @@
  * fgdecode's pairing: which stack record that follows an event in its
  * stream is that event's own (include/stackmap/events.h, "Which event a
  * stack belongs to"), read from the reader's lookahead (read.h) with the
- * owners the resolver knows (resolve.h).
+ * owners the resolver knows (resolve.h), by the rule of lib/pairing.h (the
+ * plugin's too).
  */
 #ifndef FGDECODE_PAIR_H
 #define FGDECODE_PAIR_H
