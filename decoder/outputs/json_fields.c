@@ -11,6 +11,7 @@
 
 #include "json_fields.h"
 #include "stackmap/events.h"
+#include "symbolic.h"
 
 /* Numbers from 2^53 on are not exact in a double: a string of hex then. */
 #define JSON_EXACT_MAX	(1ULL << 53)
@@ -114,6 +115,36 @@ static void put_field(struct trace_seq *s, struct tep_handle *tep,
 	trace_seq_putc(s, ']');
 }
 
+/* ,"printed":{...}: the symbolic fields of @event as its format prints them. */
+static void put_printed(struct trace_seq *s, struct tep_event *event,
+			struct tep_record *record,
+			void (*put_string)(struct trace_seq *, const char *))
+{
+	struct symbolic_field sf[SYMBOLIC_MAX];
+	int n = symbolic_find(event, sf), i;
+	bool first = true;
+	struct trace_seq v;
+
+	if (!n)
+		return;
+	trace_seq_init(&v);
+	trace_seq_puts(s, ",\"printed\":{");
+	for (i = 0; i < n; i++) {
+		trace_seq_reset(&v);
+		if (!symbolic_print(&v, event, &sf[i], record))
+			continue;
+		trace_seq_terminate(&v);
+		if (!first)
+			trace_seq_putc(s, ',');
+		first = false;
+		put_string(s, sf[i].field->name);
+		trace_seq_putc(s, ':');
+		put_string(s, v.buffer);
+	}
+	trace_seq_putc(s, '}');
+	trace_seq_destroy(&v);
+}
+
 void json_put_fields(struct trace_seq *s, struct tep_handle *tep,
 		     struct tep_record *record,
 		     void (*put_string)(struct trace_seq *s, const char *str))
@@ -133,4 +164,5 @@ void json_put_fields(struct trace_seq *s, struct tep_handle *tep,
 		put_field(s, tep, event, f, record, put_string);
 	}
 	trace_seq_putc(s, '}');
+	put_printed(s, event, record, put_string);
 }

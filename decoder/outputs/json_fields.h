@@ -17,8 +17,12 @@
  *  - any other array (static or __data_loc) is a JSON array of numbers, one
  *    per element of its element size;
  *  - a field the record is too short for is null.
- * Symbolic values (__print_flags, __print_symbolic) are given raw: the event
- * line of the text output prints them as the kernel's format does.
+ * Symbolic values (__print_flags, __print_symbolic) are given raw there, and
+ * as the event's format prints them in a "printed" member after "fields",
+ * for the events that have such fields (symbolic.h says which):
+ *
+ *   "printed":{"gfp_flags":"GFP_KERNEL|__GFP_ZERO"}
+ *   "printed":{"prev_state":"R+"}
  */
 #ifndef FGDECODE_JSON_FIELDS_H
 #define FGDECODE_JSON_FIELDS_H
@@ -26,7 +30,8 @@
 #include <event-parse.h>
 
 /**
- * json_put_fields() - append ,"fields":{...} for the event @record
+ * json_put_fields() - append ,"fields":{...} for the event @record, and
+ *	,"printed":{...} when it has symbolic fields
  * @s: the JSON object being built
  * @tep: the trace's handle
  * @record: the event's record; nothing is appended for a record of no

@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0
-"""fgdecode --json's "fields" against trace-cmd report -R, event by event.
+"""fgdecode --json's "fields" against trace-cmd report -R, and its "printed" against
+trace-cmd report -N, event by event.
 
 Usage: check_json_fields.py FGDECODE TRACE.dat...
 
@@ -12,6 +13,11 @@ values: a string equal, a number equal to report's decimal or 0x value, a
 "0x..." string equal as a number, an array equal byte for byte to report's
 ARRAY[..] (little-endian elements).  A value report prints as a symbol
 ("kvmalloc_node+0x3f": a function address) is counted, not compared.
+Each value of "printed" (a symbolic field as the event's format prints it:
+"R+", "GFP_KERNEL|__GFP_ZERO") must stand in the line `trace-cmd report -N`
+prints of that event (its print format, no plugin) as a whole word: not
+inside a longer run of letters, digits, '_', '|' or '+'.  A trace with
+sched_switch, kmalloc or softirq events must have printed values.
 Prints the counts; exit status 0 when all agree, 1 otherwise.
 """
 import json
@@ -25,8 +31,8 @@ REPORT_LINE = re.compile(r"^\s*\S.*?\[\d+\]\S*\s+(?:[a-zA-Z0-9.]{4,6}\s+)?\d+\.\
 FIELD = re.compile(r"(\w+)=(ARRAY\[[^\]]*\]|\S*)")
 
 
-def report_events(trace):
-    out = subprocess.run(["trace-cmd", "report", "-R", trace], capture_output=True,
+def report_events(trace, option="-R"):
+    out = subprocess.run(["trace-cmd", "report", option, trace], capture_output=True,
                          text=True, check=True).stdout
     events = []
     for line in out.splitlines():
@@ -34,7 +40,7 @@ def report_events(trace):
         if not m or m.group(1) in ("stack_cookie", "stack_define", "stack_fallback",
                                    "function_entry", "kernel_stack"):
             continue
-        events.append((m.group(1), FIELD.findall(m.group(2))))
+        events.append((m.group(1), FIELD.findall(m.group(2)) if option == "-R" else m.group(2)))
     return events
 
 
@@ -93,6 +99,25 @@ def check(fgdecode, trace):
     return bad, values, symbols
 
 
+def check_printed(fgdecode, trace):
+    """The "printed" values against trace-cmd report -N's lines."""
+    rep, js = report_events(trace, "-N"), json_events(fgdecode, trace)
+    bad, printed = [], 0
+    if len(rep) != len(js):
+        return [f"{trace}: {len(js)} events in --json, {len(rep)} in trace-cmd report -N"], 0
+    symbolic = {"sched_switch", "kmalloc", "softirq_entry"} & {name for name, _ in rep}
+    for i, ((name, info), obj) in enumerate(zip(rep, js)):
+        symbolic.discard(name if obj.get("printed") else None)
+        for key, value in obj.get("printed", {}).items():
+            word = r"(?<![\w|+])" + re.escape(value) + r"(?![\w|+])"
+            if key not in obj["fields"] or not re.search(word, info):
+                bad.append(f"{trace}: event {i} ({name}): printed {key} {value!r} not in report -N's {info!r}")
+            else:
+                printed += 1
+    bad += [f"{trace}: no {name} event has a printed field" for name in sorted(symbolic)]
+    return bad, printed
+
+
 def main():
     fgdecode, traces = sys.argv[1], sys.argv[2:]
     failed = 0
@@ -103,6 +128,12 @@ def main():
         failed += len(bad)
         print(f"check_json_fields: {trace}: {values} field values equal to trace-cmd report -R's, "
               f"{symbols} symbols not compared, {len(bad)} differ")
+        bad, printed = check_printed(fgdecode, trace)
+        for b in bad[:5]:
+            print(f"check_json_fields: {b}")
+        failed += len(bad)
+        print(f"check_json_fields: {trace}: {printed} printed values in trace-cmd report -N's lines, "
+              f"{len(bad)} not")
     return 1 if failed else 0
 
 
