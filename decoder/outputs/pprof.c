@@ -21,11 +21,14 @@
 #include "array.h"
 #include "folded.h"
 #include "pprof.h"
+#include "pprof_labels.h"
 #include "output.h"
 #include "profile.pb-c.h"
 #include "tep_stack.h"
 
 #define PP_MIN_SAMPLES	4096
+/* pp_key.labels of a sample without field labels. */
+#define PP_NO_LABELS	UINT32_MAX
 /* Label keys of every sample. */
 enum { PP_L_EVENT, PP_L_COMM, PP_L_PID, PP_L_CPU, PP_NR_LABELS };
 static const char *const label_key[PP_NR_LABELS] = {
@@ -46,6 +49,7 @@ struct pp_key {
 	int event_id;
 	int pid;
 	int cpu;
+	uint32_t labels;	/* the fields' label set, or PP_NO_LABELS */
 	sm_u64 count;
 	sm_u64 weight;
 };
@@ -56,6 +60,7 @@ struct pprof {
 	size_t merged;		/* keys[0..merged) are sorted and distinct */
 	const char *weight_type, *weight_unit;
 	sm_u64 duration_ns;
+	struct pp_labels labels;	/* the events' fields */
 };
 
 /* A tree node: a string, a (name, file) function or an address. */
@@ -113,6 +118,7 @@ void pprof_free(struct pprof *pp)
 	if (!pp)
 		return;
 	free(pp->keys);
+	pp_labels_fini(&pp->labels);
 	free(pp);
 }
 
@@ -126,6 +132,8 @@ static int cmp_key(const void *a, const void *b)
 		return x->event_id < y->event_id ? -1 : 1;
 	if (x->pid != y->pid)
 		return x->pid < y->pid ? -1 : 1;
+	if (x->labels != y->labels)
+		return x->labels < y->labels ? -1 : 1;
 	return (x->cpu > y->cpu) - (x->cpu < y->cpu);
 }
 
@@ -176,13 +184,17 @@ int pprof_add(struct pprof *pp, struct tep_handle *tep,
 	      struct tep_record *record, const struct sset_entry *e,
 	      sm_u64 weight)
 {
-	if (!room_for_key(pp))
+	uint32_t labels;
+
+	if (!room_for_key(pp) ||
+	    pp_labels_of(&pp->labels, tep, record, &labels))
 		return -ENOMEM;
 	pp->keys[pp->nr++] = (struct pp_key){
 		.stack_id = e->id,
 		.event_id = tep_data_type(tep, record),
 		.pid = tep_data_pid(tep, record),
 		.cpu = record->cpu,
+		.labels = labels,
 		.count = 1,
 		.weight = weight,
 	};
@@ -208,7 +220,7 @@ int pprof_add_pairs(struct pprof *pp, const struct stackset *set)
 		pp->keys[pp->nr++] = (struct pp_key){
 			.stack_id = pairs[i].stack_id,
 			.event_id = pairs[i].event_id,
-			.pid = -1, .cpu = -1,
+			.pid = -1, .cpu = -1, .labels = PP_NO_LABELS,
 			.count = pairs[i].count, .weight = pairs[i].weight,
 		};
 	}
@@ -497,20 +509,49 @@ static bool stack_locs(struct pp_build *b, const struct sset_entry *e)
 	return !b->nomem;
 }
 
-/* Fill sample @s from key @k; labels from @lab (PP_NR_LABELS of them). */
+/* The labels of key @k: its own, then its fields'. */
+static size_t nr_labels(const struct pprof *pp, const struct pp_key *k)
+{
+	return (k->pid < 0 ? 1 : PP_NR_LABELS) +
+	       (k->labels == PP_NO_LABELS ? 0 :
+		pp_labels_count(&pp->labels, k->labels));
+}
+
+/* The labels of @k's fields into @lab (pprof_labels.h). */
+static void field_labels(struct pp_build *b, const struct pprof *pp,
+			 const struct pp_key *k, PLabel *lab)
+{
+	size_t i, n = pp_labels_count(&pp->labels, k->labels);
+	struct pp_label l[n ? n : 1];
+
+	pp_labels_get(&pp->labels, k->labels, l);
+	for (i = 0; i < n; i++) {
+		perftools__profiles__label__init(&lab[i]);
+		lab[i].key = str_id(b, l[i].key);
+		if (l[i].str) {
+			lab[i].str = str_id(b, l[i].str);
+			continue;
+		}
+		lab[i].num = l[i].num;
+		if (l[i].unit)
+			lab[i].num_unit = str_id(b, l[i].unit);
+	}
+}
+
+/* Fill sample @s from key @k; labels into @lab (nr_labels() of them). */
 static bool make_sample(struct pp_build *b, const struct pprof *pp,
 			const struct pp_key *k, PSample *s, PLabel *lab)
 {
 	char buf[3][128];
 	const char *val[PP_NR_LABELS];
-	int i, nr_labels = k->pid < 0 ? 1 : PP_NR_LABELS;
+	size_t i, own = k->pid < 0 ? 1 : PP_NR_LABELS, n = nr_labels(pp, k);
 
 	perftools__profiles__sample__init(s);
 	s->location_id = b->stack_locs[k->stack_id];
 	s->n_location_id = b->stack_depth[k->stack_id];
 	s->n_value = pp->weight_type ? 2 : 1;
 	s->value = calloc(s->n_value, sizeof(*s->value));
-	s->label = calloc(PP_NR_LABELS, sizeof(*s->label));
+	s->label = calloc(n, sizeof(*s->label));
 	if (!s->value || !s->label)
 		return false;
 	s->value[0] = (int64_t)k->count;
@@ -524,12 +565,15 @@ static bool make_sample(struct pp_build *b, const struct pprof *pp,
 	val[PP_L_PID] = buf[1];
 	snprintf(buf[2], sizeof(buf[2]), "%d", k->cpu);
 	val[PP_L_CPU] = buf[2];
-	for (i = 0; i < nr_labels; i++) {
+	for (i = 0; i < own; i++) {
 		perftools__profiles__label__init(&lab[i]);
 		lab[i].key = str_id(b, label_key[i]);
 		lab[i].str = str_id(b, val[i]);
-		s->label[s->n_label++] = &lab[i];
 	}
+	if (n > own)
+		field_labels(b, pp, k, &lab[own]);
+	for (i = 0; i < n; i++)
+		s->label[s->n_label++] = &lab[i];
 	return !b->nomem;
 }
 
@@ -538,10 +582,12 @@ static bool make_samples(struct pp_build *b, const struct pprof *pp,
 			 const struct stackset *set, PProfile *p,
 			 PSample **samples, PLabel **labels)
 {
-	size_t i;
+	size_t i, total = 0, at = 0;
 
+	for (i = 0; i < pp->nr; i++)
+		total += nr_labels(pp, &pp->keys[i]);
 	*samples = calloc(pp->nr ? pp->nr : 1, sizeof(**samples));
-	*labels = calloc(pp->nr ? pp->nr * PP_NR_LABELS : 1, sizeof(**labels));
+	*labels = calloc(total ? total : 1, sizeof(**labels));
 	p->sample = calloc(pp->nr ? pp->nr : 1, sizeof(*p->sample));
 	if (!*samples || !*labels || !p->sample)
 		return false;
@@ -551,9 +597,9 @@ static bool make_samples(struct pp_build *b, const struct pprof *pp,
 		/* Listed first, so that its arrays are freed however it ends. */
 		p->sample[p->n_sample++] = &(*samples)[i];
 		if (!stack_locs(b, sset_entry_at(set, k->stack_id)) ||
-		    !make_sample(b, pp, k, &(*samples)[i],
-				 &(*labels)[i * PP_NR_LABELS]))
+		    !make_sample(b, pp, k, &(*samples)[i], &(*labels)[at]))
 			return false;
+		at += nr_labels(pp, k);
 	}
 	return true;
 }
@@ -749,8 +795,8 @@ const struct output_ops pprof_output = {
 	.option = "pprof",
 	.arg = "FILE",
 	.help = "  --pprof FILE    a gzip-compressed pprof profile (go tool pprof, Pyroscope,\n"
-		"                  Parca) of the stacks, labelled by event, comm, pid, cpu;\n"
-		"                  FILE - is standard output\n",
+		"                  Parca) of the stacks, labelled by event, comm, pid, cpu\n"
+		"                  and the event's fields; FILE - is standard output\n",
 	.flags = OUTPUT_WEIGHS | OUTPUT_OFF_CPU | OUTPUT_WRITES_ARG |
 		 OUTPUT_STACKS_ONLY,
 	.size = sizeof(struct pprof_output),

@@ -5,9 +5,11 @@
  * compressed by zlib) for go tool pprof, Pyroscope, Parca, Grafana and
  * Perfetto.
  *
- * One Sample per distinct (stack, event, pid, CPU) the shown events
- * carried, with the string labels "event" (SYSTEM:NAME), "comm", "pid" and
- * "cpu".  Its values follow the sample types: "events"/"count" (the number
+ * One Sample per distinct (stack, event, pid, CPU, fields' labels) the
+ * shown events carried, with the string labels "event" (SYSTEM:NAME),
+ * "comm", "pid" and "cpu", then the event's own fields as labels
+ * (pprof_labels.h: strings, numbers with their unit, flags and symbols as
+ * printed; addresses left out).  Its values follow the sample types: "events"/"count" (the number
  * of events), then, when a weight is in use, the weight's own type and unit
  * ("bytes"/"bytes", "off_cpu"/"nanoseconds", ...).
  *

@@ -297,3 +297,33 @@ bool symbolic_print(struct trace_seq *s, struct tep_event *event,
 		put_arg(s, event, record, arg);
 	return true;
 }
+
+/* Does @arg, or an argument inside it, cast @field to a pointer? */
+static bool casts_to_pointer(struct tep_event *event, struct tep_print_arg *arg,
+			     const struct tep_format_field *field)
+{
+	struct tep_print_arg *item;
+
+	for (; arg; arg = arg->next) {
+		if (arg->type == TEP_PRINT_TYPE && strchr(arg->typecast.type, '*')) {
+			for (item = arg->typecast.item;
+			     item && item->type == TEP_PRINT_TYPE;
+			     item = item->typecast.item)
+				;
+			if (item && item->type == TEP_PRINT_FIELD &&
+			    field_of(event, item) == field)
+				return true;
+		}
+		if (arg->type == TEP_PRINT_OP &&
+		    (casts_to_pointer(event, arg->op.left, field) ||
+		     casts_to_pointer(event, arg->op.right, field)))
+			return true;
+	}
+	return false;
+}
+
+bool symbolic_is_address(struct tep_event *event,
+			 const struct tep_format_field *field)
+{
+	return casts_to_pointer(event, event->print_fmt.args, field);
+}

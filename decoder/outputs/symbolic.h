@@ -62,4 +62,14 @@ bool symbolic_print(struct trace_seq *s, struct tep_event *event,
 		    const struct symbolic_field *sf,
 		    const struct tep_record *record);
 
+/**
+ * symbolic_is_address() - does @event's print format print @field as an
+ *	address: cast to a pointer type ("(void *)REC->call_site", printed
+ *	with %pS)?
+ * @event: an event of the trace
+ * @field: one of its fields
+ */
+bool symbolic_is_address(struct tep_event *event,
+			 const struct tep_format_field *field);
+
 #endif /* FGDECODE_SYMBOLIC_H */

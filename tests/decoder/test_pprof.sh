@@ -8,6 +8,13 @@
 #              fgdecode --folded line for line
 #   labels     every sample has the event, comm, pid and cpu labels, and
 #              -tagfocus on one pid keeps exactly that pid's events
+#   fields     the event's fields are labels: the first kmalloc of
+#              trace-cmd report -R has bytes_alloc=N, and -tagfocus
+#              bytes_alloc=NB (a number in bytes; N alone, without the unit,
+#              matches nothing) keeps as many events as fgdecode -F
+#              'kmalloc: bytes_alloc == N'; its gfp_flags as trace-cmd report
+#              -N prints them keep as many as -F on the raw value; -tags
+#              lists them
 #   merge      the profiles of CPU 0 and CPU 1 (--cpu), merged by
 #              go tool pprof -proto, have the stacks of the whole trace
 #   stdout     --pprof - writes the same profile to standard output
@@ -132,6 +139,46 @@ test_labels() {
 	check labels "$why"
 }
 
+# count_top ARGS...: the events with a stack fgdecode --top counts.
+count_top() {
+	fgdecode --top 1 "$@" | sed -n 's/.* over \([0-9]*\) events\? with a stack$/\1/p'
+}
+
+# count_focus TAGFOCUS: the samples go tool pprof -tagfocus keeps.
+count_focus() {
+	pprof -top -nodefraction=0 -tagfocus="$1" "$TMP/all.pb.gz" |
+		sed -n 's/^Showing nodes accounting for \([0-9]*\), .*/\1/p'
+}
+
+test_fields() {
+	local why="" raw printed n g want got
+	raw=$(trace-cmd report -R "$TRACE" 2>/dev/null | grep -m1 ' kmalloc: ')
+	printed=$(trace-cmd report -N "$TRACE" 2>/dev/null | grep -m1 ' kmalloc: ')
+	n=$(sed -n 's/.* bytes_alloc=\([0-9]*\) .*/\1/p' <<<"$raw")
+	g=$(sed -n 's/.* gfp_flags=\([^ ]*\) .*/\1/p' <<<"$raw")
+	if [[ -z $n || -z $g ]]; then
+		check fields "no kmalloc with bytes_alloc and gfp_flags in trace-cmd report -R"
+		return
+	fi
+	want=$(count_top -F "kmalloc: bytes_alloc == $n")
+	got=$(count_focus "bytes_alloc=${n}B")
+	[[ -n $want && $want -gt 0 && $want == "$got" ]] ||
+		why+="bytes_alloc $n: fgdecode -F counts '$want' events, -tagfocus bytes_alloc=${n}B '$got'; "
+	got=$(count_focus "bytes_alloc=$n")
+	[[ $got == 0 ]] || why+="bytes_alloc=$n without its unit kept $got events; "
+	printed=$(sed -n 's/.* gfp_flags=\([^ ]*\) .*/\1/p' <<<"$printed")
+	want=$(count_top -F "kmalloc: gfp_flags == $((g))")
+	# A string label: a regular expression, its '|' and '+' escaped.
+	got=$(count_focus "gfp_flags=^$(sed 's/[|+.]/\\&/g' <<<"$printed")\$")
+	[[ -n $want && $want -gt 0 && $want == "$got" ]] ||
+		why+="gfp_flags $printed ($g): fgdecode -F counts '$want' events, -tagfocus '$got'; "
+	pprof -tags "$TMP/all.pb.gz" >"$TMP/tags"
+	for key in bytes_alloc gfp_flags; do
+		grep -q "^ *$key: Total" "$TMP/tags" || why+="-tags lists no $key; "
+	done
+	check fields "$why"
+}
+
 test_merge() {
 	local why
 	fgdecode --pprof "$TMP/cpu0.pb.gz" --cpu 0
@@ -217,6 +264,7 @@ main() {
 	test_flat
 	test_stacks
 	test_labels
+	test_fields
 	test_merge
 	test_stdout
 	test_duration
