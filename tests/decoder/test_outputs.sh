@@ -6,8 +6,9 @@
 # under build/, plus diff and map.  Standard output, standard error (the summary) and the exit status of
 # each run must be the same; --pprof and --flamegraph write to standard output, so their bytes are compared
 # too.  A change meant to alter an output is compared against its own parent (OUTPUTS_BASE=HEAD~1), and then
-# becomes the default base: e9a1c8b (the summary of a trace without stackmap's events), whose differences from its
-# parent were only on kstack.dat's summaries; before it fc7707f (-T stacks without ftrace's own frames atop
+# becomes the default base: baf00f7 (--pprof's field labels), whose differences from its parent were only the
+# --pprof runs' samples split by the events' field values and labelled with them; before it 1ab7e73 (--json's
+# "printed" symbolic fields), e9a1c8b (the summary of a trace without stackmap's events), fc7707f (-T stacks without ftrace's own frames atop
 # them), cdd4f3d (--json's "fields"), ab604be (--flamegraph's labels written into the file, its legend, the
 # counts in its title, a module's name in its tooltips), 73dd7c1 (off-CPU units, singulars) and 22e87fb (the
 # summary's events and records, --top's events, tasks and times for people, --show-defines' owner names).
@@ -22,7 +23,7 @@ set -euo pipefail
 
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 cd "$ROOT"
-OUTPUTS_BASE=${OUTPUTS_BASE:-e9a1c8b}
+OUTPUTS_BASE=${OUTPUTS_BASE:-a2061bb}
 FGDECODE=${FGDECODE:-$ROOT/decoder/fgdecode}
 TMP=$(mktemp -d)
 trap 'rm -rf "$TMP"' EXIT
