@@ -68,6 +68,26 @@ private:
 	QString _dump;
 	QString _shownKey;	/* what the text was made for */
 	QString _rowsText;	/* what FILE.rows holds */
+	bool _sized = false;	/* made wide enough once */
+
+	/*
+	 * Wide enough for "=> symbol+0xoff/0xsize (address)" lines, once the
+	 * window has room for it (it is small until shown and laid out); after
+	 * that the user's width stays.
+	 */
+	void _size()
+	{
+		int want = _text.fontMetrics().averageCharWidth() * 64;
+
+		if (_sized || width() >= want) {
+			_sized = true;
+			return;
+		}
+		if (_win->isVisible() && _win->width() >= 2 * want) {
+			_win->resizeDocks({this}, {want}, Qt::Horizontal);
+			_sized = true;
+		}
+	}
 
 	/* The list: the QTableView inside KernelShark's KsTraceViewer. */
 	QTableView *_list() const
@@ -99,6 +119,7 @@ private:
 	{
 		QTableView *v = _list();
 
+		_size();
 		if (!v || !v->model() || !v->selectionModel())
 			return;
 		_show(v);

@@ -8,6 +8,9 @@
   compare_stacks.py FGDECODE.txt --panel PANEL.txt
       the panel's text (STACKMAP_KSHARK_DUMP): its record, found in
       fgdecode's output by CPU, timestamp and event, has the same stack
+  compare_stacks.py FGDECODE.txt --has-stack CPU TIMESTAMP EVENT
+      exit 0 when fgdecode gives that event (alone at that time, not a
+      stack record) a stack of frames
 
 A record is keyed by (CPU, timestamp in microseconds, event name, how many
 records of that key came before); its stack is the lines under it that
@@ -61,16 +64,35 @@ def panel(path):
         sys.exit('compare_stacks: %s: no "#ROW TASK-PID [CPU] TS: EVENT" first line: %r'
                  % (path, lines[0]))
     stack = [s for s in (stack_line(l) for l in lines[1:]) if s is not None]
-    return (int(m.group(1)), m.group(2), m.group(3)), stack
+    # KernelShark names events SYSTEM/EVENT, fgdecode EVENT.
+    return (int(m.group(1)), m.group(2), m.group(3).split('/')[-1]), stack
+
+
+def find(fg, cpu, ts, event):
+    """fgdecode's records at [cpu] ts: event (one microsecond either way
+    when none is exactly there: KernelShark's "%.6f" of a double may round
+    the other way at half a microsecond)."""
+    keys = [k for k in fg if k[:3] == (cpu, ts, event)]
+    if not keys:
+        near = ['%.6f' % (float(ts) + d) for d in (-1e-6, 1e-6)]
+        keys = [k for k in fg if k[0] == cpu and k[1] in near and k[2] == event]
+    return keys
 
 
 def main():
+    if len(sys.argv) == 6 and sys.argv[2] == '--has-stack':
+        # An event (not a stack record) fgdecode gives a stack, alone at its time?
+        fg, _ = parse(sys.argv[1])
+        event = sys.argv[5].split('/')[-1]
+        keys = find(fg, int(sys.argv[3]), sys.argv[4], event)
+        ok = (len(keys) == 1 and fg[keys[0]] and event.startswith('stack_') is False
+              and not fg[keys[0]][0].startswith('<'))
+        return 0 if ok else 1
     if len(sys.argv) == 4 and sys.argv[2] == '--panel':
         fg, _ = parse(sys.argv[1])
         base, stack = panel(sys.argv[3])
         ts = base[1]
-        # KernelShark prints seconds with 6 decimals, as fgdecode does.
-        keys = [k for k in fg if k[:3] == (base[0], ts, base[2])]
+        keys = find(fg, base[0], ts, base[2])
         if len(keys) != 1:
             sys.exit('compare_stacks: %d fgdecode records at [%03d] %s: %s'
                      % (len(keys), base[0], ts, base[2]))

@@ -1,0 +1,158 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# The KernelShark plugin (kshark/): its stacks against fgdecode's, then the
+# real KernelShark under Xvfb.
+# Usage: tests/kshark/test_kshark.sh [TRACE.dat ...]
+#
+#   1. kss-dump (what the panel shows, for every record) equals fgdecode's
+#      stacks on the fixtures (stackmap cookies: views.dat; trace-cmd record
+#      -T: kstack.dat) and on each TRACE given that exists (stale, unknown
+#      and orphan cookies, lost events, snapshots: vm-* recordings).
+#   2. For each fixture: kernelshark -p plugin-stackmap.so TRACE under Xvfb,
+#      a click (xdotool) on two events with stacks in the list; the panel's
+#      text (STACKMAP_KSHARK_DUMP) must be fgdecode's stack of that event;
+#      a screenshot of each in build/kshark/; File > Quit (Ctrl+Q) must end
+#      KernelShark without a crash (the panel is deleted before the plugin
+#      is unloaded).
+#
+# Packages: kernelshark, libkshark-dev, libjson-c-dev, qtbase5-dev, xvfb,
+# xdotool, imagemagick; as root the missing ones are installed (apt-get
+# install -y), otherwise the test says which are missing and fails.
+set -uo pipefail
+
+cd "$(dirname "$0")/../.." || exit 2
+OUT=build/kshark
+FIXTURES=(tests/fixtures/traces/views.dat tests/fixtures/traces/kstack.dat)
+PKGS=(kernelshark libkshark-dev libjson-c-dev qtbase5-dev xvfb xdotool imagemagick)
+fails=0
+
+fail() { echo "FAIL: $*" >&2; fails=$((fails + 1)); }
+
+install_missing() {
+	local p missing=()
+	for p in "${PKGS[@]}"; do
+		dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing+=("$p")
+	done
+	((${#missing[@]})) || return 0
+	if [[ $(id -u) != 0 ]]; then
+		echo "test_kshark: missing packages: ${missing[*]} (apt-get install them as root)" >&2
+		return 1
+	fi
+	echo "test_kshark: installing ${missing[*]}"
+	DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends "${missing[@]}" >"$OUT/apt.log" 2>&1 ||
+		{ echo "test_kshark: apt-get install failed, see $OUT/apt.log" >&2; return 1; }
+}
+
+# wait_for SECONDS COMMAND...: until COMMAND succeeds; 1 when it never did.
+wait_for() {
+	local end=$((SECONDS + $1))
+	shift
+	until "$@"; do
+		((SECONDS < end)) || return 1
+		sleep 0.3
+	done
+}
+
+# Part 1: every record, without a display.
+check_dump() {
+	local t=$1 name
+	name=$(basename "$(dirname "$t")")-$(basename "$t" .dat)
+	nice -n 19 decoder/fgdecode "$t" >"$OUT/$name.fgdecode" 2>/dev/null ||
+		{ fail "fgdecode $t"; return; }
+	nice -n 19 kshark/kss-dump "$t" >"$OUT/$name.kss" || { fail "kss-dump $t"; return; }
+	if out=$(tests/kshark/compare_stacks.py "$OUT/$name.fgdecode" "$OUT/$name.kss"); then
+		echo "ok: $t: $out"
+	else
+		echo "$out" | head -20
+		fail "$t: the plugin's stacks are not fgdecode's"
+	fi
+}
+
+# panel_shows ROW: the panel's text is that of row ROW.
+panel_shows() { [[ -s $dir/panel ]] && head -1 "$dir/panel" | grep -q "^#$1 "; }
+
+# rows_listed N: the list shows at least N rows.
+rows_listed() { [[ -s $dir/panel.rows ]] && (($(wc -l <"$dir/panel.rows") >= $1)); }
+
+# Part 2: KernelShark itself, on TRACE.
+check_gui() {
+	local t=$1 name fg win rows picked=0 row cpu ts ev x y shot status
+	name=$(basename "$t" .dat)
+	fg=$OUT/traces-$name.fgdecode
+	dir=$(mktemp -d "$OUT/gui-$name.XXXX")
+	mkdir -p "$dir/cache"
+	# No "running as root" dialog, no last session, no user plugins.
+	printf '[General]\nnoRootWarn=true\n' >"$dir/cache/setting.ini"
+	Xvfb -displayfd 3 -screen 0 1600x1000x24 -nolisten tcp 3>"$dir/display" >"$dir/xvfb.log" 2>&1 &
+	xvfb=$!
+	wait_for 20 test -s "$dir/display" || { fail "$name: Xvfb did not start"; kill "$xvfb"; return; }
+	export DISPLAY=:$(cat "$dir/display")
+	HOME=$dir XDG_CONFIG_HOME=$dir/config XDG_RUNTIME_DIR=$dir KS_USER_CACHE_DIR=$dir/cache \
+		STACKMAP_KSHARK_DUMP=$dir/panel nice -n 19 \
+		kernelshark -p "$PWD/kshark/plugin-stackmap.so" "$PWD/$t" >"$dir/kernelshark.log" 2>&1 &
+	ks=$!
+	if ! wait_for 90 rows_listed 1; then
+		fail "$name: KernelShark listed no rows in 90 s ($dir/kernelshark.log)"
+	else
+		win=$(xdotool search --sync --name 'Kernel Shark' | head -1)
+		xdotool windowsize "$win" 1600 1000
+		wait_for 20 rows_listed 20 || fail "$name: the list did not grow with the window"
+		# Two events fgdecode gives a stack, among the rows on screen: the
+		# first and the last.
+		rows=$(while read -r row cpu ts ev x y; do
+			tests/kshark/compare_stacks.py "$fg" --has-stack "$cpu" "$ts" "${ev##*/}" &&
+				echo "$row $cpu $ts $ev $x $y"
+		done <"$dir/panel.rows")
+		rows=$(printf '%s\n' "$rows" | sed -n '1p;$p' | sort -u -n)
+		while read -r row cpu ts ev x y; do
+			[[ -n $row ]] || continue
+			xdotool mousemove "$x" "$y" click 1
+			if ! wait_for 20 panel_shows "$row"; then
+				fail "$name: the panel did not show row $row ($ev) after a click"
+				continue
+			fi
+			shot=$OUT/$name-row$row.png
+			import -window root "$shot" 2>/dev/null || fail "$name: no screenshot"
+			if out=$(tests/kshark/compare_stacks.py "$fg" --panel "$dir/panel"); then
+				echo "ok: KernelShark, $t row $row ($ev): $out; $shot"
+				picked=$((picked + 1))
+			else
+				echo "$out"
+				fail "$name: row $row: the panel's stack is not fgdecode's"
+			fi
+		done <<<"$rows"
+		((picked == 2)) || fail "$name: $picked of 2 events checked"
+		xdotool key --window "$win" ctrl+q
+	fi
+	if wait_for 20 eval '! kill -0 $ks 2>/dev/null'; then
+		wait "$ks"
+		status=$?
+		((status == 0)) || fail "$name: KernelShark exited with $status ($dir/kernelshark.log)"
+	else
+		fail "$name: KernelShark did not quit on Ctrl+Q"
+		kill -9 "$ks" 2>/dev/null
+	fi
+	kill "$xvfb" 2>/dev/null
+	wait "$xvfb" 2>/dev/null
+	unset DISPLAY
+}
+
+main() {
+	local t
+	mkdir -p "$OUT" || exit 2
+	install_missing || exit 1
+	nice -n 19 make -s -C kshark >"$OUT/build.log" 2>&1 || { cat "$OUT/build.log" >&2; echo "FAIL: make -C kshark" >&2; exit 1; }
+	[[ -x decoder/fgdecode ]] || nice -n 19 make -s decoder >>"$OUT/build.log" 2>&1 || { echo "FAIL: make decoder" >&2; exit 1; }
+	for t in "${FIXTURES[@]}"; do check_dump "$t"; done
+	for t in "$@"; do
+		if [[ -e $t ]]; then check_dump "$t"; else echo "skip: $t (not there)"; fi
+	done
+	for t in "${FIXTURES[@]}"; do check_gui "$t"; done
+	if ((fails)); then
+		echo "test_kshark: $fails failed" >&2
+		exit 1
+	fi
+	echo "test_kshark: passed"
+}
+
+main "$@"
