@@ -1,7 +1,8 @@
 # stackmap: deduplicated kernel stack traces for ftrace.
 #
 #   make          build the module (kmod/), the trace-cmd plugin (plugin/),
-#                 the record tools (record/) and fgdecode (decoder/)
+#                 the record tools (record/) and fgdecode (decoder/); the
+#                 KernelShark plugin (kshark/) where libkshark-dev is installed
 #   make demo     install what is missing, build, record a real workload in a
 #                 qemu guest running the Debian kernel, print decoded stacks
 #   make check    install what is missing, build, run every test suite
@@ -62,8 +63,13 @@ OLD_FRONTENDDIR := $(PREFIX)/libexec/stackmap
 # Run dkms add/build/install when installing to the live system.
 DKMS ?= $(if $(DESTDIR),,$(shell command -v dkms))
 KMOD_SOURCES := $(filter-out %.mod.c,$(wildcard kmod/*.c)) $(wildcard kmod/*.h) kmod/Kbuild kmod/Makefile kmod/kver.mk
+# The KernelShark plugin (kshark/), built and installed only where
+# libkshark-dev is installed (KSHARK= leaves it out), into the directory
+# KernelShark's "-p stackmap" loads plugin-stackmap.so from.
+KSHARK ?= $(if $(wildcard $(shell pkg-config --variable=pcfiledir libtraceevent 2>/dev/null)/libkshark.pc),kshark)
+KSHARK_PLUGINDIR ?= $(shell pkg-config --variable=libdir libtraceevent)/kernelshark/plugins
 
-all: module plugin record decoder
+all: module plugin record decoder $(KSHARK)
 
 module:
 	$(MAKE) -C kmod
@@ -76,6 +82,9 @@ record:
 
 decoder:
 	$(MAKE) -C decoder
+
+kshark:
+	$(MAKE) -C kshark
 
 deps:
 	tests/install-deps.sh
@@ -119,11 +128,12 @@ demo: deps
 	$(MAKE) all
 	tests/vm/demo.sh
 
-# What a machine that only reads traces needs (Debian: the fgdecode and
-# libtraceevent1-plugin-stackmap packages).
-install-decoder: decoder plugin
+# What a machine that only reads traces needs (Debian: the fgdecode,
+# libtraceevent1-plugin-stackmap and kernelshark-plugin-stackmap packages).
+install-decoder: decoder plugin $(KSHARK)
 	install -D -m 0755 decoder/fgdecode $(DESTDIR)$(BINDIR)/fgdecode
 	install -D -m 0644 plugin/plugin_stackmap.so $(DESTDIR)$(PLUGINDIR)/plugin_stackmap.so
+	$(if $(KSHARK),install -D -m 0644 kshark/plugin-stackmap.so $(DESTDIR)$(KSHARK_PLUGINDIR)/plugin-stackmap.so)
 	install -D -m 0644 man/fgdecode.1 $(DESTDIR)$(MANDIR)/man1/fgdecode.1
 	install -D -m 0644 man/plugin_stackmap.7 $(DESTDIR)$(MANDIR)/man7/plugin_stackmap.7
 
@@ -152,6 +162,7 @@ install: decoder plugin record
 uninstall:
 	$(if $(DKMS),-$(DKMS) remove -m stackmap -v $(VERSION) --all)
 	rm -f $(DESTDIR)$(BINDIR)/fgdecode $(DESTDIR)$(PLUGINDIR)/plugin_stackmap.so
+	rm -f $(DESTDIR)$(KSHARK_PLUGINDIR)/plugin-stackmap.so
 	rm -f $(DESTDIR)$(MANDIR)/man1/fgdecode.1 $(DESTDIR)$(MANDIR)/man7/stackmap.7
 	if $(call is_front_end,"$(FE)"); then rm -f "$(FE)"; fi
 	rm -f $(DESTDIR)$(FRONTENDDIR)/stackmap-snapshot
@@ -167,6 +178,7 @@ clean:
 	-$(MAKE) -C plugin clean
 	-$(MAKE) -C record clean
 	-$(MAKE) -C decoder clean
+	-$(MAKE) -C kshark clean
 	-$(MAKE) -C tests/kmod clean
 	-$(MAKE) -C tests/decoder clean
 	-$(MAKE) -C tests/plugin clean
@@ -174,4 +186,4 @@ clean:
 	-$(MAKE) -C tests/bench clean
 	rm -rf build
 
-.PHONY: all module plugin record decoder deps check check-fresh deb check-deb fuzz bench bench-quick demo install install-decoder uninstall clean
+.PHONY: all module plugin record decoder kshark deps check check-fresh deb check-deb fuzz bench bench-quick demo install install-decoder uninstall clean

@@ -25,9 +25,17 @@ fail() {
 	exit 1
 }
 
+# The KernelShark plugin, where libkshark-dev is installed (the top Makefile's KSHARK).
+kshark_file() {
+	local pc
+	pc=$(pkg-config --variable=pcfiledir libtraceevent)/libkshark.pc
+	[[ ! -e $pc ]] || echo "${PLUGINDIR%/traceevent/plugins}/kernelshark/plugins/plugin-stackmap.so" | sed 's|^/||'
+}
+
 expected_files() {
 	local k
 	echo "usr/local/bin/fgdecode"
+	kshark_file
 	echo "${PLUGINDIR#/}/plugin_stackmap.so"
 	echo "usr/local/share/man/man1/fgdecode.1"
 	echo "usr/local/share/man/man7/stackmap.7"
@@ -56,7 +64,7 @@ check_install_decoder() {
 	dest=$(mktemp -d)
 	make -s -C "$ROOT" install-decoder DESTDIR="$dest" >/dev/null
 	diff <(printf '%s\n' usr/local/bin/fgdecode "${PLUGINDIR#/}/plugin_stackmap.so" \
-		usr/local/share/man/man1/fgdecode.1 usr/local/share/man/man7/plugin_stackmap.7 | sort) \
+		usr/local/share/man/man1/fgdecode.1 usr/local/share/man/man7/plugin_stackmap.7 $(kshark_file) | sort) \
 		<(cd "$dest" && find . -type f | sed 's|^\./||' | sort) ||
 		fail "install-decoder" "installed files differ from the expected list (< expected, > installed)"
 	make -s -C "$ROOT" uninstall DESTDIR="$dest" >/dev/null
