@@ -104,6 +104,9 @@ decoder-outputs     opt-in                   tests/decoder/test_outputs.sh
 # opt-in while it still finds one silent decode (a zstd chunk that decompresses into records libtraceevent
 # reads consistently: trace-cmd's chunks carry no checksum), and for its 3-6 minutes
 decoder-corruption  opt-in                   tests/decoder/test_corruption.py
+# the KernelShark plugin's stacks against fgdecode's, then KernelShark itself under Xvfb (a click, the panel's
+# text, a screenshot); opt-in: it installs kernelshark, libkshark-dev and Qt's -dev packages (about 30 s after)
+kshark              opt-in                   tests/kshark/test_kshark.sh $E2E_TRACE
 debug-kernel        debug                    tests/kernels.sh prepare $DEBUG_KERNEL
 vm-debug            debug                    STACKMAP_KERNEL=$DEBUG_KERNEL tests/vm/test_debug.sh
 vm-lockdown         debug                    STACKMAP_KERNEL=$DEBUG_KERNEL tests/vm/test_lockdown.sh
