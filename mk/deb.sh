@@ -1,13 +1,14 @@
 #!/bin/bash
 # `make deb`: the Debian packages of debian/ built from a copy of the tree's files (tracked and untracked, not
 # ignored: what a clean clone plus your edits has), then checked with lintian.
-#   mk/deb.sh [OUTDIR]     (default build/deb): OUTDIR/stackmap-VERSION/ is the copy, the four packages, the
+#   mk/deb.sh [OUTDIR]     (default build/deb): OUTDIR/stackmap-VERSION/ is the copy, the packages, the
 #                          .changes and .buildinfo files land in OUTDIR, the -dbgsym packages in OUTDIR/dbgsym,
 #                          lintian's output in OUTDIR/lintian.txt
 # Fails on any lintian error or warning (overrides, each with its reason, are in debian/*.lintian-overrides).
 # Missing build dependencies are installed when run as root (apt-get update once, apt-get build-dep, lintian),
 # else named. Builds for the suite of the machine it runs on (bookworm, trixie): tests/test_deb.sh runs it in
-# a root of each.
+# a root of each.  DEB_BUILD_PROFILES=pkg.stackmap.nokshark leaves out kernelshark-plugin-stackmap and its Qt
+# build dependencies (tests/test_deb.sh does).
 set -euo pipefail
 
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
@@ -53,7 +54,7 @@ main() {
 	lintian --fail-on error,warning --display-info "$OUT"/stackmap_"$VERSION"_*.changes >"$OUT/lintian.txt" 2>&1 ||
 		{ cat "$OUT/lintian.txt" >&2; die "lintian: errors or warnings above (in $OUT/lintian.txt)"; }
 	echo "make deb: $(lintian --version): no error, no warning ($(grep -c '^[IP]:' "$OUT/lintian.txt" || true) informational tags in $OUT/lintian.txt)"
-	# The debug symbols apart, so that `apt install ./build/deb/*.deb` installs the four packages.
+	# The debug symbols apart, so that `apt install ./build/deb/*.deb` installs the packages.
 	mkdir -p "$OUT/dbgsym"
 	mv "$OUT"/*-dbgsym_*.deb "$OUT/dbgsym/"
 	ls "$OUT"/*.deb
