@@ -8,8 +8,9 @@
 #              fgdecode --folded line for line
 #   labels     every sample has the event, comm, pid and cpu labels, and
 #              -tagfocus on one pid keeps exactly that pid's events
-#   fields     the event's fields are labels: the first kmalloc of
-#              trace-cmd report -R has bytes_alloc=N, and -tagfocus
+#   fields     the event's fields are labels, on FIELDS_TRACE (default the
+#              fixture views.dat: the vm-e2e recording has no kmalloc): the
+#              first kmalloc of trace-cmd report -R has bytes_alloc=N, and -tagfocus
 #              bytes_alloc=NB (a number in bytes; N alone, without the unit,
 #              matches nothing) keeps as many events as fgdecode -F
 #              'kmalloc: bytes_alloc == N'; its gfp_flags as trace-cmd report
@@ -37,6 +38,7 @@ set -uo pipefail
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 FG=${FGDECODE_SAN:-$ROOT/tests/decoder/fgdecode_san}
 TRACE=${1:-$ROOT/build/vm-e2e-6.1/trace.dat}
+FIELDS_TRACE=${FIELDS_TRACE:-$ROOT/tests/fixtures/traces/views.dat}
 TMP=$(mktemp -d)
 trap 'rm -rf "$TMP"' EXIT
 PASSED=0 FAILED=0
@@ -146,12 +148,13 @@ count_top() {
 
 # count_focus TAGFOCUS: the samples go tool pprof -tagfocus keeps.
 count_focus() {
-	pprof -top -nodefraction=0 -tagfocus="$1" "$TMP/all.pb.gz" |
+	pprof -top -nodefraction=0 -tagfocus="$1" "${PROFILE:-$TMP/all.pb.gz}" |
 		sed -n 's/^Showing nodes accounting for \([0-9]*\), .*/\1/p'
 }
 
 test_fields() {
-	local why="" raw printed n g want got
+	local why="" raw printed n g want got TRACE=$FIELDS_TRACE PROFILE=$TMP/fields.pb.gz
+	fgdecode --pprof "$PROFILE"
 	raw=$(trace-cmd report -R "$TRACE" 2>/dev/null | grep -m1 ' kmalloc: ')
 	printed=$(trace-cmd report -N "$TRACE" 2>/dev/null | grep -m1 ' kmalloc: ')
 	n=$(sed -n 's/.* bytes_alloc=\([0-9]*\) .*/\1/p' <<<"$raw")
@@ -172,7 +175,7 @@ test_fields() {
 	got=$(count_focus "gfp_flags=^$(sed 's/[|+.]/\\&/g' <<<"$printed")\$")
 	[[ -n $want && $want -gt 0 && $want == "$got" ]] ||
 		why+="gfp_flags $printed ($g): fgdecode -F counts '$want' events, -tagfocus '$got'; "
-	pprof -tags "$TMP/all.pb.gz" >"$TMP/tags"
+	pprof -tags "$PROFILE" >"$TMP/tags"
 	for key in bytes_alloc gfp_flags; do
 		grep -q "^ *$key: Total" "$TMP/tags" || why+="-tags lists no $key; "
 	done
