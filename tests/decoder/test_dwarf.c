@@ -18,12 +18,10 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include <zlib.h>
-
 #include "dwsym.h"
 #include "kallsyms.h"
 #include "mktrace.h"
-#include "profile.pb-c.h"
+#include "profile_read.h"
 #include "stackmap/events.h"
 #include "tep_fixture.h"
 
@@ -795,53 +793,14 @@ START_TEST(fgdecode_vmlinux_prints_lines_and_inlined_frames)
 }
 END_TEST
 
-/* The profile fgdecode --pprof wrote to @path (in the fixture's dir). */
-static Perftools__Profiles__Profile *read_profile(const char *path)
-{
-	static unsigned char buf[1 << 20];
-	char full[512];
-	gzFile gz;
-	int n;
-
-	snprintf(full, sizeof(full), "%s/%s", dir, path);
-	gz = gzopen(full, "rb");
-	ck_assert_ptr_nonnull(gz);
-	n = gzread(gz, buf, sizeof(buf));
-	gzclose(gz);
-	ck_assert_int_gt(n, 0);
-	return perftools__profiles__profile__unpack(NULL, n, buf);
-}
-
-/* The location of address @addr in @p, or NULL. */
-static Perftools__Profiles__Location *
-location_at(const Perftools__Profiles__Profile *p, sm_u64 addr)
-{
-	size_t i;
-
-	for (i = 0; i < p->n_location; i++)
-		if (p->location[i]->address == addr)
-			return p->location[i];
-	return NULL;
-}
-
-/* The name of the function of line @i of @loc. */
-static const char *line_function(const Perftools__Profiles__Profile *p,
-				 const Perftools__Profiles__Location *loc,
-				 size_t i)
-{
-	ck_assert_uint_ge(loc->line[i]->function_id, 1);
-	ck_assert_uint_le(loc->line[i]->function_id, p->n_function);
-	return p->string_table[p->function[loc->line[i]->function_id - 1]->name];
-}
-
 START_TEST(fgdecode_pprof_gives_an_address_its_inlined_frames_as_lines)
 {
 	static const char *const want[3][2] = {
 		{ "fx_a_leaf", "4" }, { "fx_a_mid", "8" }, { "fx_a_top", "12" },
 	};
-	Perftools__Profiles__Profile *p;
-	Perftools__Profiles__Location *loc;
-	char fg[4096], cmd[8192], file[128];
+	PrProfile *p;
+	PrLocation *loc;
+	char fg[4096], cmd[8192], file[128], path[128];
 	unsigned long long ret;
 	sm_u64 frames[2];
 	size_t i;
@@ -854,20 +813,20 @@ START_TEST(fgdecode_pprof_gives_an_address_its_inlined_frames_as_lines)
 	write_fixture_trace(frames, 2);
 	snprintf(cmd, sizeof(cmd), "'%s' --no-summary --pprof p.pb.gz --vmlinux fx.elf trace.dat", fg);
 	free(capture(cmd));
-	p = read_profile("p.pb.gz");
-	ck_assert_ptr_nonnull(p);
+	snprintf(path, sizeof(path), "%s/p.pb.gz", dir);
+	p = profile_read(path);
 	ck_assert_uint_eq(p->n_sample, 1);
 	ck_assert_uint_eq(p->sample[0]->n_location_id, 2);
 	ck_assert_int_eq(p->sample[0]->value[0], 1);
 
 	/* Innermost first, the function they are inlined into last. */
-	loc = location_at(p, ret + BIAS);
+	loc = profile_location_at(p, ret + BIAS);
 	ck_assert_ptr_nonnull(loc);
 	ck_assert_uint_eq(p->sample[0]->location_id[0], loc->id);
 	ck_assert_uint_eq(loc->n_line, 3);
 	snprintf(file, sizeof(file), "%s/a.c", dir);
 	for (i = 0; i < 3; i++) {
-		ck_assert_str_eq(line_function(p, loc, i), want[i][0]);
+		ck_assert_str_eq(profile_line_function(p, loc, i), want[i][0]);
 		ck_assert_int_eq(loc->line[i]->line, atoi(want[i][1]));
 		ck_assert_str_eq(p->string_table[p->function[loc->line[i]->function_id - 1]->filename],
 				 file);
@@ -877,11 +836,11 @@ START_TEST(fgdecode_pprof_gives_an_address_its_inlined_frames_as_lines)
 	ck_assert(p->mapping[loc->mapping_id - 1]->has_inline_frames);
 
 	/* No symbol: the function is the address. */
-	loc = location_at(p, 0xffffffffc0001234ULL);
+	loc = profile_location_at(p, 0xffffffffc0001234ULL);
 	ck_assert_ptr_nonnull(loc);
 	ck_assert_uint_eq(loc->n_line, 1);
-	ck_assert_str_eq(line_function(p, loc, 0), "0xffffffffc0001234");
-	perftools__profiles__profile__free_unpacked(p, NULL);
+	ck_assert_str_eq(profile_line_function(p, loc, 0), "0xffffffffc0001234");
+	profile_free(p);
 	remove_fixture();
 }
 END_TEST
