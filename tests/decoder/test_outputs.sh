@@ -106,6 +106,8 @@ REPORT_RUNS=(
 	"--off-cpu --json"
 	"--off-cpu --json --wakers"
 	"--off-cpu --folded --wakers"
+	"--off-cpu --top 10 --wakers"
+	"--off-cpu --pprof - --wakers"
 	"--off-cpu --pprof -"
 	"--off-cpu --flamegraph -"
 	"--event sched_switch --cpu 0 --top 3"
