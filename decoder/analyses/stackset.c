@@ -39,23 +39,45 @@ struct sset_slot {
 	sm_u32 i;
 };
 
+/* What tells entries apart (struct sset_entry's identity). */
+struct sset_key {
+	const char *root;
+	enum sset_status status;
+	const sm_u64 *frames;
+	sm_u32 depth;
+	struct sset_entry *blocked, *waker;
+	const char *waker_comm;
+};
+
 /*
  * A key of the root (FNV-1a), the status, the depth and the frames (each
- * mixed in with sm_hash64(): a frame a step, this runs for every event).
+ * mixed in with sm_hash64(): a frame a step, this runs for every event),
+ * then of a woken entry its waker and the waker's comm.
  */
-static sm_u64 hash_stack(const char *root, enum sset_status status,
-			 const sm_u64 *frames, sm_u32 depth)
+static sm_u64 hash_stack(const struct sset_key *k)
 {
 	sm_u64 h = SM_HASH_SEED;
 	sm_u32 i;
 
-	if (root)
-		h = sm_hash_bytes(h, root, strlen(root) + 1);
-	h = sm_hash64(h ^ status);
-	h = sm_hash64(h ^ depth);
-	for (i = 0; i < depth; i++)
-		h = sm_hash64(h ^ frames[i]);
+	if (k->root)
+		h = sm_hash_bytes(h, k->root, strlen(k->root) + 1);
+	h = sm_hash64(h ^ k->status);
+	h = sm_hash64(h ^ k->depth);
+	for (i = 0; i < k->depth; i++)
+		h = sm_hash64(h ^ k->frames[i]);
+	if (k->blocked) {
+		h = sm_hash64(h ^ (k->waker ? k->waker->id + 2ULL : 1));
+		if (k->waker_comm)
+			h = sm_hash_bytes(h, k->waker_comm,
+					  strlen(k->waker_comm) + 1);
+	}
 	return sm_hash_key(h);
+}
+
+/* Are @a and @b both NULL, or equal strings? */
+static bool same_str(const char *a, const char *b)
+{
+	return a == b || (a && b && !strcmp(a, b));
 }
 
 /* The key of pair (@event_id, @stack_id): exact, never 0. */
@@ -92,6 +114,7 @@ void sset_free(struct stackset *set)
 			free(set->entries[i]->render[r]);
 		free(set->entries[i]->frames);
 		free(set->entries[i]->root);
+		free(set->entries[i]->waker_comm);
 		free(set->entries[i]);
 	}
 	free(set->entries);
@@ -101,14 +124,14 @@ void sset_free(struct stackset *set)
 	free(set);
 }
 
-static bool same_stack(const struct sset_entry *e, const char *root,
-		       enum sset_status status, const sm_u64 *frames,
-		       sm_u32 depth)
+static bool same_stack(const struct sset_entry *e, const struct sset_key *k)
 {
-	if (!e->root != !root || (root && strcmp(e->root, root)))
+	if (!same_str(e->root, k->root) || e->blocked != k->blocked ||
+	    e->waker != k->waker || !same_str(e->waker_comm, k->waker_comm))
 		return false;
-	return e->status == status && e->depth == depth &&
-	       (!depth || !memcmp(e->frames, frames, depth * sizeof(*frames)));
+	return e->status == k->status && e->depth == k->depth &&
+	       (!k->depth ||
+		!memcmp(e->frames, k->frames, k->depth * sizeof(*k->frames)));
 }
 
 /* Room for one more entry: in the array and in the index. */
@@ -120,11 +143,10 @@ static int grow_entries(struct stackset *set)
 	return sm_hashtab_reserve(&set->index);
 }
 
-static struct sset_entry *new_entry(struct stackset *set, const char *root,
-				    enum sset_status status,
-				    const sm_u64 *frames, sm_u32 depth,
-				    sm_u64 h)
+static struct sset_entry *new_entry(struct stackset *set,
+				    const struct sset_key *k, sm_u64 h)
 {
+	size_t size = (k->depth ? k->depth : 1) * sizeof(*k->frames);
 	struct sset_entry *e;
 
 	if (grow_entries(set))
@@ -132,22 +154,44 @@ static struct sset_entry *new_entry(struct stackset *set, const char *root,
 	e = calloc(1, sizeof(*e));
 	if (!e)
 		return NULL;
-	e->frames = malloc((depth ? depth : 1) * sizeof(*frames));
-	e->root = root ? strdup(root) : NULL;
-	if (!e->frames || (root && !e->root)) {
+	e->frames = malloc(size);
+	e->root = k->root ? strdup(k->root) : NULL;
+	e->waker_comm = k->waker_comm ? strdup(k->waker_comm) : NULL;
+	if (!e->frames || (k->root && !e->root) ||
+	    (k->waker_comm && !e->waker_comm)) {
 		free(e->frames);
 		free(e->root);
+		free(e->waker_comm);
 		free(e);
 		return NULL;
 	}
-	if (depth)
-		memcpy(e->frames, frames, depth * sizeof(*frames));
+	if (k->depth)
+		memcpy(e->frames, k->frames, k->depth * sizeof(*k->frames));
 	e->id = set->nr;
-	e->status = status;
-	e->depth = depth;
+	e->status = k->status;
+	e->depth = k->depth;
+	e->blocked = k->blocked;
+	e->waker = k->waker;
 	set->entries[set->nr++] = e;
 	((struct sset_slot *)sm_hashtab_add(&set->index, h))->i = e->id;
 	return e;
+}
+
+/* The entry of @k, added when new. */
+static struct sset_entry *intern(struct stackset *set,
+				 const struct sset_key *k)
+{
+	sm_u64 h = hash_stack(k);
+	struct sset_slot *slot;
+	struct sset_entry *e;
+
+	for (slot = sm_hashtab_find(&set->index, h); slot;
+	     slot = sm_hashtab_next(&set->index, slot)) {
+		e = set->entries[slot->i];
+		if (same_stack(e, k))
+			return e;
+	}
+	return new_entry(set, k, h);
 }
 
 struct sset_entry *sset_intern(struct stackset *set, enum sset_status status,
@@ -160,17 +204,27 @@ struct sset_entry *sset_intern_root(struct stackset *set, const char *root,
 				    enum sset_status status,
 				    const sm_u64 *frames, sm_u32 depth)
 {
-	sm_u64 h = hash_stack(root, status, frames, depth);
-	struct sset_slot *slot;
-	struct sset_entry *e;
+	struct sset_key k = {
+		.root = root, .status = status, .frames = frames,
+		.depth = depth,
+	};
 
-	for (slot = sm_hashtab_find(&set->index, h); slot;
-	     slot = sm_hashtab_next(&set->index, slot)) {
-		e = set->entries[slot->i];
-		if (same_stack(e, root, status, frames, depth))
-			return e;
-	}
-	return new_entry(set, root, status, frames, depth, h);
+	return intern(set, &k);
+}
+
+struct sset_entry *sset_intern_woken(struct stackset *set,
+				     struct sset_entry *blocked,
+				     struct sset_entry *waker,
+				     const char *waker_comm)
+{
+	struct sset_key k = {
+		.root = blocked->root, .status = blocked->status,
+		.frames = blocked->frames, .depth = blocked->depth,
+		.blocked = blocked, .waker = waker,
+		.waker_comm = waker ? waker_comm : NULL,
+	};
+
+	return intern(set, &k);
 }
 
 /* Room for one more pair: in the array and in the index. */

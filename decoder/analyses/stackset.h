@@ -47,6 +47,7 @@ enum sset_render {
 	SSET_R_TEXT = 0,
 	SSET_R_FOLDED,
 	SSET_R_JSON,
+	SSET_R_ROOT,		/* folded_root() of a woken entry */
 	SSET_NR_RENDER,
 };
 
@@ -60,6 +61,16 @@ struct sset_entry {
 				 * the state it left the CPU in, for
 				 * --off-cpu), or NULL: part of the
 				 * identity (sset_intern_root()) */
+	/*
+	 * An entry of sset_intern_woken() (--wakers): the interval of the
+	 * stack @blocked (whose root, status and frames this entry has too)
+	 * ended by @waker's wakeup, recorded by a task @waker_comm; @waker
+	 * NULL (and @waker_comm NULL) when no wakeup in the trace ended it.
+	 * All three are part of the identity.  NULL in every other entry.
+	 */
+	struct sset_entry *blocked;
+	struct sset_entry *waker;
+	char *waker_comm;
 	size_t count;		/* events counted with sset_count*() */
 	sm_u64 weight;		/* sum of their weights, in
 				 * sset_weight_unit(); == count when
@@ -174,6 +185,24 @@ struct sset_entry *sset_intern(struct stackset *set, enum sset_status status,
 struct sset_entry *sset_intern_root(struct stackset *set, const char *root,
 				    enum sset_status status,
 				    const sm_u64 *frames, sm_u32 depth);
+
+/**
+ * sset_intern_woken() - the entry of a blocked stack under its waker
+ * @set: the set
+ * @blocked: an entry of @set, not itself woken
+ * @waker: the entry of the waker's stack (no root frames, not woken), or
+ *	NULL when no wakeup ended the interval
+ * @waker_comm: who recorded the wakeup (copied); NULL with @waker NULL
+ *
+ * The entry has @blocked's root, status and frames, and is told apart from
+ * @blocked and from the same stack under another waker or comm.
+ *
+ * Return: the entry, or NULL when out of memory.
+ */
+struct sset_entry *sset_intern_woken(struct stackset *set,
+				     struct sset_entry *blocked,
+				     struct sset_entry *waker,
+				     const char *waker_comm);
 
 /**
  * sset_count() - count one event carrying @e, weighing 1
