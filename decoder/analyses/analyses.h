@@ -47,7 +47,6 @@
 #include "resolve.h"
 #include "sm_err.h"
 #include "stackset.h"
-#include "symbolize.h"
 
 /**
  * struct analysis_args - what the command line asks of the analyses
@@ -66,13 +65,11 @@ struct analysis_args {
 /**
  * struct analysis_env - what every analysis is given at init()
  * @tep: the trace's handle
- * @sz: the symbolizer (--wakers names the wakers' frames with it)
  * @set: the stack set it weighs into
  * @args: the command line's wishes
  */
 struct analysis_env {
 	struct tep_handle *tep;
-	const struct symbolizer *sz;
 	struct stackset *set;
 	const struct analysis_args *args;
 };

@@ -2,6 +2,8 @@
 /*
  * fgdecode: a stack of the stack set as folded frames (see folding.h).
  */
+#define _GNU_SOURCE
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -51,4 +53,29 @@ const char *folded_frames(const struct symbolizer *sz, struct sset_entry *e)
 	e->render[SSET_R_FOLDED] = strdup(s.buffer);
 	trace_seq_destroy(&s);
 	return e->render[SSET_R_FOLDED];
+}
+
+const char *folded_root(const struct symbolizer *sz, struct sset_entry *e)
+{
+	const char *frames;
+	size_t comm, i;
+	char *root;
+
+	if (!e->blocked)
+		return e->root ? e->root : "";
+	if (e->render[SSET_R_ROOT])
+		return e->render[SSET_R_ROOT];
+	frames = e->waker ? folded_frames(sz, e->waker) : "";
+	if (!frames ||
+	    asprintf(&root, "%s%s%s;--;%s",
+		     e->waker ? e->waker_comm : FOLDED_NO_WAKER,
+		     *frames ? ";" : "", frames, e->root ? e->root : "") < 0)
+		return NULL;
+	/* A ';' in the comm would split its frame. */
+	comm = e->waker ? strlen(e->waker_comm) : 0;
+	for (i = 0; i < comm; i++)
+		if (root[i] == ';')
+			root[i] = '_';
+	e->render[SSET_R_ROOT] = root;
+	return root;
 }

@@ -51,4 +51,23 @@ const char *folded_marker(enum sset_status status);
  */
 const char *folded_frames(const struct symbolizer *sz, struct sset_entry *e);
 
+/* The waker frame of an interval no wakeup in the trace ended (--wakers). */
+#define FOLDED_NO_WAKER	"[no wakeup in the trace]"
+
+/**
+ * folded_root() - the root frames of @e as a folded line has them
+ * @sz: symbolizer
+ * @e: an entry
+ *
+ * @e->root ("" when NULL); for an entry of sset_intern_woken() (--wakers),
+ * offwaketime's one line: "WAKER_COMM;waker frames;--;ROOT" (a ';' in the
+ * comm made '_'), or FOLDED_NO_WAKER ";--;ROOT", rendered once and cached
+ * in @e->render[SSET_R_ROOT].  A folded line or a flame graph has no other
+ * place for the waker: the outputs that have one (--top, --pprof) print
+ * the waker's frames as they print @e's and its comm apart.
+ *
+ * Return: the string (owned by @e), or NULL when out of memory.
+ */
+const char *folded_root(const struct symbolizer *sz, struct sset_entry *e);
+
 #endif /* FGDECODE_FOLDING_H */

@@ -6,7 +6,6 @@
  * removed (it is only marked back on the CPU), so pids reused within a trace
  * share an element, which is right: only one task has a pid at a time.
  */
-#define _GNU_SOURCE
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -14,7 +13,6 @@
 
 #include "analyses.h"
 #include "duration.h"
-#include "folding.h"
 #include "offcpu.h"
 #include "units.h"
 
@@ -131,37 +129,20 @@ static long long field(struct tep_handle *tep, struct tep_record *record,
 	return (long long)v;
 }
 
-/*
- * The entry of @blocked under its waker: "WAKER;frames;--;" before its
- * root frames, or "[no wakeup in the trace];--;".
- */
+/* The entry of @blocked under the waker of @t (sset_intern_woken()). */
 static struct sset_entry *with_waker(struct offcpu *o, struct tep_handle *tep,
 				     struct sset_entry *blocked,
 				     struct offcpu_task *t)
 {
-	const char *frames = t->waker ? folded_frames(o->sz, t->waker) : "";
-	struct sset_entry *e;
-	char *root;
-	int n;
+	const char *comm = NULL;
 
-	if (!frames)
-		return NULL;
 	if (t->waker) {
 		o->stats.woken++;
-		n = asprintf(&root, "%s%s%s;--;%s",
-			     tep_data_comm_from_pid(tep, t->waker_pid),
-			     *frames ? ";" : "", frames, blocked->root);
+		comm = tep_data_comm_from_pid(tep, t->waker_pid);
 	} else {
 		o->stats.no_waker++;
-		n = asprintf(&root, "[no wakeup in the trace];--;%s",
-			     blocked->root);
 	}
-	if (n < 0)
-		return NULL;
-	e = sset_intern_root(o->set, root, blocked->status, blocked->frames,
-			     blocked->depth);
-	free(root);
-	return e;
+	return sset_intern_woken(o->set, blocked, t->waker, comm);
 }
 
 void offcpu_on_interval(struct offcpu *o, offcpu_interval_fn fn, void *arg)
@@ -218,7 +199,7 @@ int offcpu_switch_in(struct offcpu *o, struct tep_handle *tep,
 	t->entry = NULL;
 	if (!e)
 		return 0;
-	if (o->sz) {
+	if (o->wakers) {
 		e = with_waker(o, tep, e, t);
 		if (!e)
 			return -ENOMEM;
@@ -274,7 +255,7 @@ static int leave(struct offcpu *o, struct tep_handle *tep,
 }
 
 int offcpu_wakers(struct offcpu *o, struct tep_handle *tep,
-		  const struct symbolizer *sz, struct sm_err *err)
+		  struct sm_err *err)
 {
 	struct tep_event *ev = tep_find_event_by_name(tep, "sched",
 						      "sched_waking");
@@ -287,14 +268,14 @@ int offcpu_wakers(struct offcpu *o, struct tep_handle *tep,
 		return -ENOENT;
 	}
 	o->waking_id = ev->id;
-	o->sz = sz;
+	o->wakers = true;
 	return 0;
 }
 
 bool offcpu_is_waking(const struct offcpu *o, struct tep_handle *tep,
 		      struct tep_record *record)
 {
-	return o->sz && tep_data_type(tep, record) == o->waking_id;
+	return o->wakers && tep_data_type(tep, record) == o->waking_id;
 }
 
 int offcpu_waking(struct offcpu *o, struct tep_handle *tep,
@@ -394,7 +375,7 @@ void offcpu_summary(FILE *out, const struct offcpu *o)
 	format_count(out, " with no switch-out in the trace, ",
 		     o->stats.still_off, "tasks");
 	fputs(" still off the CPU at its end (neither charged)", out);
-	if (o->sz)
+	if (o->wakers)
 		fprintf(out, ", %zu ended by a wakeup in the trace, %zu by none",
 			o->stats.woken, o->stats.no_waker);
 	fputc('\n', out);
@@ -415,7 +396,7 @@ static int offcpu_start(void *state, const struct analysis_env *env,
 
 	ret = offcpu_init(o, env->tep, env->set, env->args->task_root, err);
 	if (!ret && env->args->wakers)
-		ret = offcpu_wakers(o, env->tep, env->sz, err);
+		ret = offcpu_wakers(o, env->tep, err);
 	return ret;
 }
 

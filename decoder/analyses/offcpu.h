@@ -22,15 +22,18 @@
  *
  * With wakers (offcpu_wakers(), fgdecode --wakers), the first
  * sched:sched_waking (or sched_wakeup) of a task off the CPU names who
- * ended its interval, and the interval is charged under the waker's comm
- * and stack above a "--" frame, offwaketime's "waker stack -- blocked
- * stack" as one folded line:
- *
- *   WAKER_COMM;waker root;...;waker leaf;--;[S];blocked root;...;__schedule
+ * ended its interval, and the interval is charged to the blocked stack
+ * under its waker: an entry of sset_intern_woken() whose waker is the
+ * wakeup's stack and whose waker_comm is the comm of the task that
+ * recorded it.  Each output prints the waker's frames as it prints the
+ * blocked ones, beyond a "--" frame (folding.h's folded_root() gives the
+ * folded line, offwaketime's "waker stack -- blocked stack":
+ * "WAKER_COMM;waker root;...;waker leaf;--;[S];blocked root;...").
  *
  * An interval that no wakeup in the trace ended (a preempted task, or the
- * wakeup was not recorded) gets "[no wakeup in the trace]" in place of the
- * waker, and is counted (offcpu_stats.no_waker).
+ * wakeup was not recorded) has no waker (entry waker NULL; the outputs
+ * print "[no wakeup in the trace]" in its place), and is counted
+ * (offcpu_stats.no_waker).
  */
 #ifndef FGDECODE_OFFCPU_H
 #define FGDECODE_OFFCPU_H
@@ -44,7 +47,6 @@
 #include "hashtab.h"
 #include "sm_err.h"
 #include "stackset.h"
-#include "symbolize.h"
 
 /* prev_state bits as sched_switch prints them (6.1 .. 6.12). */
 #define OFFCPU_STATE_MASK	0xffULL	/* "S", "D", "T", "t", "X", "Z", "P", "I" */
@@ -78,7 +80,7 @@ struct offcpu_task;
  *	status, or depth 0: its sched_switch carried no stack); its root is
  *	"[STATE]" or "COMM;[STATE]"
  * @charged: the stack set's entry the interval was counted under: @blocked,
- *	or with wakers @blocked under its waker's root frames
+ *	or with wakers @blocked under its waker (sset_intern_woken())
  * @waker: with wakers, the stack of the first wakeup after the switch-out
  *	(no root); NULL when none in the trace ended the interval, or
  *	without wakers
@@ -106,8 +108,7 @@ struct offcpu {
 	int event_id;			/* sched:sched_switch */
 	struct tep_format_field *prev_comm, *prev_pid, *prev_state;
 	struct tep_format_field *next_pid;
-	const struct symbolizer *sz;	/* wakers: names the waker's frames;
-					 * NULL: no wakers */
+	bool wakers;			/* offcpu_wakers() */
 	int waking_id;			/* sched_waking or sched_wakeup */
 	struct tep_format_field *waking_pid;
 	struct sm_hashtab tasks;	/* of struct offcpu_task, by pid */
@@ -136,14 +137,13 @@ int offcpu_init(struct offcpu *o, struct tep_handle *tep,
  * offcpu_wakers() - also join each interval to the wakeup that ended it
  * @o: set up by offcpu_init()
  * @tep: the trace's handle
- * @sz: symbolizes the waker stacks (their frames become root frames)
  * @err: on failure, one line
  *
  * Return: 0; -ENOENT when the trace has neither sched:sched_waking nor
  * sched:sched_wakeup with a numeric pid field.
  */
 int offcpu_wakers(struct offcpu *o, struct tep_handle *tep,
-		  const struct symbolizer *sz, struct sm_err *err);
+		  struct sm_err *err);
 
 /**
  * offcpu_on_interval() - also hand each charged interval to @fn

@@ -229,7 +229,6 @@ static int set_up(struct fgdecode *fg)
 		return -1;
 	env = (struct analysis_env){
 		.tep = fg->reader.tep,
-		.sz = &fg->syms.sz,
 		.args = &fg->opt.an,
 	};
 	ret = analyses_init(&fg->an, &env, &err);

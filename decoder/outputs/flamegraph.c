@@ -149,16 +149,20 @@ static bool add_addr(struct fg_tree *t, const struct symbolizer *sz,
 	return true;
 }
 
-/* The root frames of @e (sset_intern_root()), root first, onto *@at. */
-static bool add_roots(struct fg_tree *t, const struct sset_entry *e,
-		      int *at, int *depth, sm_u64 w, size_t c)
+/* The root frames of @e (folded_root()), root first, onto *@at. */
+static bool add_roots(struct fg_tree *t, const struct symbolizer *sz,
+		      struct sset_entry *e, int *at, int *depth, sm_u64 w,
+		      size_t c)
 {
+	const char *root = folded_root(sz, e);
 	char *copy, *rest, *part;
 	bool ok = true;
 
-	if (!e->root)
+	if (!root)
+		return false;
+	if (!*root)
 		return true;
-	rest = copy = strdup(e->root);
+	rest = copy = strdup(root);
 	if (!copy)
 		return false;
 	while (ok && (part = strsep(&rest, ";")))
@@ -172,7 +176,7 @@ static bool add_roots(struct fg_tree *t, const struct sset_entry *e,
  * [marker,] frames.
  */
 static bool add_pair(struct fg_tree *t, const struct symbolizer *sz,
-		     const struct sset_entry *e, const char *event,
+		     struct sset_entry *e, const char *event,
 		     sm_u64 w, size_t c)
 {
 	int at = 0, depth = t->merge ? 0 : 1;
@@ -181,7 +185,7 @@ static bool add_pair(struct fg_tree *t, const struct symbolizer *sz,
 	t->nodes[0].weight += w;
 	t->nodes[0].count += c;
 	if ((!t->merge && !step(t, &at, depth, event, FG_EVENT, w, c)) ||
-	    !add_roots(t, e, &at, &depth, w, c))
+	    !add_roots(t, sz, e, &at, &depth, w, c))
 		return false;
 	if (e->status != SSET_FRAMES &&
 	    !step(t, &at, ++depth, folded_marker(e->status), FG_MARKER, w, c))

@@ -6,8 +6,9 @@
  *
  * The root frame "all" at the bottom, then one frame per event (its name,
  * as the root of --folded lines), then the entry's own root frames
- * (sset_intern_root(): --off-cpu's state, with --task-root the task
- * first), then the stack's frames outermost first,
+ * (folded_root(): --off-cpu's state, with --task-root the task first,
+ * with --wakers the waker's comm, frames and "--" before them: offwaketime's
+ * one line, as in --folded), then the stack's frames outermost first,
  * the frame that hit the event on top; a frame's width is its weight
  * (sset_pair.weight: the number of events, or with --weight the sum of the
  * field).  Siblings are merged by name and sorted by name.  An inlined

@@ -53,7 +53,7 @@ int folded_foreach(const struct symbolizer *sz, struct stackset *set,
 {
 	const struct sset_pair *pairs = NULL;
 	struct sset_entry *e;
-	const char *frames, *r;
+	const char *frames, *own, *r;
 	char root[112], *stack, *full;
 	size_t i, n;
 	int ret;
@@ -71,13 +71,14 @@ int folded_foreach(const struct symbolizer *sz, struct stackset *set,
 		    SSET_IS_ORPHAN_ID(pairs[i].event_id))
 			continue;
 		frames = folded_frames(sz, e);
-		if (!frames)
+		own = folded_root(sz, e);
+		if (!frames || !own)
 			return -ENOMEM;
 		r = merge ? NULL : event_name(sz->tep, pairs[i].event_id, root,
 					      sizeof(root));
-		/* The entry's own root frames (sset_intern_root()) inside. */
-		full = e->root ? join(r, e->root) : NULL;
-		if (e->root && !full)
+		/* The entry's own root frames (folded_root()) inside. */
+		full = *own ? join(r, own) : NULL;
+		if (*own && !full)
 			return -ENOMEM;
 		stack = join(full ? full : r, frames);
 		free(full);

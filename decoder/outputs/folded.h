@@ -12,7 +12,8 @@
  *   sched_switch;secondary_startup_64_no_verify;...;__schedule 12
  *
  * Without --merge the event name is the root frame; an entry's own root
- * frames (sset_intern_root(): --off-cpu's task and state) come next.  A frame is its function
+ * frames (folded_root(): --off-cpu's task and state, and --wakers' waker
+ * comm, waker frames and "--" before them) come next.  A frame is its function
  * name (no offset), or 0xADDR when no symbol covers it; with --vmlinux, the
  * inlined frames of an address are frames of their own.  A cookie that did
  * not resolve is a single frame "[stale cookie]", "[unknown cookie]" or

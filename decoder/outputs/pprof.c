@@ -475,18 +475,41 @@ static size_t nr_roots(const char *root)
 	return n;
 }
 
+/* The location ids of @e's frames, then of its marker: how many. */
+static size_t frame_locs(struct pp_build *b, const struct sset_entry *e,
+			 uint64_t *ids)
+{
+	size_t i;
+
+	for (i = 0; i < e->depth; i++)
+		ids[i] = addr_loc(b, e->frames[i]);
+	if (e->status != SSET_FRAMES)
+		ids[i++] = named_loc(b, folded_marker(e->status));
+	return i;
+}
+
+/* How many locations frame_locs() gives @e. */
+static size_t nr_frame_locs(const struct sset_entry *e)
+{
+	return e->depth + (e->status != SSET_FRAMES);
+}
+
 /*
  * The location ids of stack @e, leaf first, made once per stack: its
- * frames, its marker, then its root frames (sset_intern_root()) innermost
- * first.
+ * frames, its marker, its root frames (sset_intern_root()) innermost
+ * first, then with --wakers "--" and the waker's frames and marker the
+ * same way (or FOLDED_NO_WAKER): a waker's frames are addresses as a
+ * blocked stack's are; its comm is the sample's "waker" label.
  */
 static bool stack_locs(struct pp_build *b, const struct sset_entry *e)
 {
-	size_t roots = nr_roots(e->root), i, n, k = 0;
+	size_t roots = nr_roots(e->root), n, k, i;
 	char *copy, *rest, *part;
 	uint64_t *ids;
 
-	n = e->depth + (e->status != SSET_FRAMES) + roots;
+	n = nr_frame_locs(e) + roots;
+	if (e->blocked)
+		n += 1 + (e->waker ? nr_frame_locs(e->waker) : 1);
 	if (b->stack_locs[e->id])
 		return true;
 	ids = calloc(n ? n : 1, sizeof(*ids));
@@ -497,22 +520,30 @@ static bool stack_locs(struct pp_build *b, const struct sset_entry *e)
 	}
 	b->stack_locs[e->id] = ids;
 	b->stack_depth[e->id] = n;
-	for (i = 0; i < e->depth; i++)
-		ids[i] = addr_loc(b, e->frames[i]);
-	if (e->status != SSET_FRAMES)
-		ids[i++] = named_loc(b, folded_marker(e->status));
-	/* Root first in @copy, so from the end of @ids on. */
+	k = frame_locs(b, e, ids) + roots;
+	/* Root first in @copy, so from the last root's place down. */
 	rest = copy;
-	while ((part = strsep(&rest, ";")) && k < roots)
-		ids[n - 1 - k++] = named_loc(b, part);
+	for (i = 0; i < roots && (part = strsep(&rest, ";")); i++)
+		ids[k - 1 - i] = named_loc(b, part);
 	free(copy);
+	if (e->blocked) {
+		ids[k++] = named_loc(b, "--");
+		if (e->waker)
+			frame_locs(b, e->waker, ids + k);
+		else
+			ids[k] = named_loc(b, FOLDED_NO_WAKER);
+	}
 	return !b->nomem;
 }
 
-/* The labels of key @k: its own, then its fields'. */
-static size_t nr_labels(const struct pprof *pp, const struct pp_key *k)
+/*
+ * The labels of key @k of stack @e: its own, the comm of @e's waker
+ * (--wakers), then its fields'.
+ */
+static size_t nr_labels(const struct pprof *pp, const struct pp_key *k,
+			const struct sset_entry *e)
 {
-	return (k->pid < 0 ? 1 : PP_NR_LABELS) +
+	return (k->pid < 0 ? 1 : PP_NR_LABELS) + (e->waker != NULL) +
 	       (k->labels == PP_NO_LABELS ? 0 :
 		pp_labels_count(&pp->labels, k->labels));
 }
@@ -538,13 +569,18 @@ static void field_labels(struct pp_build *b, const struct pprof *pp,
 	}
 }
 
-/* Fill sample @s from key @k; labels into @lab (nr_labels() of them). */
+/*
+ * Fill sample @s from key @k of stack @e; labels into @lab (nr_labels() of
+ * them).
+ */
 static bool make_sample(struct pp_build *b, const struct pprof *pp,
-			const struct pp_key *k, PSample *s, PLabel *lab)
+			const struct pp_key *k, const struct sset_entry *e,
+			PSample *s, PLabel *lab)
 {
 	char buf[3][128];
 	const char *val[PP_NR_LABELS];
-	size_t i, own = k->pid < 0 ? 1 : PP_NR_LABELS, n = nr_labels(pp, k);
+	size_t i, own = k->pid < 0 ? 1 : PP_NR_LABELS;
+	size_t n = nr_labels(pp, k, e);
 
 	perftools__profiles__sample__init(s);
 	s->location_id = b->stack_locs[k->stack_id];
@@ -570,6 +606,11 @@ static bool make_sample(struct pp_build *b, const struct pprof *pp,
 		lab[i].key = str_id(b, label_key[i]);
 		lab[i].str = str_id(b, val[i]);
 	}
+	if (e->waker) {
+		perftools__profiles__label__init(&lab[own]);
+		lab[own].key = str_id(b, "waker");
+		lab[own++].str = str_id(b, e->waker_comm);
+	}
 	if (n > own)
 		field_labels(b, pp, k, &lab[own]);
 	for (i = 0; i < n; i++)
@@ -585,7 +626,8 @@ static bool make_samples(struct pp_build *b, const struct pprof *pp,
 	size_t i, total = 0, at = 0;
 
 	for (i = 0; i < pp->nr; i++)
-		total += nr_labels(pp, &pp->keys[i]);
+		total += nr_labels(pp, &pp->keys[i],
+				   sset_entry_at(set, pp->keys[i].stack_id));
 	*samples = calloc(pp->nr ? pp->nr : 1, sizeof(**samples));
 	*labels = calloc(total ? total : 1, sizeof(**labels));
 	p->sample = calloc(pp->nr ? pp->nr : 1, sizeof(*p->sample));
@@ -593,13 +635,14 @@ static bool make_samples(struct pp_build *b, const struct pprof *pp,
 		return false;
 	for (i = 0; i < pp->nr; i++) {
 		const struct pp_key *k = &pp->keys[i];
+		const struct sset_entry *e = sset_entry_at(set, k->stack_id);
 
 		/* Listed first, so that its arrays are freed however it ends. */
 		p->sample[p->n_sample++] = &(*samples)[i];
-		if (!stack_locs(b, sset_entry_at(set, k->stack_id)) ||
-		    !make_sample(b, pp, k, &(*samples)[i], &(*labels)[at]))
+		if (!stack_locs(b, e) ||
+		    !make_sample(b, pp, k, e, &(*samples)[i], &(*labels)[at]))
 			return false;
-		at += nr_labels(pp, k);
+		at += nr_labels(pp, k, e);
 	}
 	return true;
 }

@@ -23,7 +23,10 @@
  * --folded name ("[stale cookie]", ...); a truncated stack gets the root
  * frame "[truncated]".  An entry's own root frames (sset_intern_root():
  * --off-cpu's state and task) are Locations of the same kind at the root
- * end.  Orphan stacks are carried by no event and are left out, as in
+ * end.  With --wakers a "--" Location follows them, then the waker's
+ * stack as the blocked one (its addresses, its marker), or the Location
+ * "[no wakeup in the trace]"; the waker's comm is the string label
+ * "waker".  Orphan stacks are carried by no event and are left out, as in
  * --top.
  *
  * Mappings: "[kernel.kallsyms]" (or the --vmlinux path) and one "[MODULE]"
@@ -79,7 +82,8 @@ int pprof_add(struct pprof *pp, struct tep_handle *tep,
  * For the outputs that count outside pprof_add(): --off-cpu charges a
  * stack when its task comes back, not at an event, so its samples carry
  * only the "event" label (no comm, pid or cpu; --task-root puts the task
- * in the stack).  Orphans are left out.
+ * in the stack), and with --wakers "waker" when a wakeup ended it.
+ * Orphans are left out.
  *
  * Return: 0, or -ENOMEM.
  */

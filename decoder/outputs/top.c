@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "hashtab.h"
+#include "folding.h"
 #include "format.h"
 #include "output.h"
 #include "top.h"
@@ -43,26 +44,37 @@ static void print_root(FILE *out, const char *root)
 	}
 }
 
+/*
+ * The frames of @e, innermost first (format_frames(): "sym+off/size
+ * (addr)"), or its marker, then its root frames; an entry of --wakers then
+ * "--" and its waker's frames the same way, or FOLDED_NO_WAKER.
+ */
 static void print_entry(FILE *out, const struct symbolizer *sz,
-			struct sset_entry *e)
+			const struct sset_entry *e)
 {
 	struct trace_seq s;
 
 	if (!sset_has_frames(e->status)) {
 		fprintf(out, FORMAT_INDENT "=> %s\n", marker_line[e->status]);
-		print_root(out, e->root);
-		return;
+	} else {
+		trace_seq_init(&s);
+		format_frames(&s, sz, e->frames, e->depth);
+		if (e->status == SSET_TRUNCATED)
+			tepstack_print_truncated(&s, FORMAT_INDENT);
+		trace_seq_terminate(&s);
+		/* Each frame line starts with '\n': drop the first one. */
+		if (s.len)
+			fprintf(out, "%s\n", s.buffer + 1);
+		trace_seq_destroy(&s);
 	}
-	trace_seq_init(&s);
-	format_frames(&s, sz, e->frames, e->depth);
-	if (e->status == SSET_TRUNCATED)
-		tepstack_print_truncated(&s, FORMAT_INDENT);
-	trace_seq_terminate(&s);
-	/* Each frame line starts with '\n': drop the first one. */
-	if (s.len)
-		fprintf(out, "%s\n", s.buffer + 1);
-	trace_seq_destroy(&s);
 	print_root(out, e->root);
+	if (!e->blocked)
+		return;
+	fputs(FORMAT_INDENT "=> --\n", out);
+	if (e->waker)
+		print_entry(out, sz, e->waker);
+	else
+		fputs(FORMAT_INDENT "=> " FOLDED_NO_WAKER "\n", out);
 }
 
 static double percent(sm_u64 part, sm_u64 whole)
@@ -167,7 +179,8 @@ static bool counts_events(const struct stackset *set)
 
 /*
  * The rest of a stack's line: its events (not when it counts intervals:
- * those of --off-cpu are all sched_switch's) and its tasks; then its stack.
+ * those of --off-cpu are all sched_switch's), its tasks and with --wakers
+ * who woke them; then its stack.
  */
 static void print_carriers(const struct top_print_ctx *c,
 			   struct sset_entry *e)
@@ -175,6 +188,8 @@ static void print_carriers(const struct top_print_ctx *c,
 	if (counts_events(c->set))
 		print_events(c, e);
 	print_tasks(c, e);
+	if (e->waker)
+		fprintf(c->out, "; woken by %s", e->waker_comm);
 	fputc('\n', c->out);
 	print_entry(c->out, c->sz, e);
 }

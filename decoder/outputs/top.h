@@ -30,6 +30,9 @@
  * ("=> <stale cookie>").  Each stack is printed with the same lines as the
  * default output (a truncated one ends with "=> ... [truncated]"), then its
  * root frames, if any (--off-cpu: "=> [S]", "=> TASK"), outermost last.
+ * With --wakers the line ends "; woken by COMM" (the task that recorded
+ * the wakeup) and the stack goes on past "=> --" with the waker's stack,
+ * printed the same way, or "=> [no wakeup in the trace]".
  * Orphan stacks are carried by no event and are not counted here (the
  * summary counts them).
  */

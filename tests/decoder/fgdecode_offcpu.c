@@ -2,9 +2,11 @@
 /*
  * --off-cpu: time off the CPU per switch-out stack; --wakers.
  */
+#include <stdio.h>
 #include <string.h>
 
 #include "fgdecode_fixture.h"
+#include "profile_read.h"
 
 START_TEST(off_cpu_charges_each_interval_to_its_switch_out_stack_and_state)
 {
@@ -198,7 +200,12 @@ static void sched_waking(int cpu, unsigned long long ts, int waker, int pid)
 	mkt_add(mt, cpu, ts, buf.data, buf.len);
 }
 
-START_TEST(wakers_join_each_interval_to_the_wakeup_that_ended_it)
+/*
+ * io (43) waits in D from 1 s, worker (42) wakes it at 1.5 s with the stack
+ * frames2, it is back at 2 s; cat (44) is preempted at 2 s, back at 2.25 s:
+ * nothing woke it.
+ */
+static void write_waker_trace(void)
 {
 	static const struct mkt_format formats[] = {
 		{ "sched", fmt_switch },
@@ -210,18 +217,21 @@ START_TEST(wakers_join_each_interval_to_the_wakeup_that_ended_it)
 	};
 	sm_u64 ck = stackmap_cookie_make(9, 1);
 
-	/* io (43) waits in D from 1 s; worker (42) wakes it at 1.5 s. */
 	define_owned(0, 1 * SEC - 10, ck, frames3, 3, ID_SWITCH, 0);
 	sched_switch(0, 1 * SEC, "io", 43, 2, 42);
 	cookie_from(0, 1 * SEC + 1, 43, ck);
 	sched_waking(0, 1 * SEC + SEC / 2, 42, 43);
 	fx_fallback_owned(&buf, STACKMAP_FALLBACK_FULL, 2, frames2, 2, ID_WAKING, 0);
 	mkt_add(mt, 0, 1 * SEC + SEC / 2 + 1, buf.data, buf.len);
-	/* cat (44) is preempted at 2 s, back at 2.25 s: nothing woke it. */
 	sched_switch(0, 2 * SEC, "cat", 44, 0x100, 43);
 	cookie_from(0, 2 * SEC + 1, 44, ck);
 	sched_switch(0, 2 * SEC + SEC / 4, "io", 43, 0, 44);
 	write_trace_with(formats);
+}
+
+START_TEST(wakers_join_each_interval_to_the_wakeup_that_ended_it)
+{
+	write_waker_trace();
 	run("--off-cpu --wakers --folded trace.dat");
 	ck_assert_int_eq(res.status, 0);
 	ck_assert_str_eq(res.out,
@@ -246,6 +256,83 @@ START_TEST(wakers_join_each_interval_to_the_wakeup_that_ended_it)
 }
 END_TEST
 
+/*
+ * One rule: a waker's frames print as the blocked ones do, past a "--"
+ * frame; its comm is no frame where the output has a place for it (the
+ * line of --top, a label of --pprof).
+ */
+START_TEST(wakers_print_waker_frames_as_blocked_frames)
+{
+	write_waker_trace();
+	run("--off-cpu --wakers --top 2 --no-summary trace.dat");
+	ck_assert_int_eq(res.status, 0);
+	ck_assert_str_eq(res.out,
+		"fgdecode: top 2 of 2 distinct stacks by off-cpu over 2 intervals, 1.25 s (1250000000 ns) in all\n"
+		"#1 1.00 s (1000000000 ns) 80.00% (1 interval); by <...>-43; woken by worker\n"
+		STACK3
+		"    => [D]\n"
+		"    => --\n"
+		STACK2
+		"#2 250.0 ms (250000000 ns) 20.00% (1 interval); by <...>-44\n"
+		STACK3
+		"    => [R+]\n"
+		"    => --\n"
+		"    => [no wakeup in the trace]\n");
+}
+END_TEST
+
+/* The name of the only function of location @id of @p. */
+static const char *location_name(const PrProfile *p, sm_u64 id)
+{
+	return profile_line_function(p, profile_location(p, id), 0);
+}
+
+START_TEST(wakers_pprof_has_waker_addresses_and_a_waker_label)
+{
+	static const char *const woken[] = {
+		"__schedule", "schedule", "kthread", "[D]", "--",
+		"__schedule", "p9_client_rpc",
+	};
+	static const char *const unwoken[] = {
+		"__schedule", "schedule", "kthread", "[R+]", "--",
+		"[no wakeup in the trace]",
+	};
+	Perftools__Profiles__Sample *s;
+	const char *const *want;
+	char path[128];
+	PrProfile *p;
+	size_t i, j;
+
+	write_waker_trace();
+	run("--off-cpu --wakers --pprof p.pb.gz --no-summary trace.dat");
+	ck_assert_int_eq(res.status, 0);
+	snprintf(path, sizeof(path), "%s/p.pb.gz", dir);
+	p = profile_read(path);
+	ck_assert_uint_eq(p->n_sample, 2);
+	for (i = 0; i < p->n_sample; i++) {
+		s = p->sample[i];
+		/* event, and waker when a wakeup ended the interval. */
+		ck_assert_str_eq(p->string_table[s->label[0]->key], "event");
+		if (s->value[1] == 1000000000) {
+			want = woken;
+			ck_assert_uint_eq(s->n_label, 2);
+			ck_assert_str_eq(p->string_table[s->label[1]->key], "waker");
+			ck_assert_str_eq(p->string_table[s->label[1]->str], "worker");
+		} else {
+			want = unwoken;
+			ck_assert_uint_eq(s->n_label, 1);
+		}
+		ck_assert_uint_eq(s->n_location_id, want == woken ? 7 : 6);
+		for (j = 0; j < s->n_location_id; j++)
+			ck_assert_str_eq(location_name(p, s->location_id[j]),
+					 want[j]);
+	}
+	/* The waker's frames are addresses: p9_client_rpc's is frames2's. */
+	ck_assert_ptr_nonnull(profile_location_at(p, 0xffffffffc03e3ccaULL));
+	profile_free(p);
+}
+END_TEST
+
 START_TEST(wakers_without_wakeup_events_is_an_error)
 {
 	write_switch_trace();
@@ -267,6 +354,8 @@ TCase *off_cpu_tcase(void)
 	tcase_add_test(tc, off_cpu_json_says_when_the_stack_is_missing);
 	tcase_add_test(tc, off_cpu_refuses_other_outputs_and_traces_without_sched_switch);
 	tcase_add_test(tc, wakers_join_each_interval_to_the_wakeup_that_ended_it);
+	tcase_add_test(tc, wakers_print_waker_frames_as_blocked_frames);
+	tcase_add_test(tc, wakers_pprof_has_waker_addresses_and_a_waker_label);
 	tcase_add_test(tc, wakers_without_wakeup_events_is_an_error);
 	return tc;
 }
