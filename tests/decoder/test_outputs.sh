@@ -6,8 +6,11 @@
 # under build/, plus diff and map.  Standard output, standard error (the summary) and the exit status of
 # each run must be the same; --pprof and --flamegraph write to standard output, so their bytes are compared
 # too.  A change meant to alter an output is compared against its own parent (OUTPUTS_BASE=HEAD~1), and then
-# becomes the default base: baf00f7 (--pprof's field labels), whose differences from its parent were only the
-# --pprof runs' samples split by the events' field values and labelled with them; before it 1ab7e73 (--json's
+# becomes the default base: 624503e (--wakers' waker frames as blocked frames), whose differences from its
+# parent were only the --off-cpu --wakers runs of --top (the waker's comm in the row, "; woken by COMM", no
+# longer a frame; its frames sym+off/size (addr)) and --pprof (its frames address locations, its comm the
+# "waker" label), on views.dat and kstack.dat; before it a2061bb (--pprof's field labels: the --pprof runs'
+# samples split by the events' field values and labelled with them), 1ab7e73 (--json's
 # "printed" symbolic fields), e9a1c8b (the summary of a trace without stackmap's events), fc7707f (-T stacks without ftrace's own frames atop
 # them), cdd4f3d (--json's "fields"), ab604be (--flamegraph's labels written into the file, its legend, the
 # counts in its title, a module's name in its tooltips), 73dd7c1 (off-CPU units, singulars) and 22e87fb (the
@@ -23,7 +26,7 @@ set -euo pipefail
 
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 cd "$ROOT"
-OUTPUTS_BASE=${OUTPUTS_BASE:-a2061bb}
+OUTPUTS_BASE=${OUTPUTS_BASE:-81d7ed7}
 FGDECODE=${FGDECODE:-$ROOT/decoder/fgdecode}
 TMP=$(mktemp -d)
 trap 'rm -rf "$TMP"' EXIT
