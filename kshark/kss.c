@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * kss: the stacks of one KernelShark data stream (kss.h): records noted as
- * libkshark loads them, paired by fgdecode's rule once all definitions are
- * known, resolved and printed with lib/.
+ * libkshark loads them, paired as fgdecode pairs (lib/pairing.c) once all
+ * definitions are known, resolved and printed with lib/.
  */
 #include <errno.h>
 #include <stdbool.h>
@@ -16,6 +16,7 @@
 #include "stackmap/events.h"
 #include "hashtab.h"
 #include "map_id.h"
+#include "pairing.h"
 #include "snapshot_table.h"
 #include "stacktab.h"
 #include "tep_stack.h"
@@ -463,53 +464,58 @@ static bool owner_of(struct kss *k, const struct kss_rec *r, sm_u32 *owner)
 	return *owner != STACKMAP_OWNER_NONE;
 }
 
+/* @r as the pairing rule sees it (lib/pairing.h). */
+static void pairing_record_of(struct kss *k, const struct kss_rec *r,
+			      struct sm_pairing_record *out)
+{
+	memset(out, 0, sizeof(*out));
+	out->kind = r->kind == KSS_DEFINE ? SM_PAIRING_DEFINE :
+		    is_stack(r) ? SM_PAIRING_STACK : SM_PAIRING_EVENT;
+	out->missed = r->missed;
+	if (out->kind == SM_PAIRING_DEFINE)
+		return;
+	out->type = r->type;
+	out->pid = r->pid;
+	out->context = r->ctx;
+	if (out->kind == SM_PAIRING_EVENT) {
+		out->owns = is_owner(k, r->type);
+		return;
+	}
+	owner_of(k, r, &out->owner);
+	out->after_loss = r->after_loss;
+}
+
 /*
- * The stack record of event @i of @c, by fgdecode's find_stack()
- * (decoder/pipeline/pair.c), over the next KSS_LOOKAHEAD records no event
- * took yet: its index, or -1.
+ * The stack record of event @i of @c, as fgdecode's find_stack()
+ * (decoder/pipeline/pair.c): the event stepped by the rule
+ * (sm_pairing_step()) through the next KSS_LOOKAHEAD records no event took
+ * yet, until it takes one or ends; else its candidate.  Its index, or -1.
  */
 static int find_stack(struct kss *k, struct kss_cpu *c, int i)
 {
-	const struct kss_rec *ev = &c->recs[i], *next;
-	int level = stackmap_context_level(ev->ctx), j, seen = 0;
-	int ownerless = -1;
-	bool first = true;
-	sm_u32 owner;
+	struct sm_pairing_record rec;
+	struct sm_pairing_event e;
+	int j, seen = 0, ownerless = -1;
 
+	pairing_record_of(k, &c->recs[i], &rec);
+	sm_pairing_event_init(&e, &rec);
 	for (j = i + 1; j < c->nr && seen < KSS_LOOKAHEAD; j++) {
-		next = &c->recs[j];
-		if (next->partner >= 0)
+		if (c->recs[j].partner >= 0)
 			continue;	/* taken: no longer in the lookahead */
 		seen++;
-		if (next->missed)
-			break;
-		if (next->kind == KSS_DEFINE)
-			continue;
-		if (next->after_loss)
-			break;
-		if (next->ctx != ev->ctx) {
-			if (stackmap_context_level(next->ctx) > level)
-				continue;	/* an interrupt nested in */
-			break;
-		}
-		if (!is_stack(next)) {
-			if (!is_owner(k, ev->type))
-				break;
-			if (next->type == ev->type &&
-			    (level || next->pid == ev->pid))
-				break;
-			first = false;
-			continue;
-		}
-		if (owner_of(k, next, &owner)) {
-			if ((int)owner == ev->type && next->pid == ev->pid)
-				return j;
-			if ((int)owner == ev->type && level)
-				break;
-		} else if (first && next->pid == ev->pid) {
+		pairing_record_of(k, &c->recs[j], &rec);
+		switch (sm_pairing_step(&e, &rec)) {
+		case SM_PAIRING_TAKE:
+			return j;
+		case SM_PAIRING_CANDIDATE:
 			ownerless = j;
+			continue;
+		case SM_PAIRING_PASS:
+			continue;
+		case SM_PAIRING_END:
+			break;
 		}
-		first = false;
+		break;
 	}
 	return ownerless;
 }

@@ -16,15 +16,13 @@
  * afresh.
  *
  * Pairing.  On the first question after a load, every event of every CPU is
- * given its stack record by fgdecode's rule (include/stackmap/events.h,
- * "Which event a stack belongs to"; decoder/pipeline/pair.c), once all
- * definitions are known, as fgdecode reads them all first: the first stack
- * record of the event's context that names the event's type as its owner,
- * passing definitions, interrupts nested in, orphans and, for a type that
- * owns stacks, events of other types; ending at lost events, a record after
- * a loss, a shallower context, the next event of its type (of its task, in
- * task context).  An ftrace kernel_stack (trace-cmd record -T) names no
- * owner: it is the stack of the event before it in its context.
+ * given its stack record by the rule of include/stackmap/events.h ("Which
+ * event a stack belongs to"), lib/pairing.c's, driven as fgdecode drives it
+ * (decoder/pipeline/pair.c): the event stepped through the records after it
+ * (sm_pairing_step()) that no event before it took, at most fgdecode's
+ * lookahead, once all definitions are known (fgdecode reads them all
+ * first).  An ftrace kernel_stack (trace-cmd record -T) names no owner: it
+ * is the stack of the event before it in its context.
  *
  * Resolving.  A cookie resolves from the definitions, then from the map
  * snapshot stored in the trace.dat (read once, on first need), for exactly

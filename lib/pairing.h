@@ -2,8 +2,9 @@
 /*
  * pairing: which event a stack record belongs to, the rule of
  * include/stackmap/events.h ("Which event a stack belongs to"), written
- * once for every reader of a trace: fgdecode (decoder/pipeline/pair.c) and
- * the libtraceevent plugin (plugin/plugin_watch.c).
+ * once for every reader of a trace: fgdecode (decoder/pipeline/pair.c), the
+ * KernelShark plugin (kshark/kss.c) and the libtraceevent plugin
+ * (plugin/plugin_watch.c).
  *
  * The rule is a relation between one event E and the records that follow
  * it on its CPU (of its buffer), in the order that CPU wrote them:
@@ -12,10 +13,10 @@
  * when no stack naming E's type follows), E can take no record from R on,
  * or E is still waiting.  Two drivers:
  *
- *   - a reader that can look ahead (fgdecode) opens E alone
- *     (sm_pairing_event_init()) and steps it through the records after it
- *     until it takes one or ends;
- *   - a reader that sees records one by one (the plugin) feeds every record
+ *   - a reader that can look ahead (fgdecode, the KernelShark plugin) opens
+ *     E alone (sm_pairing_event_init()) and steps it through the records
+ *     after it until it takes one or ends;
+ *   - a reader that sees records one by one (the libtraceevent plugin) feeds every record
  *     of every CPU to one struct sm_pairing (sm_pairing_note()), which keeps
  *     the events of each CPU that can still take a stack ("open"), steps
  *     each of them through every record, and says of each stack record which

@@ -82,7 +82,7 @@
  * E's depth, in between (E's context was over), nor, in an interrupt
  * context, a stack record of E's type by another task (the task does not
  * change within an interrupt: E's was over).  lib/pairing.c implements
- * this rule for fgdecode and the plugin alike.
+ * this rule for fgdecode and both plugins alike.
  * Every other stack record is an orphan: it must never be shown under
  * another event (the event it was captured for was filtered out, not
  * recorded in this buffer, or lost); a decoder shows it on its own, naming
