@@ -14,6 +14,7 @@
 
 #include "stackmap/cookie.h"
 #include "stackmap/events.h"
+#include "array.h"
 #include "hashtab.h"
 #include "map_id.h"
 #include "pairing.h"
@@ -58,7 +59,8 @@ struct kss_rec {
 
 struct kss_cpu {
 	struct kss_rec *recs;
-	int nr, max;
+	int nr;
+	size_t max;
 };
 
 /* Where a record is: the key is its offset + 1. */
@@ -80,31 +82,16 @@ struct kss {
 	struct tep_format_field *kstack_size, *kstack_caller;
 	struct kss_cpu *cpus;
 	int nr_cpus;
+	size_t max_cpus;
 	sm_u64 *frames;
 	size_t nr_frames, max_frames;
 	struct kss_stack *stacks;
-	int nr_stacks, max_stacks;
+	int nr_stacks;
+	size_t max_stacks;
 	struct sm_hashtab where;
 	unsigned char *owners;	/* KSS_NR_OWNERS bits */
 	bool paired;
 };
-
-static int grow(void **p, int *max, int need, size_t size)
-{
-	int n = *max ? *max : 64;
-	void *q;
-
-	if (need <= *max)
-		return 0;
-	while (n < need)
-		n *= 2;
-	q = realloc(*p, (size_t)n * size);
-	if (!q)
-		return -ENOMEM;
-	*p = q;
-	*max = n;
-	return 0;
-}
 
 static void add_owner(struct kss *k, sm_u32 owner)
 {
@@ -202,20 +189,10 @@ static int keep_stack(struct kss *k, const sm_u64 *frames, sm_u32 depth,
 {
 	struct kss_stack *st;
 
-	if (k->nr_frames + depth > k->max_frames) {
-		size_t n = k->max_frames ? k->max_frames : 1024;
-		sm_u64 *p;
-
-		while (n < k->nr_frames + depth)
-			n *= 2;
-		p = realloc(k->frames, n * sizeof(*p));
-		if (!p)
-			return -ENOMEM;
-		k->frames = p;
-		k->max_frames = n;
-	}
-	if (grow((void **)&k->stacks, &k->max_stacks, k->nr_stacks + 1,
-		 sizeof(*k->stacks)))
+	if (sm_array_reserve(&k->frames, &k->max_frames, k->nr_frames + depth,
+			     sizeof(*k->frames), 1024) ||
+	    sm_array_reserve(&k->stacks, &k->max_stacks,
+			     (size_t)k->nr_stacks + 1, sizeof(*k->stacks), 64))
 		return -ENOMEM;
 	memcpy(k->frames + k->nr_frames, frames, depth * sizeof(*frames));
 	st = &k->stacks[k->nr_stacks];
@@ -368,14 +345,16 @@ int kss_add(struct kss *k, struct tep_record *record)
 	if (!k->defs)
 		return -ENOMEM;
 	if (cpu >= k->nr_cpus) {
-		int n = k->nr_cpus;
-
-		if (grow((void **)&k->cpus, &k->nr_cpus, cpu + 1, sizeof(*k->cpus)))
+		if (sm_array_reserve(&k->cpus, &k->max_cpus, (size_t)cpu + 1,
+				     sizeof(*k->cpus), 64))
 			return -ENOMEM;
-		memset(k->cpus + n, 0, (k->nr_cpus - n) * sizeof(*k->cpus));
+		memset(k->cpus + k->nr_cpus, 0,
+		       (cpu + 1 - k->nr_cpus) * sizeof(*k->cpus));
+		k->nr_cpus = cpu + 1;
 	}
 	c = &k->cpus[cpu];
-	if (grow((void **)&c->recs, &c->max, c->nr + 1, sizeof(*c->recs)) ||
+	if (sm_array_reserve(&c->recs, &c->max, (size_t)c->nr + 1,
+			     sizeof(*c->recs), 64) ||
 	    sm_hashtab_reserve(&k->where))
 		return -ENOMEM;
 	r = &c->recs[c->nr];
