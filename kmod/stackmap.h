@@ -170,6 +170,47 @@ void stackmap_params_exit(void);
 extern atomic_t stackmap_test_fail_recursion;	/* stackmap_attach.c */
 #endif
 
+/**
+ * enum stackmap_bench_stage - the steps of a tracepoint hit, in order
+ * @SM_STAGE_DISPATCH: the probes are called and return at once
+ * @SM_STAGE_PIN: + the pin and unpin (kernels whose probes run preemptible)
+ * @SM_STAGE_WALK: + stack_trace_save() (stackmap_record() up to its capture)
+ * @SM_STAGE_TRIM: + the trim of the module's and the iterator's frames
+ * @SM_STAGE_LOOKUP: + the map lookup (the cookie known, nothing emitted)
+ * @SM_STAGE_COOKIE: + stack_define and stack_cookie: the whole path
+ *
+ * Only a bench build stops early (stackmap_bench_stop()).
+ */
+enum stackmap_bench_stage {
+	SM_STAGE_DISPATCH,
+	SM_STAGE_PIN,
+	SM_STAGE_WALK,
+	SM_STAGE_TRIM,
+	SM_STAGE_LOOKUP,
+	SM_STAGE_COOKIE,
+};
+
+#ifdef STACKMAP_BENCH_STAGES
+/*
+ * BENCH ONLY, never in a normal build (tests/bench/run.sh builds a variant
+ * with KCFLAGS=-DSTACKMAP_BENCH_STAGES): the module parameter bench_stage
+ * (stackmap_attach.c) makes every hit return after that step, so that B5
+ * measures what each step adds.
+ */
+extern unsigned int stackmap_bench_stage;	/* stackmap_attach.c */
+
+/* Does a hit stop after step @stage? */
+static inline bool stackmap_bench_stop(enum stackmap_bench_stage stage)
+{
+	return READ_ONCE(stackmap_bench_stage) <= stage;
+}
+#else
+static inline bool stackmap_bench_stop(enum stackmap_bench_stage stage)
+{
+	return false;
+}
+#endif
+
 int stackmap_debugfs_init(void);
 void stackmap_debugfs_exit(void);
 

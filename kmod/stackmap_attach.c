@@ -241,6 +241,8 @@ static void stackmap_pin(void *data, bool typed)
 
 static void stackmap_pin_probe(void *data)
 {
+	if (stackmap_bench_stop(SM_STAGE_DISPATCH))
+		return;
 	stackmap_pin(data, false);
 }
 
@@ -358,8 +360,13 @@ static void stackmap_pin_unregister(struct stackmap_attached *a)
 static void stackmap_probe(void *data)
 {
 	struct stackmap_attached *a = data;
+	bool unpinned;
 
-	stackmap_record(&a->skip, a->owner, stackmap_unpinned(a, false));
+	if (stackmap_bench_stop(SM_STAGE_DISPATCH))
+		return;
+	unpinned = stackmap_unpinned(a, false);
+	if (!stackmap_bench_stop(SM_STAGE_PIN))
+		stackmap_record(&a->skip, a->owner, unpinned);
 	stackmap_unpin(a);
 }
 
@@ -407,6 +414,48 @@ atomic_t stackmap_test_fail_recursion;
 MODULE_INFO(stackmap_test, "fail_recursion");
 #endif
 
+#ifdef STACKMAP_BENCH_STAGES
+/*
+ * BENCH ONLY, never in a normal build (tests/bench/run.sh passes
+ * KCFLAGS=-DSTACKMAP_BENCH_STAGES): bench_stage, the last step every hit
+ * takes (enum stackmap_bench_stage; the whole path at load).  It changes
+ * only while no tracepoint is attached, so that the pinning probe and the
+ * recording probe of a hit always agree (a pin without its unpin would keep
+ * the task on its CPU for good).
+ */
+unsigned int stackmap_bench_stage = SM_STAGE_COOKIE;
+
+static int stackmap_bench_stage_set(const char *val,
+				    const struct kernel_param *kp)
+{
+	unsigned int stage;
+	int ret = kstrtouint(val, 0, &stage);
+
+	if (ret)
+		return ret;
+	if (stage > SM_STAGE_COOKIE)
+		return -EINVAL;
+	mutex_lock(&stackmap_attach_lock);
+	if (list_empty(&stackmap_attached_list))
+		WRITE_ONCE(stackmap_bench_stage, stage);
+	else
+		ret = -EBUSY;
+	mutex_unlock(&stackmap_attach_lock);
+	return ret;
+}
+
+static const struct kernel_param_ops stackmap_bench_stage_ops = {
+	.set = stackmap_bench_stage_set,
+	.get = param_get_uint,
+};
+
+module_param_cb(bench_stage, &stackmap_bench_stage_ops, &stackmap_bench_stage,
+		0644);
+MODULE_PARM_DESC(bench_stage,
+		 "BENCH ONLY: the last step of every hit: 0 dispatch, 1 pin, 2 walk, 3 trim, 4 lookup, 5 cookie (all); changes only while no tracepoint is attached");
+MODULE_INFO(stackmap_test, "bench_stages");
+#endif
+
 #ifdef SM_TYPED_PROBES
 #ifdef STACKMAP_TEST_FAIL_RECURSION
 static int notrace stackmap_recursion_trylock(unsigned long ip,
@@ -431,13 +480,16 @@ static void notrace stackmap_typed_record(struct stackmap_attached *a,
 					  unsigned long parent_ip)
 {
 	int bit = stackmap_recursion_trylock(ip, parent_ip);
+	bool unpinned;
 
 	if (bit < 0) {
 		this_cpu_inc(stackmap_stats.recursion);
 		stackmap_consumers_debt();
 		return;
 	}
-	stackmap_record(&a->skip, a->owner, stackmap_unpinned(a, true));
+	unpinned = stackmap_unpinned(a, true);
+	if (!stackmap_bench_stop(SM_STAGE_PIN))
+		stackmap_record(&a->skip, a->owner, unpinned);
 	ftrace_test_recursion_unlock(bit);
 }
 
@@ -450,6 +502,8 @@ static void notrace stackmap_stub_func(unsigned long ip,
 						   ops);
 	void *data = (void *)ftrace_regs_get_argument(fregs, 0);
 
+	if (stackmap_bench_stop(SM_STAGE_DISPATCH))
+		return;
 	if (data == &a->pin) {
 		stackmap_pin(a, true);
 		return;

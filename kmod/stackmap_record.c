@@ -427,6 +427,8 @@ static void stackmap_emit(const unsigned long *ips, u32 depth, u32 info,
 		this_cpu_inc(stackmap_stats.hits);
 	else
 		this_cpu_inc(stackmap_stats.inserts);
+	if (stackmap_bench_stop(SM_STAGE_LOOKUP))
+		return;
 	defined_before = stackmap_maybe_define(cookie, ips, depth, info, level);
 	this_cpu_write(stackmap_define_after[level], false);
 	this_cpu_write(stackmap_cookie_takers[level], 0);
@@ -523,7 +525,15 @@ void stackmap_record(const struct stackmap_skip *skip, u16 owner,
 		goto drop;
 	}
 	nr = ret;
+	if (stackmap_bench_stop(SM_STAGE_WALK))
+		goto out;
 	first = stackmap_trim(ips, nr, skip);
+#ifdef STACKMAP_BENCH_STAGES
+	/* BENCH ONLY: the trim is done even when the hit stops right after. */
+	OPTIMIZER_HIDE_VAR(first);
+	if (stackmap_bench_stop(SM_STAGE_TRIM))
+		goto out;
+#endif
 	depth = min_t(unsigned int, nr - first, stackmap_max_depth);
 	if (!depth) {
 		this_cpu_inc(stackmap_stats.empty);
