@@ -49,6 +49,9 @@ BZIMAGE=""
 # --timeout-scale N (default $STACKMAP_VM_TIMEOUT_SCALE, else 1) multiplies --timeout: a debug kernel (KASAN,
 # lockdep) runs the same guest script about 13 times slower under TCG; its tests keep their own timeouts.
 TIMEOUT_SCALE=${STACKMAP_VM_TIMEOUT_SCALE:-1}
+# --icount: qemu's -icount shift=0,sleep=off, the guest's clock counting instructions (1 ns each; an idle vCPU
+# jumps to its next timer), so that a benchmark's figures do not move with the host's load. One TCG thread.
+ICOUNT=0
 WORK="" STEP=args REPORTED=0 GUEST_CODE=""
 
 usage() {
@@ -56,7 +59,7 @@ usage() {
 usage: $0 [--module PATH.ko ...] --guest-script PATH [--share DIR] [--timeout SECONDS]
           [--smp N] [--tcg-thread single|multi] [--mem SIZE] [--kver KVER] [--kernel-root DIR] [--bzimage FILE] [--timeout-scale N]
           [--extra FILE ...] [--userland DIR] [--qemu-root DIR] [--append KERNEL-PARAMS] [--hung-retries N]
-          [--stop-on-report SECS] [--verbose]
+          [--stop-on-report SECS] [--icount] [--verbose]
 EOF
 	REPORTED=1
 	exit 2
@@ -113,6 +116,7 @@ parse_args() {
 		--bzimage) BZIMAGE=${2:?--bzimage needs a file}; shift 2 ;;
 		--timeout-scale) TIMEOUT_SCALE=${2:?}; shift 2 ;;
 		--kcsan-module) KCSAN_MODULE=${2:?}; shift 2 ;;
+		--icount) ICOUNT=1; shift ;;
 		-h | --help) usage ;;
 		*) echo "$PROG: unknown argument: $1" >&2; usage ;;
 		esac
@@ -121,6 +125,8 @@ parse_args() {
 	[[ $TIMEOUT =~ ^[0-9]+$ ]] || fail args "--timeout must be a number of seconds"
 	[[ $TIMEOUT_SCALE =~ ^[1-9][0-9]*$ ]] || fail args "--timeout-scale must be a positive integer"
 	TIMEOUT=$((TIMEOUT * TIMEOUT_SCALE))
+	# icount needs the single-threaded TCG (qemu refuses it with a thread per vCPU).
+	((!ICOUNT)) || TCG_THREAD=single
 }
 
 check_inputs() {
@@ -166,6 +172,7 @@ setup_dirs() {
 	SHARE=$(cd "$SHARE" && pwd)
 	local tcg=", one TCG thread for all vCPUs"
 	[[ $TCG_THREAD == single ]] || tcg=", a TCG thread per vCPU"
+	((!ICOUNT)) || tcg+=", -icount shift=0,sleep=off"
 	if [[ -n $QEMU_ROOT ]]; then
 		local -a QEMU
 		qemu_argv
@@ -337,6 +344,7 @@ boot_once() {
 		-smp "$SMP" -nographic -no-reboot -nic none -kernel "$KIMAGE"
 		-initrd "$WORK/initramfs.cpio"
 		-append "$append" -virtfs "local,path=$SHARE,mount_tag=host0,security_model=none")
+	((!ICOUNT)) || cmd+=(-icount shift=0,sleep=off)
 	local rc=0 qpid wpid
 	rm -f "$WORK/stopped"
 	if ((STOP_ON_REPORT)); then
