@@ -8,6 +8,9 @@
  *   benchtool write FILE STRING    open FILE for appending (no O_TRUNC), time
  *                                  one write(2) of STRING, print the ns
  *   benchtool loop N               N getppid(2) syscalls, print ns per call
+ *   benchtool xattr N SIZE         N fgetxattr(2) of SIZE bytes on "/" (each
+ *                                  a kmalloc of SIZE bytes; the call fails,
+ *                                  no such attribute), print ns per call
  *   benchtool idle N READYFILE     start N idle threads (64 KiB stacks),
  *                                  create READYFILE, then wait to be killed
  *
@@ -20,6 +23,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/syscall.h>
+#include <sys/xattr.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -69,6 +73,31 @@ static int cmd_loop(long n)
 	return 0;
 }
 
+/*
+ * The kernel allocates the value buffer (kvzalloc(SIZE): a kmalloc under a
+ * page) before it asks the file system, so every call hits kmem:kmalloc with
+ * bytes_req == SIZE whatever the answer (ENODATA, EOPNOTSUPP).
+ */
+static int cmd_xattr(long n, long size)
+{
+	static char buf[4096];
+	long long t0;
+	int fd = open("/", O_RDONLY | O_DIRECTORY);
+
+	if (fd < 0)
+		return fail("open", "/");
+	if (size > (long)sizeof(buf)) {
+		fprintf(stderr, "benchtool: xattr size %ld over %zu\n", size, sizeof(buf));
+		return 1;
+	}
+	t0 = now_ns();
+	for (long i = 0; i < n; i++)
+		fgetxattr(fd, "user.stackmap_bench", buf, size);
+	printf("%.1f\n", (double)(now_ns() - t0) / n);
+	close(fd);
+	return 0;
+}
+
 static void *idle_thread(void *arg)
 {
 	(void)arg;
@@ -105,7 +134,7 @@ static int cmd_idle(long n, const char *ready)
 
 static int usage(void)
 {
-	fprintf(stderr, "usage: benchtool now | write FILE STRING | loop N | idle N READYFILE\n");
+	fprintf(stderr, "usage: benchtool now | write FILE STRING | loop N | xattr N SIZE | idle N READYFILE\n");
 	return 1;
 }
 
@@ -119,6 +148,8 @@ int main(int argc, char **argv)
 		return cmd_write(argv[2], argv[3]);
 	if (argc == 3 && !strcmp(argv[1], "loop") && atol(argv[2]) > 0)
 		return cmd_loop(atol(argv[2]));
+	if (argc == 4 && !strcmp(argv[1], "xattr") && atol(argv[2]) > 0 && atol(argv[3]) > 0)
+		return cmd_xattr(atol(argv[2]), atol(argv[3]));
 	if (argc == 4 && !strcmp(argv[1], "idle") && atol(argv[2]) > 0)
 		return cmd_idle(atol(argv[2]), argv[3]);
 	return usage();

@@ -70,28 +70,76 @@ function b1_rows(   n_sm, n_st, ours, base, all_sm, all_st, fly_sm, fly_st) {
 	    "reported", "", "TCG guest")
 }
 
-function b5_rows(   ev, sm, st) {
-	if (!have("b5_event_ns", "b5_stackmap_ns", "b5_stacktrace_ns")) {
-		missing("B5 extra cost of a stack per event", "≤ 1×", "TCG guest")
+# B5's unit and where: ns of the guest's clock, or instructions under
+# qemu's -icount (run.sh --icount).
+function b5_unit() {
+	return v["b5_clock"] == "icount" ? "insns" : "ns"
+}
+
+function b5_where() {
+	return v["b5_clock"] == "icount" ? "TCG guest, icount" : "TCG guest"
+}
+
+function b5_rows() {
+	b5_point_rows("b5", "getppid (raw_syscalls:sys_enter)")
+	b5_point_rows("b5km", "fgetxattr (kmem:kmalloc of " v["b5_xattr_size"] " B)")
+	b5_stage_rows("b5s", "b5", "getppid (raw_syscalls:sys_enter)")
+	b5_stage_rows("b5kms", "b5km", "fgetxattr (kmem:kmalloc)")
+}
+
+# Rows of one point: keys p_VARIANT_ns, per call of what.
+function b5_point_rows(p, what,   ev, sm, st, u, w) {
+	u = b5_unit(); w = b5_where()
+	if (!have(p "_event_ns", p "_stackmap_ns", p "_stacktrace_ns")) {
+		missing("B5 extra cost of a stack per " what, "≤ 1×", w)
 		return
 	}
-	ev = v["b5_event_ns"]
-	sm = v["b5_stackmap_ns"] - ev; st = v["b5_stacktrace_ns"] - ev
-	row("B5 extra ns per getppid over event-only (medians of " v["b5_rounds"] " alternated loops of " \
+	ev = v[p "_event_ns"]
+	sm = v[p "_stackmap_ns"] - ev; st = v[p "_stacktrace_ns"] - ev
+	row("B5 extra " u " per " what " over event-only (medians of " v["b5_rounds"] " alternated loops of " \
 	    v["b5_loops"] " calls)",
-	    sprintf("%.0f ns", sm), sprintf("-O stacktrace %.0f ns", st), sprintf("%.2f×", sm / st),
-	    "≤ 1×", yes(sm <= st), "TCG guest")
-	row("B5 (context) ns per getppid: no tracing / event only / module attached, not recording",
-	    sprintf("attached %.0f ns", v["b5_attached_ns"]),
-	    sprintf("plain %.0f ns, event %.0f ns", v["b5_plain_ns"], ev), "", "reported", "", "TCG guest")
-	if ("b5_captured_ns" in v)
-		row("B5 (context) our extra cost split: probe + capture + map lookup (stackmap events off) / cookie emission",
-		    sprintf("%.0f ns / %.0f ns", v["b5_captured_ns"] - ev, v["b5_stackmap_ns"] - v["b5_captured_ns"]),
-		    sprintf("-O stacktrace capture + write %.0f ns", st), "", "reported", "", "TCG guest")
-	if ("b5_typed_ns" in v)
-		row("B5 (context) the same with typed probes (typed_probes=1, what kCFI kernels use): extra ns over event-only",
-		    sprintf("%.0f ns", v["b5_typed_ns"] - ev), sprintf("untyped %.0f ns", sm),
-		    sprintf("%.2f×", (v["b5_typed_ns"] - ev) / sm), "reported", "", "TCG guest")
+	    sprintf("%.0f %s", sm, u), sprintf("-O stacktrace %.0f %s", st, u), sprintf("%.2f×", sm / st),
+	    "≤ 1×", yes(sm <= st), w)
+	row("B5 (context) " u " per " what ": no tracing / event only / module attached, not recording" \
+	    (p "_unfiltered_per_call" in v ? " (" v[p "_unfiltered_per_call"] " hits a call unfiltered)" : ""),
+	    sprintf("attached %.0f %s", v[p "_attached_ns"], u),
+	    sprintf("plain %.0f %s, event %.0f %s", v[p "_plain_ns"], u, ev, u), "", "reported", "", w)
+	if ((p "_captured_ns") in v)
+		row("B5 (context) " what ": our extra cost split: probe + capture + map lookup (stackmap events off) / " \
+		    "cookie emission",
+		    sprintf("%.0f %s / %.0f %s", v[p "_captured_ns"] - ev, u, v[p "_stackmap_ns"] - v[p "_captured_ns"], u),
+		    sprintf("-O stacktrace capture + write %.0f %s", st, u), "", "reported", "", w)
+	if ((p "_typed_ns") in v)
+		row("B5 (context) " what " with typed probes (typed_probes=1, what kCFI kernels use): extra " u \
+		    " over event-only",
+		    sprintf("%.0f %s", v[p "_typed_ns"] - ev, u), sprintf("untyped %.0f %s", sm, u),
+		    sprintf("%.2f×", (v[p "_typed_ns"] - ev) / sm), "reported", "", w)
+}
+
+# The bench build's stages (keys p_sN_ns, with their own event-only and -O
+# stacktrace loops, p_event_ns and p_stacktrace_ns): each stage's extra cost
+# over event-only, what its step adds, and its share of -O stacktrace's.
+function b5_stage_rows(p, main, what,   ev, st, u, w, i, cur, prev, name) {
+	u = b5_unit(); w = b5_where()
+	if (!have(p "_event_ns", p "_stacktrace_ns", p "_s5_ns"))
+		return
+	split("probes dispatched, returning at once|+ pin and unpin|+ walk (stack_trace_save)|+ trim|" \
+	      "+ map lookup|+ cookie written (the whole path)", name, "|")
+	ev = v[p "_event_ns"]; st = v[p "_stacktrace_ns"] - ev
+	prev = 0
+	for (i = 0; i <= 5; i++) {
+		cur = v[p "_s" i "_ns"] - ev
+		row(sprintf("B5 stage %d, %s: %s (bench build; extra %s over event-only, then the step's own)", i, what,
+			    name[i + 1], u),
+		    sprintf("%.0f %s (step %+.0f)", cur, u, cur - prev),
+		    sprintf("-O stacktrace %.0f %s", st, u), sprintf("%.2f× (step %.2f×)", cur / st, (cur - prev) / st),
+		    "reported", "", w)
+		prev = cur
+	}
+	if ((main "_stackmap_ns") in v)
+		row("B5 (context) " what ": the bench build's whole path (stage 5) against the real module's",
+		    sprintf("%.0f %s", cur, u), sprintf("real module %.0f %s", v[main "_stackmap_ns"] - v[main "_event_ns"], u),
+		    "", "reported", "", w)
 }
 
 function b6_rows(   n, list, lo, hi, i, k, sm_r, fg_r) {

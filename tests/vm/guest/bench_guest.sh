@@ -93,30 +93,68 @@ run_b2() {
 	rm -f /tmp/b2_stackmap.dat /tmp/b2_stacktrace.dat
 }
 
-# --- B5: per-event cost of a stack at raw_syscalls:sys_enter (getppid loop)
+# --- B5: per-event cost of a stack at a tracepoint, driven by a syscall loop
 #
 # Set up through tracefs directly, as trace-cmd record would (same events,
 # filter and option), but with no reader: switching variants then takes
 # milliseconds instead of seconds, so the variants can alternate loop by loop
-# and load from outside the guest hits them alike.
+# and load from outside the guest hits them alike.  Two points, each driven
+# by a benchtool loop whose every call hits it once, with an event filter
+# that keeps only the loop's hits: raw_syscalls:sys_enter (getppid; a
+# faultable tracepoint from 6.13) and kmem:kmalloc (fgetxattr of
+# B5_XATTR_SIZE bytes, a kmalloc of that size; not faultable).  A second
+# phase loads the bench build of the module (stackmap-stages.ko, built with
+# STACKMAP_BENCH_STAGES) and alternates its stages s0..s5 (bench_stage: the
+# last step every hit takes) with event-only and -O stacktrace again.
 
-SYS_ENTER=$TR/events/raw_syscalls/sys_enter
+B5_XATTR_SIZE=1234	# bytes: no other kmalloc of the idle guest asks for as many
 
+# b5_point NAME: EV (the event's tracefs directory), TP ("system:event"),
+# FILTER, DRIVE (the benchtool command and its arguments but N) and KP (the
+# key prefix) of point NAME.
+b5_point() {
+	case $1 in
+	sys_enter)
+		EV=$TR/events/raw_syscalls/sys_enter TP=raw_syscalls:sys_enter
+		FILTER="id == $GETPPID_NR" DRIVE="loop" KP=b5 ;;
+	kmalloc)
+		EV=$TR/events/kmem/kmalloc TP=kmem:kmalloc
+		FILTER="bytes_req == $B5_XATTR_SIZE" DRIVE="xattr" KP=b5km ;;
+	*) die "B5: no point $1" ;;
+	esac
+}
+
+# Run the point's loop: $1 calls; prints ns per call.
+b5_drive() {
+	case $DRIVE in
+	loop) $T loop "$1" ;;
+	xattr) $T xattr "$1" "$B5_XATTR_SIZE" ;;
+	esac
+}
+
+# The variants: plain (no tracing), event (the event only, filtered),
+# stacktrace (+ -O stacktrace), stackmap (+ the module attached, its events
+# on), typed (the same through typed probes), captured (the module attached,
+# its events off), attached (the module attached, nothing enabled), and in
+# the stage phase sN (stackmap's with bench_stage=N).
 b5_setup() {
 	case $1 in
-	event | stacktrace | stackmap | typed | captured)
-		echo "id == $GETPPID_NR" >$SYS_ENTER/filter
-		echo 1 >$SYS_ENTER/enable ;;
+	plain | attached) ;;
+	*) echo "$FILTER" >"$EV/filter"
+		echo 1 >"$EV/enable" ;;
 	esac
 	case $1 in
 	stacktrace) echo 1 >$TR/options/stacktrace ;;
-	stackmap) echo raw_syscalls:sys_enter >$D/tracepoints
+	stackmap) echo "$TP" >$D/tracepoints
 		echo 1 >$TR/events/stackmap/enable ;;
 	typed) echo 1 >$TYPED
-		echo raw_syscalls:sys_enter >$D/tracepoints
+		echo "$TP" >$D/tracepoints
 		echo 0 >$TYPED
 		echo 1 >$TR/events/stackmap/enable ;;
-	attached | captured) echo raw_syscalls:sys_enter >$D/tracepoints ;;
+	attached | captured) echo "$TP" >$D/tracepoints ;;
+	s[0-9]) echo "${1#s}" >$STAGE
+		echo "$TP" >$D/tracepoints
+		echo 1 >$TR/events/stackmap/enable ;;
 	esac
 	echo 1 >$TR/tracing_on
 }
@@ -124,47 +162,104 @@ b5_setup() {
 b5_teardown() {
 	echo 0 >$TR/tracing_on
 	echo 0 >$TR/events/enable
-	echo 0 >$SYS_ENTER/filter
+	echo 0 >"$EV/filter"
 	echo 0 >$TR/options/stacktrace
 	case $1 in
-	stackmap | typed | attached | captured) echo '!raw_syscalls:sys_enter' >$D/tracepoints ;;
+	plain | event | stacktrace) ;;
+	*) echo "!$TP" >$D/tracepoints ;;
 	esac
 	echo >$TR/trace
 }
 
-# One loop of $B5_LOOPS getppid calls under variant $1; ns per call
-# appended to /tmp/b5_$1.
+# One loop of $B5_LOOPS calls under variant $1 at the current point; ns
+# per call appended to /tmp/$KP_$1.
 b5_loop() {
 	b5_setup "$1"
-	$T loop "$B5_LOOPS" >>"/tmp/b5_$1"
+	b5_drive "$B5_LOOPS" >>"/tmp/${KP}_$1"
 	b5_teardown "$1"
+}
+
+# Events the ring buffer took since the last clear, over every CPU.
+b5_entries() {
+	cat $TR/per_cpu/cpu*/stats | awk '$1 == "entries:" { t += $2 } END { print t + 0 }'
+}
+
+# Events of the point without its filter (every one of which the module,
+# attached, records) in one run of the loop of $1 calls.
+b5_unfiltered() {
+	echo 1 >"$EV/enable"
+	echo 1 >$TR/tracing_on
+	b5_drive "$1" >/dev/null
+	b5_entries
+	b5_teardown event
+}
+
+# Check that every call of the point's loop hits its event exactly once
+# under the filter; note how many hits a call makes without the filter.
+b5_check_point() {
+	b5_setup event
+	b5_drive 1000 >/dev/null
+	n=$(b5_entries)
+	b5_teardown event
+	[ "$n" -eq 1000 ] || die "B5: 1000 calls of '$DRIVE' gave $n $TP events under '$FILTER', not 1000"
+	n=$(b5_unfiltered 500)
+	m=$(b5_unfiltered 1000)
+	emit "${KP}_unfiltered_per_call $(awk -v a="$n" -v b="$m" 'BEGIN { printf "%.2f", (b - a) / 500 }')"
 }
 
 # The module's typed probes (typed_probes: each tracepoint's own __probestub_NAME hooked with ftrace, what kCFI
 # kernels use), from 6.5: the typed variant is stackmap's with them.
 TYPED=/sys/module/stackmap/parameters/typed_probes
+STAGE=/sys/module/stackmap/parameters/bench_stage
 
-run_b5() {
-	variants="plain event stacktrace stackmap captured attached"
-	grep -q ' __probestub_sys_enter$' /proc/kallsyms && variants="$variants typed"
-	load_module
-	step "B5: $B5_ROUNDS rounds of $variants"
+# $B5_ROUNDS rounds of variants $2 at each point of $1, alternated loop
+# by loop; key prefix of each point: KP, then $3.
+b5_rounds() {
 	r=0
 	while [ "$r" -lt "$B5_ROUNDS" ]; do
-		step "B5: round $((r + 1))"
-		for v in $variants; do
-			b5_loop "$v"
+		step "B5: round $((r + 1)) of $2"
+		for p in $1; do
+			b5_point "$p"
+			KP=$KP$3
+			for v in $2; do
+				b5_loop "$v"
+			done
 		done
 		r=$((r + 1))
 	done
-	for v in $variants; do
-		m=$(median "/tmp/b5_$v")
-		emit "b5_${v}_ns $m"
-		emit "b5_${v}_all $(tr '\n' ',' <"/tmp/b5_$v")"
+	for p in $1; do
+		b5_point "$p"
+		KP=$KP$3
+		for v in $2; do
+			emit "${KP}_${v}_ns $(median "/tmp/${KP}_$v")"
+			emit "${KP}_${v}_all $(tr '\n' ',' <"/tmp/${KP}_$v")"
+		done
 	done
+}
+
+run_b5() {
+	points="sys_enter kmalloc"
+	load_module
+	for p in $points; do
+		b5_point "$p"
+		b5_check_point
+	done
+	variants="plain event stacktrace stackmap captured attached"
+	grep -q ' __probestub_sys_enter$' /proc/kallsyms && variants="$variants typed"
+	step "B5: $B5_ROUNDS rounds of $variants at $points"
+	b5_rounds "$points" "$variants" ""
+	rmmod stackmap
+	if [ -e "$MODDIR/stackmap-stages.ko" ]; then
+		insmod "$MODDIR/stackmap-stages.ko"
+		[ -e $STAGE ] || die "B5: stackmap-stages.ko has no bench_stage parameter"
+		variants="event stacktrace s0 s1 s2 s3 s4 s5"
+		step "B5: $B5_ROUNDS rounds of $variants at $points (bench build)"
+		b5_rounds "$points" "$variants" s
+		rmmod stackmap
+	fi
 	emit "b5_loops $B5_LOOPS"
 	emit "b5_rounds $B5_ROUNDS"
-	rmmod stackmap
+	emit "b5_xattr_size $B5_XATTR_SIZE"
 }
 
 # --- B6: attach time vs idle threads, stackmap vs first function_graph
@@ -300,6 +395,12 @@ main() {
 	: >"$OUT"
 	emit "guest_kernel $(uname -r)"
 	emit "guest_nproc $(nproc)"
+	# The guest's mitigations (what its -cpu offers decides them): a
+	# figure of B5 is only comparable with another under the same ones.
+	for f in /sys/devices/system/cpu/vulnerabilities/*; do
+		[ -r "$f" ] && emit "guest_vuln_$(basename "$f") $(cat "$f")"
+	done
+	emit "guest_cmdline $(cat /proc/cmdline)"
 	for part in $PARTS; do
 		"run_$part"
 	done
