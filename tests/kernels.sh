@@ -11,9 +11,15 @@
 #            probes are preemptible (SRCU-fast): built once per machine
 #   kcsan    the debug kernel of the 6.1 source with the data-race detector KCSAN in place of KASAN
 #            (debug-kernel.sh --checker kcsan): built once per machine, opt-in (DEBUG_KERNEL=kcsan)
+#   6.12-arm64    the newest linux-image-6.12.*+deb12-arm64 of bookworm-security (6.12's version), cross-built
+#            for on this host with gcc-aarch64-linux-gnu, booted under qemu-system-aarch64
+#   newest-arm64  the newest *+deb13-arm64 kernel of trixie-backports (newest's version): its kbuild tools want
+#            glibc 2.38, so the module is cross-built in the trixie root (gcc-14-aarch64-linux-gnu installed there)
 # 6.12 and 6.12-rt are fetched with `apt-get download` and unpacked with `dpkg-deb -x` into one root per kernel
 # under $STACKMAP_CACHE (default /var/cache/stackmap/kernels), never installed: /boot, /lib/modules and the
-# "newest installed kernel" of the machine stay as they were.
+# "newest installed kernel" of the machine stay as they were. The arm64 kernels, and the arm64 busybox and
+# trace-cmd their guests run, come through an apt state of their own (arm64 first, amd64 for the kbuild tools;
+# $STACKMAP_CACHE/apt-arm64-SUITE: its own sources, lists and cache), never the host's.
 #
 # Usage: tests/kernels.sh prepare NAME...     fetch and unpack what is missing (idempotent), print what was chosen
 #        tests/kernels.sh kver NAME           the kernel release (uname -r of the guest)
@@ -27,7 +33,7 @@
 # kver/kdir/config/vm-args/module prepare NAME first if needed (quiet when it already is).
 #
 # Each prepared kernel is described by $STACKMAP_CACHE/NAME.env (KEY=VALUE lines: NAME, KVER, KDIR, CONFIG,
-# VM_ARGS, words without spaces): the one place the rest of the project learns how to build for and boot a
+# VM_ARGS, words without spaces; ARCH=arm64 for a foreign kernel): the one place the rest of the project learns how to build for and boot a
 # kernel, so another NAME only needs a prepare function that writes one (BUILD_ROOT, when present, is the root
 # the module is built in). `--update` (before the command) re-resolves the newest 6.12 or trixie-backports
 # kernel instead of keeping the one already prepared.
@@ -36,7 +42,7 @@ set -euo pipefail
 PROG=kernels
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 CACHE=${STACKMAP_CACHE:-/var/cache/stackmap/kernels}
-NAMES=(6.1 6.12 6.12-rt newest debug debug-newest kcsan)
+NAMES=(6.1 6.12 6.12-rt newest debug debug-newest kcsan 6.12-arm64 newest-arm64)
 UPDATE=0
 
 log() { echo "$PROG: $*" >&2; }
@@ -245,6 +251,193 @@ prepare_newest() {
 	write_env newest "KVER=$kver" "ROOT=$dir" "KDIR=$BUILD_ROOT/usr/src/linux-headers-$kver" \
 		"BUILD_ROOT=$BUILD_ROOT" "CONFIG=$dir/lib/modules/$kver/config" "VM_ARGS=--kernel-root $dir --kver $kver"
 	log "newest = $kver (newest of trixie-backports: version $(cat "$dir/.done"), unpacked in $dir, built for in $BUILD_ROOT)"
+}
+
+# --- 6.12-arm64, newest-arm64: Debian's arm64 kernels, cross-built for ---------------------------------------
+
+# Debian cross-builds its arm64 kernels (their CONFIG_CC_VERSION_TEXT is "aarch64-linux-gnu-gcc-N ..."), and the
+# headers' .kernelvariables set ARCH=arm64 and CROSS_COMPILE=aarch64-linux-gnu- themselves: `make -C KDIR M=...`
+# needs no argument, only that compiler. The headers' scripts/ and tools/ link into linux-kbuild-ABI, whose
+# programs run on the build machine: that package is amd64's. Everything comes through an apt state of this
+# cache's own (arm64 first, amd64 second), so the host's sources, lists and architectures stay as they were.
+ARM64_KEYRING=/usr/share/keyrings/debian-archive-keyring.gpg
+# The guest's busybox and trace-cmd, the same release as the host's userland (trace-cmd 3.1.6 on bookworm):
+# the arm64 guests record with the trace-cmd the x86 guests run, and the host decodes what it wrote.
+ARM64_USERLAND_PACKAGES="busybox-static trace-cmd libtraceevent1 libtracefs1 libzstd1 libc6"
+
+# host_mirror SUITE: the URI the host's apt serves SUITE/main from (as tests/roots.sh's mirror()).
+host_mirror() {
+	apt-cache policy 2>/dev/null | awk -v s="$1/main" '$3 == s && $2 ~ /^https?:\/\// { print $2; exit }'
+}
+
+# arm64_apt SUITE: make the apt state CACHE/apt-arm64-SUITE (bookworm: the release, its updates and security
+# suites; trixie: and trixie-backports, where the 7.x kernels are) and fetch its lists when it has none, or with
+# --update; set APT_CONF to its configuration file (apt_arm64 runs apt with it).
+arm64_apt() {
+	local suite=$1 dir=$CACHE/apt-arm64-$1 m sec
+	APT_CONF=$dir/etc/apt.conf
+	if ((!UPDATE)) && [[ -e $dir/.updated ]]; then return 0; fi
+	m=$(host_mirror bookworm) sec=$(host_mirror bookworm-security)
+	[[ -n $m ]] || die "arm64: no bookworm/main source in the host's apt configuration (apt-cache policy)"
+	mkdir -p "$dir/etc" "$dir/lists/partial" "$dir/cache/archives/partial"
+	{
+		echo "deb [signed-by=$ARM64_KEYRING] $m $suite main"
+		echo "deb [signed-by=$ARM64_KEYRING] $m $suite-updates main"
+		[[ -z $sec ]] || echo "deb [signed-by=$ARM64_KEYRING] $sec $suite-security main"
+		[[ $suite == bookworm ]] || echo "deb [signed-by=$ARM64_KEYRING] $m $suite-backports main"
+	} >"$dir/etc/sources.list"
+	cat >"$APT_CONF" <<CONF
+APT::Architecture "arm64";
+APT::Architectures { "arm64"; "amd64"; };
+Dir::Etc::sourcelist "$dir/etc/sources.list";
+Dir::Etc::sourceparts "/dev/null";
+Dir::State::Lists "$dir/lists";
+Dir::State::status "/dev/null";
+Dir::Cache "$dir/cache";
+Acquire::Languages "none";
+CONF
+	chown -R _apt "$dir/lists" "$dir/cache" 2>/dev/null || true
+	log "arm64: apt-get update of $suite (arm64 and amd64) in $dir"
+	apt_arm64 apt-get update -q >&2 || die "arm64: apt-get update of $suite in $dir failed"
+	touch "$dir/.updated"
+}
+
+apt_arm64() {
+	APT_CONFIG=$APT_CONF "$@"
+}
+
+# arm64_download DIR PACKAGE...: apt-get download into CACHE/debs, unpacked into DIR; prints the first .deb's
+# version. PACKAGE may carry an architecture (linux-kbuild-ABI:amd64).
+arm64_download() {
+	local dir=$1 p deb first=""
+	shift
+	mkdir -p "$CACHE/debs" "$dir"
+	chown _apt "$CACHE/debs" 2>/dev/null || true
+	(cd "$CACHE/debs" && apt_arm64 apt-get download -q "$@") >&2 || die "arm64: apt-get download $* failed"
+	for p in "$@"; do
+		deb=$(find "$CACHE/debs" -maxdepth 1 -name "${p%:*}_*_$(arch_of "$p").deb" | sort -V | tail -n 1)
+		[[ -n $deb ]] || die "arm64: no .deb of $p in $CACHE/debs"
+		dpkg-deb -x "$deb" "$dir"
+		[[ -n $first ]] || first=$(dpkg-deb -f "$deb" Version)
+		rm -f "$deb"
+	done
+	echo "$first"
+}
+
+# arch_of PACKAGE: the architecture of its .deb: PACKAGE's own (name:amd64), all for the -common headers, else
+# arm64.
+arch_of() {
+	case $1 in
+	*:*) echo "${1#*:}" ;;
+	linux-headers-*-common*) echo all ;;
+	*) echo arm64 ;;
+	esac
+}
+
+# arm64_packages KVER: the packages of the arm64 kernel KVER (ABI-arm64), or nothing when one is missing from
+# the lists: 7.x splits the image into linux-binary, linux-modules and linux-base; before that, linux-image.
+arm64_packages() {
+	local kver=$1 abi=${1%-arm64} p pkgs=()
+	if apt_arm64 apt-cache show --no-all-versions "linux-binary-$kver" >/dev/null 2>&1; then
+		pkgs=("linux-binary-$kver" "linux-modules-$kver" "linux-base-$kver")
+	else
+		pkgs=("linux-image-$kver")
+	fi
+	pkgs+=("linux-headers-$kver" "linux-headers-$abi-common" "linux-kbuild-$abi:amd64")
+	for p in "${pkgs[@]}"; do
+		apt_arm64 apt-cache show --no-all-versions "$p" >/dev/null 2>&1 || return 0
+	done
+	echo "${pkgs[*]}"
+}
+
+# arm64_userland: CACHE/userland-arm64-bookworm, the unpacked busybox-static and trace-cmd (with the libraries
+# it links) the arm64 guests run (run-vm.sh --userland); made once. Prints its path.
+arm64_userland() {
+	local dir=$CACHE/userland-arm64-bookworm lib need
+	if [[ ! -e $dir/.done ]]; then
+		arm64_apt bookworm
+		rm -rf "$dir.tmp"
+		log "arm64 userland: downloading $ARM64_USERLAND_PACKAGES"
+		# shellcheck disable=SC2086 # a list of names
+		arm64_download "$dir.tmp" $ARM64_USERLAND_PACKAGES >"$dir.tmp.version"
+		# Every library trace-cmd needs must be there: run-vm.sh copies them by their NEEDED names.
+		for need in $(readelf -d "$dir.tmp/usr/bin/trace-cmd" | sed -n 's/.*(NEEDED).*\[\(.*\)\]/\1/p'); do
+			lib=$(find "$dir.tmp/lib" "$dir.tmp/usr/lib" -name "$need" 2>/dev/null | head -n 1)
+			[[ -n $lib ]] || die "arm64 userland: trace-cmd needs $need, which none of $ARM64_USERLAND_PACKAGES has"
+		done
+		[[ -x $dir.tmp/bin/busybox ]] || die "arm64 userland: no bin/busybox in busybox-static"
+		rm -rf "$dir"
+		mv "$dir.tmp" "$dir"
+		mv "$dir.tmp.version" "$dir/.done"
+	fi
+	echo "$dir"
+}
+
+# prepare_arm64 NAME SUITE PATTERN: the newest arm64 kernel of SUITE whose release matches PATTERN (an ERE
+# without the -arm64) and whose packages are all there, unpacked into CACHE/KVER; the module is built on this
+# host, or with BUILD_ROOT set, in that root (the kernel's compiler installed there).
+prepare_arm64() {
+	local name=$1 suite=$2 pattern=$3 kver="" k list="" dir hdr cc config userland version
+	if ((!UPDATE)) && env_valid "$name"; then
+		log "$name = $(get "$name" KVER) (already in $CACHE; --update looks for a newer one)"
+		return 0
+	fi
+	arm64_apt "$suite"
+	for k in $(apt_arm64 apt-cache pkgnames linux-headers- | grep -E "^linux-headers-$pattern-arm64\$" |
+		sed 's/^linux-headers-//' | sort -rV); do
+		list=$(arm64_packages "$k")
+		[[ -z $list ]] || { kver=$k; break; }
+	done
+	[[ -n $kver ]] || die "$name: no arm64 kernel matching $pattern with headers and kbuild in $suite's lists"
+	dir=$CACHE/$kver hdr=$dir/usr/src/linux-headers-$kver
+	if [[ ! -e $dir/.done ]]; then
+		log "$name = $kver: downloading $list"
+		rm -rf "$dir" "$dir.tmp"
+		# shellcheck disable=SC2086 # a list of names
+		version=$(arm64_download "$dir.tmp" $list)
+		# The headers' Makefile names the common tree (and 7.x its own) by absolute path under /usr/src.
+		sed -i "s|/usr/src/|$dir/usr/src/|g" "$dir.tmp/usr/src/linux-headers-$kver/Makefile"
+		[[ -e $dir.tmp/lib ]] || ln -s usr/lib "$dir.tmp/lib"
+		if [[ ! -e $dir.tmp/boot/vmlinuz-$kver ]]; then
+			mkdir -p "$dir.tmp/boot"
+			ln -s "../usr/lib/modules/$kver/vmlinuz" "$dir.tmp/boot/vmlinuz-$kver"
+		fi
+		mv "$dir.tmp" "$dir"
+		echo "$version" >"$dir/.done"
+	fi
+	if [[ ! -s $dir/lib/modules/$kver/modules.dep ]]; then
+		depmod -b "$dir" "$kver" || die "$name: depmod -b $dir $kver failed"
+	fi
+	config=$dir/boot/config-$kver
+	[[ -r $config ]] || config=$dir/lib/modules/$kver/config
+	[[ -f $hdr/Makefile && -r $dir/boot/vmlinuz-$kver && -r $config ]] ||
+		die "$name: $dir is incomplete (remove it and run again)"
+	cc=$(sed -n 's/^CONFIG_CC_VERSION_TEXT="\{0,1\}\([^ "]*\).*/\1/p' "$hdr/include/config/auto.conf")
+	if [[ -n ${BUILD_ROOT:-} ]]; then
+		# aarch64-linux-gnu-gcc-14 is in gcc-14-aarch64-linux-gnu.
+		in_root sh -c "command -v $cc >/dev/null" ||
+			in_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends \
+				"${cc#aarch64-linux-gnu-}-aarch64-linux-gnu" >&2 ||
+			die "$name: installing the cross compiler $cc in $BUILD_ROOT failed"
+	else
+		command -v "$cc" >/dev/null ||
+			die "$name: its compiler $cc is missing on this host (apt-get install gcc-aarch64-linux-gnu; tests/install-deps.sh)"
+	fi
+	userland=$(arm64_userland)
+	write_env "$name" "ARCH=arm64" "KVER=$kver" "ROOT=$dir" "KDIR=$hdr" "CONFIG=$config" \
+		${BUILD_ROOT:+"BUILD_ROOT=$BUILD_ROOT"} "USERLAND=$userland" \
+		"VM_ARGS=--arch arm64 --kernel-root $dir --kver $kver --userland $userland"
+	log "$name = $kver (newest arm64 $pattern in $suite: version $(cat "$dir/.done"), unpacked in $dir${BUILD_ROOT:+, built for in $BUILD_ROOT})"
+}
+
+prepare_6.12-arm64() { BUILD_ROOT="" prepare_arm64 6.12-arm64 bookworm '6\.12\.[0-9]+\+deb12'; }
+
+prepare_newest-arm64() {
+	BUILD_ROOT=$("$ROOT/tests/roots.sh" build trixie) || die "newest-arm64: no trixie build root (tests/roots.sh build trixie)"
+	if ((!UPDATE)) && env_valid newest-arm64 && [[ $(get newest-arm64 BUILD_ROOT) != "$BUILD_ROOT" ]]; then
+		rm -f "$CACHE/newest-arm64.env"
+	fi
+	prepare_arm64 newest-arm64 trixie '[0-9]+\.[0-9.]+\+deb13'
 }
 
 # --- debug: tests/kernels/debug-kernel.sh's build ----------------------------------------------------------
