@@ -1,6 +1,7 @@
 #!/bin/bash
 # Boot a Debian kernel under qemu (TCG) with a busybox initramfs, run a guest script there, and return its exit
-# code: the installed one by default, or one unpacked under a root (--kernel-root, tests/kernels.sh).
+# code: the installed one by default, or one unpacked under a root (--kernel-root, tests/kernels.sh); an arm64 one
+# under qemu-system-aarch64 with --arch arm64.
 # See tests/vm/README.md.
 set -euo pipefail
 
@@ -11,7 +12,8 @@ HARNESS_FAIL=125
 # Kernel reports that fail a run: BUG: (KASAN, KCSAN, KFENCE, might_sleep, soft lockup ...), oopses, WARN()s, and
 # the checkers that print neither: lockdep's and RCU's own "WARNING: <what>" titles, UBSAN, hung tasks and RCU
 # stalls. The guest scripts print on the same console: they must not print these words.
-SPLAT_RE='BUG:|Oops|WARNING: CPU|Kernel panic|Call Trace:|lockdep|soft lockup|UBSAN:'
+# arm64 spells its backtraces "Call trace:".
+SPLAT_RE='BUG:|Oops|WARNING: CPU|Kernel panic|Call [Tt]race:|lockdep|soft lockup|UBSAN:'
 SPLAT_RE+='|WARNING: (possible |inconsistent lock|suspicious RCU|lock held|held lock|bad (unlock|contention)|Nested lock)'
 SPLAT_RE+='|WARNING: (chain_key|.* still has locks held|.*-unsafe lock order)|INFO: (task .* blocked|.*detected'
 SPLAT_RE+=' (expedited )?stalls|.*self-detected stall|trying to register non-static)|list_(add|del) corruption'
@@ -52,6 +54,10 @@ TIMEOUT_SCALE=${STACKMAP_VM_TIMEOUT_SCALE:-1}
 # --icount: qemu's -icount shift=0,sleep=off, the guest's clock counting instructions (1 ns each; an idle vCPU
 # jumps to its next timer), so that a benchmark's figures do not move with the host's load. One TCG thread.
 ICOUNT=0
+# --arch arm64: an arm64 kernel under qemu-system-aarch64 (the virt machine); busybox, trace-cmd, its libraries
+# and the loader then come from --userland DIR, an arm64 root (tests/kernels.sh unpacks one), and libraries are
+# found by their ELF NEEDED names there (the host cannot run that root's ldd). x86_64 (the default): the host's.
+ARCH=x86_64
 WORK="" STEP=args REPORTED=0 GUEST_CODE=""
 
 usage() {
@@ -59,7 +65,7 @@ usage() {
 usage: $0 [--module PATH.ko ...] --guest-script PATH [--share DIR] [--timeout SECONDS]
           [--smp N] [--tcg-thread single|multi] [--mem SIZE] [--kver KVER] [--kernel-root DIR] [--bzimage FILE] [--timeout-scale N]
           [--extra FILE ...] [--userland DIR] [--qemu-root DIR] [--append KERNEL-PARAMS] [--hung-retries N]
-          [--stop-on-report SECS] [--icount] [--verbose]
+          [--stop-on-report SECS] [--icount] [--arch x86_64|arm64] [--verbose]
 EOF
 	REPORTED=1
 	exit 2
@@ -117,6 +123,9 @@ parse_args() {
 		--timeout-scale) TIMEOUT_SCALE=${2:?}; shift 2 ;;
 		--kcsan-module) KCSAN_MODULE=${2:?}; shift 2 ;;
 		--icount) ICOUNT=1; shift ;;
+		--arch)
+			case ${2:-} in x86_64 | arm64) ARCH=$2 ;; *) usage ;; esac
+			shift 2 ;;
 		-h | --help) usage ;;
 		*) echo "$PROG: unknown argument: $1" >&2; usage ;;
 		esac
@@ -127,6 +136,10 @@ parse_args() {
 	TIMEOUT=$((TIMEOUT * TIMEOUT_SCALE))
 	# icount needs the single-threaded TCG (qemu refuses it with a thread per vCPU).
 	((!ICOUNT)) || TCG_THREAD=single
+	if [[ $ARCH == arm64 ]]; then
+		[[ -n $USERLAND ]] || fail args "--arch arm64 needs --userland DIR (an arm64 root with busybox and trace-cmd)"
+		[[ -z $BZIMAGE && -z $QEMU_ROOT ]] || fail args "--bzimage and --qemu-root are x86_64's"
+	fi
 }
 
 check_inputs() {
@@ -216,23 +229,50 @@ copy_kmod() {
 # Only the binary and /bin/sh: /init creates the other applet links with `busybox --install -s` at boot, one
 # process instead of ~270 host-side ln forks (1 s).
 add_busybox() {
-	local root=$1
-	install -D -m755 /bin/busybox "$root/bin/busybox"
+	local root=$1 src=/bin/busybox
+	# Another architecture's guest runs its own root's (busybox-static).
+	[[ $ARCH == x86_64 ]] || src=$USERLAND/bin/busybox
+	install -D -m755 "$src" "$root/bin/busybox"
 	ln -s busybox "$root/bin/sh"
 }
 
+# needed_libs ROOT FILE: the ldd-like "NAME => PATH" lines of FILE's libraries, found by their ELF NEEDED names
+# (recursively) in the arm64 root ROOT's library directories, paths relative to ROOT; "NAME => not found" for one
+# missing. For a root whose ldd the host cannot run.
+needed_libs() {
+	local root=$1 todo=("$2") seen=" " f n p d
+	while ((${#todo[@]})); do
+		f=${todo[0]} todo=("${todo[@]:1}")
+		for n in $(readelf -d "$f" | sed -n 's/.*(NEEDED).*\[\(.*\)\]/\1/p'); do
+			[[ $seen != *" $n "* ]] || continue
+			seen+="$n "
+			p=""
+			for d in /lib/aarch64-linux-gnu /usr/lib/aarch64-linux-gnu /lib /usr/lib; do
+				[[ ! -e $root$d/$n ]] || { p=$d/$n; break; }
+			done
+			if [[ -z $p ]]; then echo "	$n => not found"; continue; fi
+			echo "	$n => $p"
+			todo+=("$root$p")
+		done
+	done
+}
+
 # trace-cmd plus every library ldd lists, at the same paths, and the dynamic loader: the host's, or with
-# --userland those of that root (ldd run inside it; its symlinks are relative, so cp -L stays inside it).
+# --userland those of that root (ldd run inside it, or for arm64 needed_libs; its symlinks are relative, so cp -L
+# stays inside it).
 add_trace_cmd() {
-	local root=$1 lib libs
-	if [[ -n $USERLAND ]]; then
+	local root=$1 lib libs loader=/lib64/ld-linux-x86-64.so.2
+	if [[ $ARCH == arm64 ]]; then
+		libs=$(needed_libs "$USERLAND" "$USERLAND$TRACE_CMD")
+		loader=/lib/ld-linux-aarch64.so.1
+	elif [[ -n $USERLAND ]]; then
 		libs=$("$(dirname "$GUEST_LIB")/../../roots.sh" run "$USERLAND" -- ldd "$TRACE_CMD")
 	else
 		libs=$(ldd "$TRACE_CMD")
 	fi
 	if grep 'not found' <<<"$libs" >&2; then return 1; fi
 	install -D -m755 "$USERLAND$TRACE_CMD" "$root$TRACE_CMD"
-	for lib in $(awk '/=> \//{ print $3 }' <<<"$libs") /lib64/ld-linux-x86-64.so.2; do
+	for lib in $(awk '/=> \//{ print $3 }' <<<"$libs") $loader; do
 		mkdir -p "$root$(dirname "$lib")"
 		cp -L "$USERLAND$lib" "$root$lib"
 	done
@@ -302,6 +342,7 @@ build_initramfs() {
 # the timeout's signal reaches qemu).
 qemu_argv() {
 	QEMU=(qemu-system-x86_64)
+	[[ $ARCH == x86_64 ]] || QEMU=(qemu-system-aarch64)
 	[[ -n $QEMU_ROOT ]] || return 0
 	# The image may be a link (7.x: boot/vmlinuz-KVER to the modules directory): its target's directory too.
 	QEMU=("$(dirname "$GUEST_LIB")/../../roots.sh" run "$QEMU_ROOT" --bind "$(dirname "$KIMAGE")"
@@ -336,11 +377,20 @@ boot_once() {
 	# clears boot_cpu_data.x86_capability with interrupts on, so pgtable_l5_enabled(), which is
 	# cpu_feature_enabled(X86_FEATURE_LA57) there, reads false for a moment, and KASAN's shadow bounds,
 	# computed from it, leave the 5-level direct map (0xff11...) outside.  A kernel bug, not ours.
-	local append="console=ttyS0 loglevel=5 panic=-1 oops=panic softlockup_panic=1 watchdog_thresh=30 no5lvl"
+	local append="loglevel=5 panic=-1 oops=panic softlockup_panic=1 watchdog_thresh=30"
+	local -a QEMU cmd machine=(-cpu max)
+	if [[ $ARCH == arm64 ]]; then
+		# arm64: the virt machine, its PL011 console. pauth-impdef=on: Debian's arm64 kernels sign return
+		# addresses (CONFIG_ARM64_PTR_AUTH_KERNEL), and TCG's default QARMA5 pointer authentication made
+		# them run 2.5-4.4 times slower (the shared NOTES); the implementation-defined algorithm is cheap.
+		machine=(-M virt -cpu "max,pauth-impdef=on")
+		append="console=ttyAMA0 $append"
+	else
+		append="console=ttyS0 $append no5lvl"
+	fi
 	append+=" $APPEND"
-	local -a QEMU cmd
 	qemu_argv
-	cmd=(timeout -k 5 "$TIMEOUT" "${QEMU[@]}" -accel "tcg,thread=$TCG_THREAD" -cpu max -m "$MEM"
+	cmd=(timeout -k 5 "$TIMEOUT" "${QEMU[@]}" -accel "tcg,thread=$TCG_THREAD" "${machine[@]}" -m "$MEM"
 		-smp "$SMP" -nographic -no-reboot -nic none -kernel "$KIMAGE"
 		-initrd "$WORK/initramfs.cpio"
 		-append "$append" -virtfs "local,path=$SHARE,mount_tag=host0,security_model=none")
@@ -423,11 +473,12 @@ run_qemu() {
 # addresses), so that the failure's one line says where the kernel was.
 splat_summary() {
 	gawk -v title="$2" '
-		!seen { if (index($0, title)) { seen = 1; trace = /Call Trace:/ } next }
+		!seen { if (index($0, title)) { seen = 1; trace = /Call [Tt]race:/ } next }
 		{ sub(/^\[ *[0-9.]+\] /, "") }
 		done { next }
 		!rip && /^RIP: [0-9a-f]+:/ { rip = $2; sub(/^[0-9a-f]+:/, "", rip) }
-		/^Call Trace:/ { trace = 1; next }
+		!rip && /^pc : / { rip = $3 }
+		/^Call [Tt]race:/ { trace = 1; next }
 		trace && (/^ *<\/?(TASK|IRQ|NMI|EOI|SOFTIRQ)>/ || /^ *\? / || /^ +0x[0-9a-f]+$/) { next }
 		trace && /^ +[A-Za-z_.][A-Za-z0-9_.]*\+0x/ && n < 4 { sub(/^ +/, ""); frames = frames (n++ ? " < " : "") $1; next }
 		trace { trace = 0; done = 1 }
