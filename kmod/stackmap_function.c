@@ -34,6 +34,28 @@ static unsigned int stackmap_globs_dropped;
 static bool stackmap_ops_registered;
 
 /*
+ * Where a stack taken at a function's entry starts: frame 0 is the return
+ * address of ftrace's call site in the function, and ftrace passes that
+ * call instruction as @ip.  The frames before it (this module's, ftrace's
+ * trampoline) are dropped up to the first one in [ip, ip +
+ * MCOUNT_INSN_SIZE], which holds frame 0 and nothing of the caller.
+ *
+ * x86: the call site is the 5-byte "call __fentry__" at the function's
+ * first byte (or after endbr64 under IBT: func+4); frame 0 is func+0x5
+ * (func+0x9).  arm64 (patchable function entries): the entry holds
+ * "mov x9, x30; bl ftrace_caller"; @ip is the BL (func+4, after a BTI
+ * landing pad func+8), and ftrace_caller makes a frame record for the call
+ * site whose return address is the next instruction: frame 0 is func+0x8
+ * (func+0xc).  On both, MCOUNT_INSN_SIZE is the call's size (5, 4).
+ * Another architecture keeps the trampoline's frames: nothing is trimmed.
+ */
+#if defined(CONFIG_X86) || defined(CONFIG_ARM64)
+#define SM_FTRACE_CALL_SIZE	(MCOUNT_INSN_SIZE + 1)
+#else
+#define SM_FTRACE_CALL_SIZE	0
+#endif
+
+/*
  * The ftrace callback.  Context: the traced function's, any (NMI included),
  * RCU watching; ftrace_test_recursion_trylock() disables preemption until
  * the unlock.
@@ -43,9 +65,8 @@ static void notrace stackmap_ftrace_func(unsigned long ip,
 					 struct ftrace_ops *op,
 					 struct ftrace_regs *fregs)
 {
-	/* The stack starts at the call site of ftrace in the function itself. */
 	struct stackmap_skip skip = {
-		.start = ip, .size = MCOUNT_INSN_SIZE + 1, .mode = SM_SKIP_UNTIL,
+		.start = ip, .size = SM_FTRACE_CALL_SIZE, .mode = SM_SKIP_UNTIL,
 	};
 	int bit;
 
