@@ -191,17 +191,40 @@ static unsigned int stackmap_find_frame(const unsigned long *ips,
 }
 
 /*
- * Drop the frames of this module (the probe and the capture), then apply
- * @skip (see struct stackmap_skip).  Return the index of the first frame
- * to keep.
+ * The capture's own frames: this module's (the capture, the probe), and
+ * before them whatever the unwinder reports of itself.  x86 (ORC, frame
+ * pointers) and arm64 (stack_trace_save() skips its own frame and
+ * arch_stack_walk() starts at its caller) report none, so the first frame
+ * is this module's; an unwinder that did would leave stack_trace_save() at
+ * the top of every stack.  So the module's first frame is looked for
+ * (SM_SKIP_UNTIL_MAX frames ahead) and everything up to it dropped; with
+ * none there (cannot happen: the capture is this module's), nothing is.
+ * Return the index of the first frame after them.
+ */
+static unsigned int stackmap_trim_own(const unsigned long *ips,
+				      unsigned int nr)
+{
+	unsigned int i, j;
+
+	for (i = 0; i < nr && i < SM_SKIP_UNTIL_MAX; i++)
+		if (within_module(ips[i], THIS_MODULE))
+			break;
+	if (i == nr || i == SM_SKIP_UNTIL_MAX)
+		i = 0;
+	for (j = i; j < nr && within_module(ips[j], THIS_MODULE); j++)
+		;
+	return j;
+}
+
+/*
+ * Drop the capture's own frames, then apply @skip (see struct
+ * stackmap_skip).  Return the index of the first frame to keep.
  */
 static unsigned int stackmap_trim(const unsigned long *ips, unsigned int nr,
 				  const struct stackmap_skip *skip)
 {
-	unsigned int i = 0, j;
+	unsigned int i = stackmap_trim_own(ips, nr), j;
 
-	while (i < nr && within_module(ips[i], THIS_MODULE))
-		i++;
 	if (!skip || i >= nr)
 		return i;
 	if (skip->stub_size) {
