@@ -24,7 +24,8 @@
 /*
  * Typed probes need the tracepoint's own stub (struct tracepoint's
  * probestub, from 6.5; Kbuild defines STACKMAP_HAVE_PROBESTUB) and the
- * argument registers in ftrace_regs (HAVE_DYNAMIC_FTRACE_WITH_ARGS).
+ * argument registers in ftrace_regs (HAVE_DYNAMIC_FTRACE_WITH_ARGS: x86-64
+ * and arm64 have it), read only through ftrace_regs_get_argument().
  */
 #if defined(STACKMAP_HAVE_PROBESTUB) && \
 	defined(CONFIG_HAVE_DYNAMIC_FTRACE_WITH_ARGS)
@@ -345,11 +346,11 @@ static void stackmap_pin_unregister(struct stackmap_attached *a)
  * it uses none of them, so one probe serves every tracepoint prototype
  * (the calling convention passes them in registers the probe ignores).
  *
- * Not under kCFI (CONFIG_CFI_CLANG; CONFIG_CFI from 6.18): there every
- * indirect call checks that the callee has the pointer's exact type, and a
- * tracepoint calls its probes through its own prototype, so this probe
- * would trap at the first hit.  Such kernels attach through typed probes
- * instead (below).
+ * Not under kCFI (CONFIG_CFI_CLANG; CONFIG_CFI from 6.18; x86-64 and arm64
+ * alike, Android's arm64 kernels among them): there every indirect call
+ * checks that the callee has the pointer's exact type, and a tracepoint
+ * calls its probes through its own prototype, so this probe would trap at
+ * the first hit.  Such kernels attach through typed probes instead (below).
  */
 #if defined(CONFIG_CFI_CLANG) || defined(CONFIG_CFI)
 #define SM_UNTYPED_PROBES_TRAP	true
@@ -382,7 +383,8 @@ static void *stackmap_probe_fn(const struct stackmap_attached *a)
  * nothing.  The module registers that stub as the tracepoint's probe, with
  * the usual priorities and @a (or &@a->pin, the pinning registration) as
  * its data, and hooks the stub's entry with an ftrace_ops of its own whose
- * callback reads the data from the first argument register: the way
+ * callback reads the data from the first argument register (rdi on x86-64,
+ * x0 on arm64, through ftrace_regs_get_argument()): the way
  * fprobe-based tracepoint events (trace_fprobe.c) attach.  Every indirect
  * call then has its callee's exact type, so this works under kCFI, where it
  * is the default; the typed_probes parameter selects it elsewhere (the
@@ -396,7 +398,9 @@ static void *stackmap_probe_fn(const struct stackmap_attached *a)
  * disabled, and a task is not pinned; its stack record may then land on
  * another CPU, an orphan there and its event without a stack (counted,
  * never paired).  The stack starts after the stub's frame
- * (stackmap_skip.stub_start): the trampoline's frames come before it.
+ * (stackmap_skip.stub_start): the trampoline's frames come before it (on
+ * arm64 ftrace_caller's frame record for the stub's call site, whose
+ * return address lies inside the stub, as on x86).
  */
 static bool stackmap_typed_probes = SM_UNTYPED_PROBES_TRAP;
 module_param_named(typed_probes, stackmap_typed_probes, bool, 0644);
@@ -529,7 +533,10 @@ static void notrace stackmap_stub_func(unsigned long ip,
  * data): at boot its ENDBR64 becomes a NOP, and the stub, registered as a
  * probe, would fault at the first hit.  Sealing happens only where the CPU
  * enforces IBT.  Under kCFI (FineIBT) calls land on the function's
- * preamble instead, and the stub is checked as every probe is.
+ * preamble instead, and the stub is checked as every probe is.  arm64's BTI
+ * needs nothing of this: its kernels seal no function, and the stub, a C
+ * function, starts with its landing pad (BTI C or PACIASP) where the kernel
+ * is built for BTI.
  */
 static bool stackmap_stub_callable(const void *stub)
 {
