@@ -31,6 +31,10 @@ set -uo pipefail
 cd "$(dirname "$0")/.." || exit 2
 
 ALL_KERNELS=(6.1 6.12 6.12-rt newest)
+# Kernels a suite's column may name that the default run leaves out (not in ALL_KERNELS): they run when named,
+# as SUITE@KERNEL or in KERNELS. The arm64 kernels (issue #39), until make check runs one: their guests boot
+# under qemu-system-aarch64 (tests/vm/run-vm.sh --arch arm64), cross-built for with gcc-aarch64-linux-gnu.
+OPT_IN_KERNELS=(6.12-arm64 newest-arm64)
 # KERNELS given: every per-kernel suite on each of them (MATRIX is the default's).
 KERNELS_GIVEN=${KERNELS:+1}
 read -ra KERNELS <<<"${KERNELS:-${ALL_KERNELS[*]}}"
@@ -43,7 +47,8 @@ E2E_TRACE=build/vm-e2e-${KERNELS[0]}/trace.dat
 # The suites, one a line, in the order of the default run: NAME, WHERE, and the COMMAND (the rest of the line;
 # $E2E_TRACE and $DEBUG_KERNEL are filled in here, \$ is left to the suite's shell). WHERE is
 #   once     in the default run, on the default kernel, with the host's userland;
-#   K,K,...  a per-kernel suite and the kernels it runs on by default, as NAME@K with STACKMAP_KERNEL=K;
+#   K,K,...  a per-kernel suite and the kernels it runs on by default, as NAME@K with STACKMAP_KERNEL=K; a
+#            kernel of OPT_IN_KERNELS there runs only when named (NAME@K, or KERNELS=K);
 #   opt-in   only when named;
 #   debug    the debug kernel's part, run where "debug" stands in the order (the place of its first line): its
 #            first line builds the kernel, then the per-kernel suites of DEBUG_SUITES run on it, then its others.
@@ -66,9 +71,9 @@ man                 once                     tests/test_man.sh
 install             once                     tests/test_install.sh
 # the Debian packages built, installed, recorded with in the guest and purged in fresh bookworm and trixie roots
 deb                 once                     tests/test_deb.sh bookworm trixie
-kmod-build          6.1,6.12,6.12-rt,newest  tests/kmod-build.sh
+kmod-build          6.1,6.12,6.12-rt,newest,6.12-arm64,newest-arm64 tests/kmod-build.sh
 vm-harness          once                     tests/vm/selftest.sh
-vm-e2e              6.1,newest               tests/vm/test_e2e.sh
+vm-e2e              6.1,newest,6.12-arm64,newest-arm64 tests/vm/test_e2e.sh
 # no stack under another event where the ring buffer loses records
 vm-pairing          6.1,6.12,6.12-rt         tests/vm/test_pairing.sh
 # fgdecode's --weight, --off-cpu, --wakers and diff against known work
@@ -123,7 +128,12 @@ while read -r name where cmd; do
 	[[ -n $name && $name != \#* ]] || continue
 	case $where in
 	once | opt-in | debug) SUITES[$name]=$cmd ;;
-	*) PER_KERNEL[$name]=$cmd MATRIX[$name]=${where//,/ } ;;
+	*)
+		PER_KERNEL[$name]=$cmd MATRIX[$name]=${where//,/ }
+		for k in ${MATRIX[$name]}; do
+			[[ " ${ALL_KERNELS[*]} ${OPT_IN_KERNELS[*]} " == *" $k "* ]] ||
+				{ echo "run-tests: suite $name names kernel $k, in neither ALL_KERNELS nor OPT_IN_KERNELS" >&2; exit 2; }
+		done ;;
 	esac
 	case $where in
 	opt-in) OPT_IN+=("$name") ;;
