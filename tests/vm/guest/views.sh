@@ -6,6 +6,7 @@
 #   views.dat   -e stackmap -e sched -e kmem:kmalloc -e kmem:kfree -e irq
 #               -p function -l vfs_read -l vfs_write, the module's cookies
 #               on sched_switch and kmalloc
+#   views.stack_map.txt  the module's stack_map after that recording
 #   kstack.dat  -e sched -e kmem:kmalloc -e irq -p function -l vfs_read
 #               with -O stacktrace (ftrace kernel_stack events), no module
 set -eu
@@ -22,6 +23,7 @@ echo kmem:kmalloc >>$D/tracepoints
 step "record views.dat"
 trace-cmd record -q -e stackmap -e sched -e kmem:kmalloc -e kmem:kfree -e irq \
 	-p function -l vfs_read -l vfs_write -o "$SHARE/views.dat" sh -c "$WORK"
+cat $D/stack_map >"$SHARE/views.stack_map.txt"
 rmmod stackmap
 step "record kstack.dat"
 trace-cmd record -q -e sched -e kmem:kmalloc -e irq -O stacktrace \
