@@ -271,12 +271,13 @@ host_mirror() {
 }
 
 # arm64_apt SUITE: make the apt state CACHE/apt-arm64-SUITE (bookworm: the release, its updates and security
-# suites; trixie: and trixie-backports, where the 7.x kernels are) and fetch its lists when it has none, or with
-# --update; set APT_CONF to its configuration file (apt_arm64 runs apt with it).
+# suites; trixie: and trixie-backports, where the 7.x kernels are) and fetch its lists when it has none, when they
+# are a week old (a security update removes the kernel they name from the archive), or with --update; set APT_CONF
+# to its configuration file (apt_arm64 runs apt with it).
 arm64_apt() {
 	local suite=$1 dir=$CACHE/apt-arm64-$1 m sec
 	APT_CONF=$dir/etc/apt.conf
-	if ((!UPDATE)) && [[ -e $dir/.updated ]]; then return 0; fi
+	if ((!UPDATE)) && [[ -n $(find "$dir/.updated" -mtime -7 2>/dev/null) ]]; then return 0; fi
 	m=$(host_mirror bookworm) sec=$(host_mirror bookworm-security)
 	[[ -n $m ]] || die "arm64: no bookworm/main source in the host's apt configuration (apt-cache policy)"
 	mkdir -p "$dir/etc" "$dir/lists/partial" "$dir/cache/archives/partial"
