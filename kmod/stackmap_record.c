@@ -35,13 +35,16 @@ static DEFINE_PER_CPU(int, stackmap_nesting);
  * (stackmap_context(): task, softirq, hard IRQ, NMI), and bit C + 4 while a
  * second one runs in that same context.  Interrupts stay enabled, as in
  * ftrace's own __ftrace_trace_stack(): an interrupt or NMI that nests has a
- * context of its own.  A capture that finds its context capturing twice
- * already is the capture itself (a function glob or tracepoint on
- * stack_trace_save() or the unwinder): such a stack is dropped and counted
- * (recursion), so one hit costs at most two captures whatever is hooked.
- * The second one of a context is allowed, as ftrace's TRACE_CTX_TRANSITION
- * allows it, for code that runs between an interrupt's entry or exit and
- * its context bits (a wakeup on an interrupt's way out on PREEMPT_RT).
+ * context of its own.  A hit that finds its context capturing is the capture
+ * itself (a function glob or tracepoint on stack_trace_save() or the
+ * unwinder): its stack is dropped and counted (recursion).  One exception,
+ * as ftrace's TRACE_CTX_TRANSITION makes it: a tracepoint hit may capture
+ * once more in a context already capturing, for code that runs between an
+ * interrupt's entry or exit and its context bits (a wakeup on an interrupt's
+ * way out on PREEMPT_RT).  A function hit never may: a glob on the unwinder
+ * is hit at every frame, and each such hit would capture the stack again.
+ * So one hit costs one capture, and at most one more for each tracepoint
+ * hit inside its walk, whatever is hooked.
  */
 static DEFINE_PER_CPU(unsigned int, stackmap_capturing);
 /*
@@ -478,11 +481,12 @@ static unsigned int stackmap_context(void)
 }
 
 /*
- * stack_trace_save() into @ips, noted in stackmap_capturing.
- * Return: the number of frames, or -1 for a capture made from inside two
- * captures of the same context (see stackmap_capturing).
+ * stack_trace_save() into @ips, noted in stackmap_capturing; @transition: a
+ * second capture in a context already capturing is allowed.
+ * Return: the number of frames, or -1 for a capture made from inside a
+ * capture of the same context (see stackmap_capturing).
  */
-static int stackmap_capture(unsigned long *ips)
+static int stackmap_capture(unsigned long *ips, bool transition)
 {
 	unsigned int ctx = stackmap_context(), bit = BIT(ctx), capturing;
 	int nr;
@@ -490,7 +494,7 @@ static int stackmap_capture(unsigned long *ips)
 	capturing = this_cpu_read(stackmap_capturing);
 	if (capturing & bit) {
 		bit = BIT(ctx + 4);
-		if (capturing & bit)
+		if (!transition || (capturing & bit))
 			return -1;
 	}
 	/*
@@ -542,7 +546,7 @@ void stackmap_record(const struct stackmap_skip *skip, u16 owner,
 	}
 	this_cpu_write(stackmap_unpinned_now[level], unpinned);
 	ips = this_cpu_ptr(&stackmap_buffers)->ips[level];
-	ret = stackmap_capture(ips);
+	ret = stackmap_capture(ips, owner != stackmap_function_owner());
 	if (ret < 0) {
 		this_cpu_inc(stackmap_stats.recursion);
 		goto drop;
