@@ -204,28 +204,6 @@ static int keep_stack(struct kss *k, const sm_u64 *frames, sm_u32 depth,
 	return k->nr_stacks++;
 }
 
-/*
- * The functions through which ftrace records an event and its kernel_stack
- * (decoder/pipeline/resolve.c: fgdecode leaves them out the same way).
- */
-static const char *const tracer_prefixes[] = {
-	"trace_event_raw_event_", "perf_trace_", "__traceiter_",
-	"__bpf_trace_", "__probestub_", "__SCT__tp_func_",
-	"trace_event_buffer_", "trace_buffer_unlock_commit", "__trace_stack",
-	"ftrace_trace_stack", "__ftrace_trace_stack", NULL,
-};
-
-static bool in_tracer(struct tep_handle *tep, sm_u64 addr)
-{
-	const char *name = tep_find_function(tep, addr - 1);
-	int i;
-
-	for (i = 0; name && tracer_prefixes[i]; i++)
-		if (!strncmp(name, tracer_prefixes[i], strlen(tracer_prefixes[i])))
-			return true;
-	return false;
-}
-
 /* A kernel_stack's frames, the tracer's own left out: the stack's index. */
 static int read_kstack(struct kss *k, const struct tep_record *record)
 {
@@ -252,7 +230,7 @@ static int read_kstack(struct kss *k, const struct tep_record *record)
 			break;
 		frames[depth++] = addr;
 	}
-	while (top < depth && in_tracer(k->tep, frames[top]))
+	while (top < depth && tepstack_in_tracer(k->tep, frames[top]))
 		top++;
 	if (top == depth)
 		top = 0;

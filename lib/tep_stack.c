@@ -394,3 +394,23 @@ enum stacktab_result tepstack_print_cookie(struct trace_seq *s,
 		tepstack_print_marker(s, result, cookie, indent);
 	return result;
 }
+
+/* What tepstack_in_tracer() looks for: prefixes of the tracer's functions. */
+static const char *const tracer_prefixes[] = {
+	"trace_event_raw_event_", "perf_trace_", "__traceiter_",
+	"__bpf_trace_", "__probestub_", "__SCT__tp_func_",
+	"trace_event_buffer_", "trace_buffer_unlock_commit", "__trace_stack",
+	"ftrace_trace_stack", "__ftrace_trace_stack", NULL,
+};
+
+bool tepstack_in_tracer(struct tep_handle *tep, sm_u64 addr)
+{
+	const char *name = tep_find_function(tep, addr - 1);
+	int i;
+
+	for (i = 0; name && tracer_prefixes[i]; i++)
+		if (!strncmp(name, tracer_prefixes[i],
+			     strlen(tracer_prefixes[i])))
+			return true;
+	return false;
+}

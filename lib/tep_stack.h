@@ -334,4 +334,19 @@ enum stacktab_result tepstack_print_cookie(struct trace_seq *s,
 					   const struct stacktab *tab,
 					   sm_u64 cookie, const char *indent);
 
+/**
+ * tepstack_in_tracer() - is a kernel_stack frame in ftrace's own machinery?
+ * @tep: handle holding the trace's kallsyms
+ * @addr: a return address of an ftrace kernel_stack (trace-cmd record -T)
+ *
+ * The functions through which ftrace records an event and its kernel_stack
+ * (trace_event_raw_event_*, __traceiter_*, __ftrace_trace_stack ...) sit
+ * atop such a stack before the caller of the tracepoint; stackmap's own
+ * stacks are trimmed of them in the module.  @addr - 1 is looked up, as a
+ * return address belongs to the call before it.
+ *
+ * Return: true when @addr is in one of those functions.
+ */
+bool tepstack_in_tracer(struct tep_handle *tep, sm_u64 addr);
+
 #endif /* STACKMAP_TEP_STACK_H */

@@ -310,31 +310,6 @@ static int resolve_fallback(struct resolver *res,
 }
 
 /*
- * The functions through which ftrace records an event and its kernel_stack
- * (trace-cmd record -T): what sits atop such a stack before the caller of
- * the tracepoint.  stackmap's own stacks are trimmed of them in the module.
- */
-static const char *const tracer_prefixes[] = {
-	"trace_event_raw_event_", "perf_trace_", "__traceiter_",
-	"__bpf_trace_", "__probestub_", "__SCT__tp_func_",
-	"trace_event_buffer_", "trace_buffer_unlock_commit", "__trace_stack",
-	"ftrace_trace_stack", "__ftrace_trace_stack", NULL,
-};
-
-/* Is the return address @addr in one of the tracer's own functions? */
-static bool in_tracer(struct tep_handle *tep, sm_u64 addr)
-{
-	const char *name = tep_find_function(tep, addr - 1);
-	int i;
-
-	for (i = 0; name && tracer_prefixes[i]; i++)
-		if (!strncmp(name, tracer_prefixes[i],
-			     strlen(tracer_prefixes[i])))
-			return true;
-	return false;
-}
-
-/*
  * An ftrace kernel_stack, without the tracer's frames atop it (unless
  * --tracer-frames): the stack starts where the tracepoint was hit, as
  * perf's tracepoint callchains and stackmap's cookies do.  A stack of
@@ -354,7 +329,7 @@ static int resolve_kstack(struct resolver *res,
 		return ret;
 	out->what = RESOLVED_STACK;
 	while (!res->tracer_frames && top < out->depth &&
-	       in_tracer(res->reader->tep, out->kbuf[top]))
+	       tepstack_in_tracer(res->reader->tep, out->kbuf[top]))
 		top++;
 	if (top == out->depth)
 		top = 0;
