@@ -401,7 +401,15 @@ int reader_open(struct reader *r, const char *path, unsigned int flags,
 		goto fail_salvage;
 	}
 	r->tep = tracecmd_get_tep(r->handle);
+	/*
+	 * libtracecmd 3.1.6 reads the file header's page size but does not
+	 * give it to the tep (tep_get_page_size() is 0 there): take it from
+	 * the headers read for the extents, else the short-page check below
+	 * sees every record in one page and says nothing.
+	 */
 	r->page_size = tep_get_page_size(r->tep);
+	if (!r->page_size && !r->extents_ret)
+		r->page_size = r->extents.page_size;
 	r->file_version = tracecmd_get_in_file_version(r->handle);
 	r->nr_cpus = buffer_cpus(r->handle);
 	ret = open_buffers(r, err);
@@ -828,6 +836,49 @@ static void unread_chunks(const struct stackmap_cpu_extent *c,
 			 (unsigned long long)c->chunk_at[i]);
 }
 
+/*
+ * The bytes of @c's data up to the end of the page of @q's last record
+ * read (0 when not known): page offsets counted from the page of its first
+ * record, which is where the CPU's data starts.
+ */
+static sm_u64 read_reached(const struct reader *r,
+			   const struct reader_queue *q,
+			   const struct stackmap_cpu_extent *c)
+{
+	unsigned long long page = r->extents.page_size, reached;
+
+	if (!q->read || !page || (page & (page - 1)))
+		return 0;
+	reached = (q->last_offset & ~(page - 1)) + page -
+		  (q->first_offset & ~(page - 1));
+	return reached > c->data_size ? c->data_size : reached;
+}
+
+/*
+ * libtracecmd read @q to the last record it finds from the end, yet pages
+ * the headers give follow that record's page: they hold no record it could
+ * read (a page header whose commit was damaged past the page makes
+ * libtracecmd skip the page, from either end).  The ring buffer writes no
+ * page without a record into a trace.dat (trace-cmd reads each CPU's
+ * trace_pipe_raw, which gives none), so those pages are lost data.
+ */
+static bool unread_tail(struct reader *r, const struct reader_queue *q,
+			const struct stackmap_cpu_extent *c,
+			const char *where, int cpu, struct sm_err *what)
+{
+	sm_u64 reached = c ? read_reached(r, q, c) : 0;
+	char chunks[128] = "";
+
+	if (!reached || reached >= c->data_size)
+		return false;
+	unread_chunks(c, reached, chunks, sizeof(chunks));
+	sm_err_set(what, "%sCPU %d: data lost after %llu.%06llu (the last record read): the %llu bytes its headers give after that record's page hold no record libtracecmd could read (a damaged page header)%s",
+		   where, cpu, q->last_ts / 1000000000,
+		   q->last_ts % 1000000000 / 1000,
+		   (unsigned long long)(c->data_size - reached), chunks);
+	return true;
+}
+
 bool reader_unread(struct reader *r, int stream, struct sm_err *what)
 {
 	const struct stackmap_cpu_extent *c = NULL;
@@ -872,7 +923,7 @@ bool reader_unread(struct reader *r, int stream, struct sm_err *what)
 			return true;
 		}
 		if (!q->short_pages)
-			return false;
+			return unread_tail(r, q, c, where, cpu, what);
 		page = r->page_size;
 		sm_err_set(what, "%sCPU %d: data lost inside %zu page%s, the first after %llu.%06llu, %llu bytes into its data: their records end before the page's data does (a damaged record, or a compressed chunk that decompressed into other bytes)",
 			   where, cpu, q->short_pages,
@@ -888,17 +939,12 @@ bool reader_unread(struct reader *r, int stream, struct sm_err *what)
 			 q->last_ts / 1000000000, q->last_ts % 1000000000 / 1000);
 	else
 		snprintf(when, sizeof(when), "from its start (no record read)");
-	page = r->extents.page_size;
-	if (q->read && page && !(page & (page - 1)))
-		reached = (q->last_offset & ~(page - 1)) + page -
-			  (q->first_offset & ~(page - 1));
 	if (!c) {
 		sm_err_set(what, "%sCPU %d: data lost %s: libtracecmd stopped at a page or chunk it cannot read, before the CPU's last record",
 			   where, cpu, when);
 		return true;
 	}
-	if (reached > c->data_size)
-		reached = c->data_size;
+	reached = read_reached(r, q, c);
 	unread_chunks(c, reached, chunks, sizeof(chunks));
 	sm_err_set(what, "%sCPU %d: data lost %s: libtracecmd stopped at a page or chunk it cannot read, %llu bytes into the %llu its headers give: %llu bytes%s not read",
 		   where, cpu, when, reached,
