@@ -467,13 +467,19 @@ bool reader_salvaged(const struct reader *r, struct sm_err *what)
 	return true;
 }
 
-/* The page of the last record read of @q ended before its data did. */
-static void note_short_page(struct reader_queue *q)
+/*
+ * @pages pages of @q, the first at @offset, ended before their data did:
+ * the page of the last record read, or pages between two records read
+ * that gave none.
+ */
+static void note_short_pages(struct reader_queue *q, size_t pages,
+			     unsigned long long offset)
 {
-	if (!q->short_pages++) {
+	if (!q->short_pages) {
 		q->short_ts = q->last_ts;
-		q->short_offset = q->last_offset;
+		q->short_offset = offset;
 	}
+	q->short_pages += pages;
 	q->page_open = false;
 }
 
@@ -568,10 +574,21 @@ static void note_read(struct reader *r, struct reader_queue *q,
 		      struct tep_record *rec)
 {
 	unsigned long long mask = ~(unsigned long long)(r->page_size - 1);
+	unsigned long long page = rec->offset & mask;
+	unsigned long long last = q->last_offset & mask;
 
-	if (q->read && q->page_open &&
-	    (rec->offset & mask) != (q->last_offset & mask))
-		note_short_page(q);
+	if (q->read && q->page_open && page != last)
+		note_short_pages(q, 1, q->last_offset);
+	/*
+	 * Pages between the last record's and this one's gave no record: a
+	 * page's first header damaged into padding past the page.  trace-cmd
+	 * writes no page without a record (trace_pipe_raw gives none), and
+	 * a CPU's pages lie one after the other (compressed: in the
+	 * uncompressed data libtracecmd's offsets count).
+	 */
+	if (q->read && r->page_size && page > last + r->page_size)
+		note_short_pages(q, (page - last) / r->page_size - 1,
+				 last + r->page_size);
 	if ((q->read && rec->ts < q->last_ts) ||
 	    !tep_find_event(r->tep, reader_type(r, rec)) ||
 	    record_fits(r, rec))
@@ -643,7 +660,7 @@ static void fill_queue(struct reader *r, int stream, int i)
 		if (!rec) {
 			q->eof = true;
 			if (q->page_open)
-				note_short_page(q);
+				note_short_pages(q, 1, q->last_offset);
 		} else if (record_fits(r, rec) < 0) {
 			/* Counted, not handed out: nothing can print it. */
 			note_bad_record(q);

@@ -236,6 +236,19 @@ START_TEST(v7_trace_cut_after_its_data_decodes_the_same)
 END_TEST
 
 /*
+ * Write @bytes (printf escapes) at @at bytes into CPU 1's data of
+ * write_two_cpus()'s trace.dat (three pages): its offset is the second
+ * entry of the CPU table after "flyrecord".
+ */
+static int damage_cpu1(const char *bytes, int at)
+{
+	return shell("cd '%s' && off=$(grep -obUa flyrecord trace.dat | tail -n1 | cut -d: -f1) && "
+		     "data=$(od -An -tu8 -j $((off + 10 + 16)) -N8 trace.dat | tr -d ' ') && "
+		     "printf '%s' | dd of=trace.dat bs=1 seek=$((data + %d)) conv=notrunc status=none",
+		     dir, bytes, at);
+}
+
+/*
  * CPU 1's second page says it holds more than a page (its commit word, after
  * the page's 8-byte time stamp): libtracecmd ends CPU 1's records at that
  * page, as trace-cmd report does, and fgdecode says so in one warning
@@ -252,17 +265,70 @@ START_TEST(cpu_data_read_short_is_warned_and_fails_strict)
 	run("--strict trace.dat");
 	ck_assert_int_eq(res.status, 0);
 	whole = strdup(res.out);
-	/* CPU 1's data: the second entry of the table after "flyrecord". */
-	ck_assert_int_eq(shell("cd '%s' && off=$(grep -obUa flyrecord trace.dat | tail -n1 | cut -d: -f1) && "
-			       "data=$(od -An -tu8 -j $((off + 10 + 16)) -N8 trace.dat | tr -d ' ') && "
-			       "printf '\\377\\377' | dd of=trace.dat bs=1 seek=$((data + 4096 + 8)) conv=notrunc status=none",
-			       dir), 0);
+	ck_assert_int_eq(damage_cpu1("\\377\\377", 4096 + 8), 0);
 	run("--strict trace.dat");
 	ck_assert_int_eq(res.status, 3);
 	ck_assert_msg(!strncmp(res.err, warning, strlen(warning)), "%s", res.err);
 	ck_assert(strstr(res.err, "fgdecode: trace.dat: --strict: the data of 1 CPU was damaged or not read to its end\n"));
 	ck_assert_int_eq(count_of(res.out, "[000]"), count_of(whole, "[000]"));
 	ck_assert_int_lt(count_of(res.out, "[001]"), count_of(whole, "[001]"));
+	free(whole);
+}
+END_TEST
+
+/*
+ * CPU 1's last page says it holds more than a page: libtracecmd skips it
+ * from the start and from the end alike, so the last record it finds from
+ * the end is the last one read.  fgdecode still says the last page was
+ * not read, from the extent the headers give.
+ */
+START_TEST(last_page_not_read_is_warned_and_fails_strict)
+{
+	static const char warning[] =
+		"fgdecode: warning: trace.dat: CPU 1: data lost after ";
+	char *whole;
+
+	write_two_cpus();
+	run("--strict trace.dat");
+	ck_assert_int_eq(res.status, 0);
+	whole = strdup(res.out);
+	ck_assert_int_eq(damage_cpu1("\\377\\377", 8192 + 8), 0);
+	run("--strict trace.dat");
+	ck_assert_int_eq(res.status, 3);
+	ck_assert_msg(!strncmp(res.err, warning, strlen(warning)), "%s", res.err);
+	ck_assert_msg(strstr(res.err, "the 4096 bytes its headers give after that record's page hold no record libtracecmd could read"),
+		      "%s", res.err);
+	ck_assert_int_eq(count_of(res.out, "[000]"), count_of(whole, "[000]"));
+	ck_assert_int_lt(count_of(res.out, "[001]"), count_of(whole, "[001]"));
+	free(whole);
+}
+END_TEST
+
+/*
+ * The first record header of CPU 1's second page made a padding record
+ * longer than the page (type_len 29, a time delta, a length of 1 MiB): as
+ * a byte changed in a compressed chunk can decompress to.  kbuffer skips
+ * the page with no record and goes on with the third: fgdecode says one
+ * page was lost inside CPU 1's data.
+ */
+START_TEST(page_that_gave_no_record_is_warned_and_fails_strict)
+{
+	char *whole;
+
+	write_two_cpus();
+	run("--strict trace.dat");
+	ck_assert_int_eq(res.status, 0);
+	whole = strdup(res.out);
+	/* Little-endian u32 (1 << 5 | 29), then the u32 0x100000. */
+	ck_assert_int_eq(damage_cpu1("\\075\\000\\000\\000\\000\\000\\020\\000", 4096 + 16), 0);
+	run("--strict trace.dat");
+	ck_assert_int_eq(res.status, 3);
+	ck_assert_msg(strstr(res.err, "fgdecode: warning: trace.dat: CPU 1: data lost inside 1 page, the first after "),
+		      "%s", res.err);
+	ck_assert_msg(strstr(res.err, ", 4096 bytes into its data: "), "%s", res.err);
+	ck_assert_int_eq(count_of(res.out, "[000]"), count_of(whole, "[000]"));
+	ck_assert_int_lt(count_of(res.out, "[001]"), count_of(whole, "[001]"));
+	ck_assert_int_gt(count_of(res.out, "[001]"), 0);
 	free(whole);
 }
 END_TEST
@@ -280,5 +346,7 @@ TCase *bad_input_tcase(void)
 	tcase_add_test(tc, v6_trace_cut_inside_its_data_decodes_the_whole_pages);
 	tcase_add_test(tc, v7_trace_cut_after_its_data_decodes_the_same);
 	tcase_add_test(tc, cpu_data_read_short_is_warned_and_fails_strict);
+	tcase_add_test(tc, last_page_not_read_is_warned_and_fails_strict);
+	tcase_add_test(tc, page_that_gave_no_record_is_warned_and_fails_strict);
 	return tc;
 }
