@@ -505,9 +505,12 @@ static unsigned int stackmap_context(void)
  * stack_trace_save() into @ips, noted in stackmap_capturing; @transition: a
  * second capture in a context already capturing is allowed.
  * Return: the number of frames, or -1 for a capture made from inside a
- * capture of the same context (see stackmap_capturing).
+ * capture of the same context (see stackmap_capturing).  Inlined: a frame
+ * of this module under stack_trace_save() costs the walk two module
+ * lookups (stackmap_probe()).
  */
-static int stackmap_capture(unsigned long *ips, bool transition)
+static __always_inline int stackmap_capture(unsigned long *ips,
+					    bool transition)
 {
 	unsigned int ctx = stackmap_context(), bit = BIT(ctx), capturing;
 	int nr;
@@ -528,26 +531,9 @@ static int stackmap_capture(unsigned long *ips, bool transition)
 	return nr;
 }
 
-/**
- * stackmap_record() - record the stack of the current traced hit
- * @skip: a code range to trim after this module's frames (the tracepoint's
- *	iterator), or NULL
- * @owner: trace event id of the event the stack belongs to
- * @unpinned: the task was not kept on the CPU of its event: its stack
- *	record is flagged so that no event takes it, and so is the next one
- *	of every consumer on every CPU (stackmap_unpinned_hit())
- *
- * Context: any, NMI included.  Disables preemption itself, so that even a
- * preemptible tracepoint (faultable syscall tracepoints, PREEMPT_RT) never
- * shares a per-CPU buffer.  Emits stack_define (first use in a recording),
- * then stack_cookie; or stack_fallback when the map cannot give a cookie.
- * A stack deeper than max_depth keeps its innermost frames and is marked
- * STACKMAP_FLAG_TRUNCATED.  Every outcome is counted in stackmap_stats.  A
- * hit dropped here leaves its event without a stack record: the next stack
- * record of every consumer on this CPU is flagged (stackmap_consumers_debt()).
- */
-void stackmap_record(const struct stackmap_skip *skip, u16 owner,
-		     bool unpinned)
+/* stackmap_record(), inlined into it and into stackmap_probe(). */
+static __always_inline void stackmap_record_hit(const struct stackmap_skip *skip,
+						u16 owner, bool unpinned)
 {
 	unsigned int nr, first, depth;
 	unsigned long *ips;
@@ -600,6 +586,61 @@ out:
 	barrier();
 	this_cpu_dec(stackmap_nesting);
 	preempt_enable_notrace();
+}
+
+/**
+ * stackmap_record() - record the stack of the current traced hit
+ * @skip: a code range to trim after this module's frames (the tracepoint's
+ *	iterator), or NULL
+ * @owner: trace event id of the event the stack belongs to
+ * @unpinned: the task was not kept on the CPU of its event: its stack
+ *	record is flagged so that no event takes it, and so is the next one
+ *	of every consumer on every CPU (stackmap_unpinned_hit())
+ *
+ * Context: any, NMI included.  Disables preemption itself, so that even a
+ * preemptible tracepoint (faultable syscall tracepoints, PREEMPT_RT) never
+ * shares a per-CPU buffer.  Emits stack_define (first use in a recording),
+ * then stack_cookie; or stack_fallback when the map cannot give a cookie.
+ * A stack deeper than max_depth keeps its innermost frames and is marked
+ * STACKMAP_FLAG_TRUNCATED.  Every outcome is counted in stackmap_stats.  A
+ * hit dropped here leaves its event without a stack record: the next stack
+ * record of every consumer on this CPU is flagged (stackmap_consumers_debt()).
+ */
+void stackmap_record(const struct stackmap_skip *skip, u16 owner,
+		     bool unpinned)
+{
+	stackmap_record_hit(skip, owner, unpinned);
+}
+
+/**
+ * stackmap_probe() - the tracepoint probe of an attached event
+ * @data: the &struct stackmap_hook it was registered with
+ *
+ * Called by the tracepoint, after the event's own probe, with the
+ * tracepoint's arguments after @data; it uses none of them, so one probe
+ * serves every tracepoint prototype (the calling convention passes them in
+ * registers the probe ignores).  Not under kCFI (CONFIG_CFI_CLANG,
+ * CONFIG_CFI): there every indirect call checks the callee's exact type, so
+ * this probe would trap at the first hit; such kernels attach through typed
+ * probes (stackmap_attach.c).
+ *
+ * Defined here, with the capture inlined, so that the stack walk passes
+ * through one frame of this module, not two: the unwinder looks every
+ * module frame up twice (__module_address() for its ORC entry and for
+ * kernel_text_address()), which cost about 500 instructions a frame on
+ * 7.3.4 (tests/bench/RESULTS-newest.md, stage 2).
+ */
+void stackmap_probe(void *data)
+{
+	const struct stackmap_hook *hook = data;
+	bool unpinned;
+
+	if (stackmap_bench_stop(SM_STAGE_DISPATCH))
+		return;
+	unpinned = stackmap_hook_unpinned(hook);
+	if (!stackmap_bench_stop(SM_STAGE_PIN))
+		stackmap_record_hit(&hook->skip, hook->owner, unpinned);
+	stackmap_hook_unpin(hook);
 }
 
 /**
