@@ -30,6 +30,8 @@
 #        tests/kernels.sh module NAME [MAKE-ARGS]
 #                                             build stackmap.ko for it in build/kmod-NAME/ and print the .ko's path
 #        tests/kernels.sh names               the NAMEs known
+#        tests/kernels.sh arm64-sysroot       the arm64 -dev sysroot fgdecode and the plugin are cross-built
+#                                             against and run in under qemu-user (tests/arm64/build.sh); made once
 # kver/kdir/config/vm-args/module prepare NAME first if needed (quiet when it already is).
 #
 # Each prepared kernel is described by $STACKMAP_CACHE/NAME.env (KEY=VALUE lines: NAME, KVER, KDIR, CONFIG,
@@ -316,7 +318,8 @@ arm64_download() {
 	chown _apt "$CACHE/debs" 2>/dev/null || true
 	(cd "$CACHE/debs" && apt_arm64 apt-get download -q "$@") >&2 || die "arm64: apt-get download $* failed"
 	for p in "$@"; do
-		deb=$(find "$CACHE/debs" -maxdepth 1 -name "${p%:*}_*_$(arch_of "$p").deb" | sort -V | tail -n 1)
+		deb=$(find "$CACHE/debs" -maxdepth 1 \( -name "${p%:*}_*_$(arch_of "$p").deb" -o -name "${p%:*}_*_all.deb" \) |
+			sort -V | tail -n 1)
 		[[ -n $deb ]] || die "arm64: no .deb of $p in $CACHE/debs"
 		dpkg-deb -x "$deb" "$dir"
 		[[ -n $first ]] || first=$(dpkg-deb -f "$deb" Version)
@@ -326,7 +329,7 @@ arm64_download() {
 }
 
 # arch_of PACKAGE: the architecture of its .deb: PACKAGE's own (name:amd64), all for the -common headers, else
-# arm64.
+# arm64 (arm64_download takes an _all.deb too: the sysroot's libtirpc-common).
 arch_of() {
 	case $1 in
 	*:*) echo "${1#*:}" ;;
@@ -371,6 +374,55 @@ arm64_userland() {
 		mv "$dir.tmp" "$dir"
 		mv "$dir.tmp.version" "$dir/.done"
 	fi
+	echo "$dir"
+}
+
+# The arm64 fgdecode and plugin (tests/arm64/build.sh) are cross-compiled on this host against a sysroot of
+# bookworm's arm64 -dev packages, not built in an arm64 debootstrap root under qemu-user: the packages come through
+# the apt state above (no debootstrap, no second stage under emulation, nothing of the host's apt state), the host's
+# gcc-aarch64-linux-gnu is the gcc 12.2 that bookworm's own arm64 gcc is, and it compiles at the host's speed
+# (seconds, where gcc under qemu-user takes minutes). The same tree is the prefix qemu-aarch64-static -L runs the
+# result in, so it runs with the very libraries it was linked against. libtraceevent1-plugin: the arm64 fgdecode
+# loads the same libtraceevent plugins the host's loads (its event text is trace-cmd report's with them).
+ARM64_DEV_PACKAGES="libc6-dev libdw-dev libelf-dev zlib1g-dev libzstd-dev libtraceevent-dev libtracefs-dev
+	libtracecmd-dev libprotobuf-c-dev libtraceevent1-plugin"
+
+# arm64_sysroot: CACHE/sysroot-arm64-bookworm, ARM64_DEV_PACKAGES and everything they depend on (arm64), unpacked;
+# made once, under the lock (remove it for newer packages). Prints its path. Absolute symlinks (libz.so -> /lib/...) are made relative, so they
+# point into the sysroot for the cross linker and for qemu-user alike.
+arm64_sysroot() {
+	local dir=$CACHE/sysroot-arm64-bookworm fd link pkgs
+	[[ -e $dir/.done ]] && { echo "$dir"; return 0; }
+	mkdir -p "$CACHE"
+	exec {fd}>>"$CACHE/.lock"
+	flock "$fd"
+	if [[ ! -e $dir/.done ]]; then
+		arm64_apt bookworm
+		# The closure of Depends and Pre-Depends, arm64 only: what an :amd64 entry names (a Multi-Arch: foreign
+		# tool such as rpcsvc-proto) has an arm64 entry too, and a <virtual> one a real provider in the list.
+		# shellcheck disable=SC2086 # a list of names
+		pkgs=$(apt_arm64 apt-cache depends --recurse --no-recommends --no-suggests --no-conflicts --no-breaks \
+			--no-replaces --no-enhances $ARM64_DEV_PACKAGES | grep -v -e '^ ' -e '^<' -e ':' | sort -u) ||
+			die "arm64 sysroot: apt-cache depends failed"
+		rm -rf "$dir.tmp"
+		log "arm64 sysroot: downloading $(wc -w <<<"$pkgs") packages: $(tr '\n' ' ' <<<"$pkgs")"
+		# shellcheck disable=SC2086 # a list of names
+		arm64_download "$dir.tmp" $pkgs >/dev/null
+		while IFS= read -r -d '' link; do
+			ln -sfn "$(realpath -m --relative-to="$(dirname "$link")" "$dir.tmp$(readlink "$link")")" "$link"
+		done < <(find "$dir.tmp" -type l -lname '/*' -print0)
+		[[ -f $dir.tmp/usr/include/tracefs/tracefs.h || -f $dir.tmp/usr/include/tracefs.h ]] ||
+			die "arm64 sysroot: no tracefs.h in $dir.tmp"
+		# What it holds, for whoever reports a build made against it (tests/arm64/decode-fixture.sh).
+		# shellcheck disable=SC2086 # a list of names
+		apt_arm64 apt-cache show --no-all-versions $pkgs |
+			awk '/^Package:/ { p = $2 } /^Architecture:/ { a = $2 } /^Version:/ { v = $2 }
+			     /^$/ && p != "" { print p ":" a, v; p = "" }' | sort -u >"$dir.tmp/.packages"
+		rm -rf "$dir"
+		mv "$dir.tmp" "$dir"
+		date -u +%F >"$dir/.done"
+	fi
+	exec {fd}>&-
 	echo "$dir"
 }
 
@@ -535,6 +587,8 @@ main() {
 		module "${1:?NAME}" "${@:2}" ;;
 	names)
 		printf '%s\n' "${NAMES[@]}" ;;
+	arm64-sysroot)
+		arm64_sysroot ;;
 	*)
 		sed -n '2,/^set -euo/p' "$0" | sed '$d; s/^# \{0,1\}//' >&2
 		exit 2 ;;
