@@ -383,20 +383,23 @@ arm64_userland() {
 # gcc-aarch64-linux-gnu is the gcc 12.2 that bookworm's own arm64 gcc is, and it compiles at the host's speed
 # (seconds, where gcc under qemu-user takes minutes). The same tree is the prefix qemu-aarch64-static -L runs the
 # result in, so it runs with the very libraries it was linked against. libtraceevent1-plugin: the arm64 fgdecode
-# loads the same libtraceevent plugins the host's loads (its event text is trace-cmd report's with them).
+# loads the same libtraceevent plugins the host's loads (its event text is trace-cmd report's with them);
+# trace-cmd: the arm64 `trace-cmd report` that loads the arm64 plugin.
 ARM64_DEV_PACKAGES="libc6-dev libdw-dev libelf-dev zlib1g-dev libzstd-dev libtraceevent-dev libtracefs-dev
-	libtracecmd-dev libprotobuf-c-dev libtraceevent1-plugin"
+	libtracecmd-dev libprotobuf-c-dev libtraceevent1-plugin trace-cmd"
 
 # arm64_sysroot: CACHE/sysroot-arm64-bookworm, ARM64_DEV_PACKAGES and everything they depend on (arm64), unpacked;
-# made once, under the lock (remove it for newer packages). Prints its path. Absolute symlinks (libz.so -> /lib/...) are made relative, so they
+# made once, under the lock, and again when ARM64_DEV_PACKAGES changes (remove it for newer packages). Prints
+# its path. Absolute symlinks (libz.so -> /lib/...) are made relative, so they
 # point into the sysroot for the cross linker and for qemu-user alike.
 arm64_sysroot() {
-	local dir=$CACHE/sysroot-arm64-bookworm fd link pkgs
-	[[ -e $dir/.done ]] && { echo "$dir"; return 0; }
+	local dir=$CACHE/sysroot-arm64-bookworm fd link pkgs want
+	want=$(echo $ARM64_DEV_PACKAGES) # one line
+	[[ -e $dir/.done && $(cat "$dir/.request" 2>/dev/null) == "$want" ]] && { echo "$dir"; return 0; }
 	mkdir -p "$CACHE"
 	exec {fd}>>"$CACHE/.lock"
 	flock "$fd"
-	if [[ ! -e $dir/.done ]]; then
+	if [[ ! -e $dir/.done || $(cat "$dir/.request" 2>/dev/null) != "$want" ]]; then
 		arm64_apt bookworm
 		# The closure of Depends and Pre-Depends, arm64 only: what an :amd64 entry names (a Multi-Arch: foreign
 		# tool such as rpcsvc-proto) has an arm64 entry too, and a <virtual> one a real provider in the list.
@@ -418,6 +421,7 @@ arm64_sysroot() {
 		apt_arm64 apt-cache show --no-all-versions $pkgs |
 			awk '/^Package:/ { p = $2 } /^Architecture:/ { a = $2 } /^Version:/ { v = $2 }
 			     /^$/ && p != "" { print p ":" a, v; p = "" }' | sort -u >"$dir.tmp/.packages"
+		echo "$want" >"$dir.tmp/.request"
 		rm -rf "$dir"
 		mv "$dir.tmp" "$dir"
 		date -u +%F >"$dir/.done"
