@@ -86,6 +86,9 @@ decoder-flamegraph  once                     tests/decoder/test_flamegraph.sh $E
 # --perf-script read by speedscope in headless Chromium
 decoder-perf-script once                     tests/decoder/test_perf_script.sh $E2E_TRACE
 decoder-identity    once                     tests/decoder/test_identity.sh $E2E_TRACE tests/fixtures/traces/views.dat tests/fixtures/traces/kstack.dat
+# the arm64 fixture read here: every output equal to the arm64 build's decode under qemu-user (committed), the
+# guest's stack_map and the plugin agreeing; no arm64 toolchain needed (tests/decoder/test_cross_arch.sh)
+decoder-cross-arch  once                     tests/decoder/test_cross_arch.sh
 # trixie's userland: build, unit suites, trace-cmd 3.3.1 recordings decoded by both userlands, the decoder
 # suites on the vm-e2e@6.1 recording with its build
 userland            once                     tests/test_userland.sh trixie $E2E_TRACE
