@@ -26,6 +26,8 @@
 #        tests/kernels.sh kdir NAME           the directory to build modules against (make -C KDIR M=...)
 #        tests/kernels.sh config NAME         the kernel's .config
 #        tests/kernels.sh build-root NAME     the root the module is built in, if not the host (nothing printed)
+#        tests/kernels.sh apt-config NAME     the APT_CONFIG of a foreign (arm64) kernel's apt state (nothing printed
+#                                             for the others): APT_CONFIG=FILE apt-get download its -dbg package
 #        tests/kernels.sh vm-args NAME        tests/vm/run-vm.sh arguments that boot it, one per line
 #        tests/kernels.sh module NAME [MAKE-ARGS]
 #                                             build stackmap.ko for it in build/kmod-NAME/ and print the .ko's path
@@ -487,14 +489,18 @@ prepare_arm64() {
 	log "$name = $kver (newest arm64 $pattern in $suite: version $(cat "$dir/.done"), unpacked in $dir${BUILD_ROOT:+, built for in $BUILD_ROOT})"
 }
 
-prepare_6.12-arm64() { BUILD_ROOT="" prepare_arm64 6.12-arm64 bookworm '6\.12\.[0-9]+\+deb12'; }
+# The Debian release of each arm64 kernel: the apt state it comes from (and its -dbg package, tests/decoder/
+# test_dbg.sh through `apt-config NAME`).
+declare -A ARM64_SUITE=([6.12-arm64]=bookworm [newest-arm64]=trixie)
+
+prepare_6.12-arm64() { BUILD_ROOT="" prepare_arm64 6.12-arm64 "${ARM64_SUITE[6.12-arm64]}" '6\.12\.[0-9]+\+deb12'; }
 
 prepare_newest-arm64() {
 	BUILD_ROOT=$("$ROOT/tests/roots.sh" build trixie) || die "newest-arm64: no trixie build root (tests/roots.sh build trixie)"
 	if ((!UPDATE)) && env_valid newest-arm64 && [[ $(get newest-arm64 BUILD_ROOT) != "$BUILD_ROOT" ]]; then
 		rm -f "$CACHE/newest-arm64.env"
 	fi
-	prepare_arm64 newest-arm64 trixie '[0-9]+\.[0-9.]+\+deb13'
+	prepare_arm64 newest-arm64 "${ARM64_SUITE[newest-arm64]}" '[0-9]+\.[0-9.]+\+deb13'
 }
 
 # --- debug: tests/kernels/debug-kernel.sh's build ----------------------------------------------------------
@@ -570,7 +576,7 @@ module() {
 }
 
 main() {
-	local cmd name
+	local cmd name fd
 	if [[ ${1:-} == --update ]]; then UPDATE=1; shift; fi
 	cmd=${1:-}
 	(($#)) && shift
@@ -581,6 +587,18 @@ main() {
 	kver | kdir | config)
 		ensure "${1:?NAME}"
 		get "$1" "${cmd^^}" ;;
+	apt-config)
+		# The APT_CONFIG file of an arm64 kernel's apt state (its lists fetched again when a week old), under the
+		# lock prepare takes; nothing for a kernel the host's apt (or its build root's) serves. The kernel
+		# itself is not prepared: its -dbg package needs only the lists.
+		known "${1:?NAME}"
+		if [[ -n ${ARM64_SUITE[$1]:-} ]]; then
+			exec {fd}>>"$CACHE/.lock"
+			flock "$fd"
+			arm64_apt "${ARM64_SUITE[$1]}"
+			exec {fd}>&-
+			echo "$APT_CONF"
+		fi ;;
 	build-root)
 		ensure "${1:?NAME}"
 		get "$1" BUILD_ROOT || true ;;

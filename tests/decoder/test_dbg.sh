@@ -7,6 +7,12 @@
 #   without TRACE: build/vm-e2e-$STACKMAP_KERNEL/trace.dat (the vm-e2e suite's
 #   recording on that kernel, as tests/run-tests.sh runs it per kernel);
 #   output in build/decoder-dbg[-$STACKMAP_KERNEL]
+#   An arm64 trace is symbolized on this host the same way (libdw and
+#   eu-addr2line read any ELF machine), its -dbg package fetched through
+#   the arm64 kernel's apt state: the arm64 fixture, by hand,
+#     STACKMAP_KERNEL=6.12-arm64 tests/decoder/test_dbg.sh \
+#         tests/fixtures/traces/arm64/views.dat
+#   (1.03 GB download, 6.6 GB unpacked; the vmlinux and 9p modules kept).
 #
 # The kernel release is the trace's uname (trace-cmd report --uname).  The
 # package linux-image-RELEASE-dbg is downloaded once (apt-get download,
@@ -70,11 +76,18 @@ find_ko() {
 }
 
 # download PACKAGE: apt-get download into CACHE, in the kernel's build root when it has one (the host's apt
-# state does not see trixie-backports: tests/kernels.sh newest).
+# state does not see trixie-backports: tests/kernels.sh newest), through its own apt state for an arm64 kernel
+# (the host's knows no arm64 package: tests/kernels.sh apt-config).
 download() {
-	local br=""
-	[[ -z ${STACKMAP_KERNEL:-} ]] || br=$("$ROOT/tests/kernels.sh" build-root "$STACKMAP_KERNEL")
-	if [[ -n $br ]]; then
+	local br="" conf=""
+	if [[ -n ${STACKMAP_KERNEL:-} ]]; then
+		conf=$("$ROOT/tests/kernels.sh" apt-config "$STACKMAP_KERNEL")
+		[[ -n $conf ]] || br=$("$ROOT/tests/kernels.sh" build-root "$STACKMAP_KERNEL")
+	fi
+	if [[ -n $conf ]]; then
+		chown _apt "$CACHE" 2>/dev/null || true
+		(cd "$CACHE" && APT_CONFIG=$conf apt-get download "$1")
+	elif [[ -n $br ]]; then
 		"$ROOT/tests/roots.sh" run "$br" --bind "$CACHE" -- \
 			bash -c 'cd "$1" && apt-get download -q -o APT::Sandbox::User=root "$2"' download "$CACHE" "$1"
 	else
