@@ -114,6 +114,9 @@ decoder-outputs     opt-in                   tests/decoder/test_outputs.sh
 # opt-in while it still finds one silent decode (a zstd chunk that decompresses into records libtraceevent
 # reads consistently: trace-cmd's chunks carry no checksum), and for its 3-6 minutes
 decoder-corruption  opt-in                   tests/decoder/test_corruption.py
+# the reverse: the arm64 fgdecode and plugin, cross-built and run under qemu-user, on the x86-64 fixtures, equal
+# to the host's; opt-in for its 2 minutes of qemu-user and the arm64 cross compiler and sysroot it needs
+decoder-arm64       opt-in                   tests/arm64/test_decode.sh
 # the arm64 fixture symbolized with Debian's arm64 -dbg vmlinux and modules (file:line, inlined frames) against
 # eu-addr2line; opt-in for its first run's 1 GB download (105 s; 3 s after)
 decoder-dbg-arm64   opt-in                   STACKMAP_KERNEL=6.12-arm64 tests/decoder/test_dbg.sh tests/fixtures/traces/arm64/views.dat
