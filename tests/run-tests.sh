@@ -89,6 +89,10 @@ decoder-identity    once                     tests/decoder/test_identity.sh $E2E
 # the arm64 fixture read here: every output equal to the arm64 build's decode under qemu-user (committed), the
 # guest's stack_map and the plugin agreeing; no arm64 toolchain needed (tests/decoder/test_cross_arch.sh)
 decoder-cross-arch  once                     tests/decoder/test_cross_arch.sh
+# bytes of a trace's headers, options and CPU data changed one at a time, on a v7 zstd and a v6 trace: each decode
+# gives every event, refuses in one line, or says what it lost (tests/decoder/test_corruption.py); here its fixed
+# sample of 300 positions a trace (about a minute on 2 cores), CASES=0 for every position (3-5 minutes)
+decoder-corruption  once                     tests/decoder/test_corruption.py
 # trixie's userland: build, unit suites, trace-cmd 3.3.1 recordings decoded by both userlands, the decoder
 # suites on the vm-e2e@6.1 recording with its build
 userland            once                     tests/test_userland.sh trixie $E2E_TRACE
@@ -109,11 +113,6 @@ fuzz-smoke          once                     make -C tests/fuzz run SECONDS=\${F
 # 138-229 s a CI run near its time limit spends better on kernels: run it by name before changing an output or
 # the pipeline
 decoder-outputs     opt-in                   tests/decoder/test_outputs.sh
-# every byte of a trace's headers and options and a sample of its CPU data changed, on a v7 zstd and a v6 trace:
-# each decode gives every event, refuses in one line, or says what it lost (tests/decoder/test_corruption.py);
-# opt-in while it still finds one silent decode (a zstd chunk that decompresses into records libtraceevent
-# reads consistently: trace-cmd's chunks carry no checksum), and for its 3-6 minutes
-decoder-corruption  opt-in                   tests/decoder/test_corruption.py
 # the reverse: the arm64 fgdecode and plugin, cross-built and run under qemu-user, on the x86-64 fixtures, equal
 # to the host's; opt-in for its 2 minutes of qemu-user and the arm64 cross compiler and sysroot it needs
 decoder-arm64       opt-in                   tests/arm64/test_decode.sh
