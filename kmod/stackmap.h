@@ -84,25 +84,6 @@ bool stackmap_define_event_is(const void *data);
 void stackmap_define_committed(const void *entry);
 u16 stackmap_function_owner(void);
 
-void stackmap_record(const struct stackmap_skip *skip, u16 owner,
-		     bool unpinned);
-
-/**
- * struct stackmap_hook - what an attached tracepoint's probe records with
- * @skip: the tracepoint's iterator, trimmed from stacks
- * @owner: the event's id, recorded with every stack
- *
- * The first member of stackmap_attach.c's attached tracepoint, whose
- * address is the data stackmap_probe() is registered with.
- */
-struct stackmap_hook {
-	struct stackmap_skip skip;
-	u16 owner;
-};
-
-void stackmap_probe(void *data);
-bool stackmap_hook_unpinned(const struct stackmap_hook *hook);
-void stackmap_hook_unpin(const struct stackmap_hook *hook);
 bool stackmap_record_unpinned(void);
 void stackmap_new_epoch(bool define_now);
 void stackmap_stats_sum(struct stackmap_stats *sum);

@@ -20,6 +20,7 @@
 #include <linux/uaccess.h>
 
 #include "stackmap.h"
+#include "stackmap_capture.h"
 
 /*
  * Typed probes need the tracepoint's own stub (struct tracepoint's
@@ -38,23 +39,23 @@
 
 /**
  * struct stackmap_attached - one attached tracepoint
- * @hook: what stackmap_probe() records with (the iterator trimmed, the
- *	event's id); first, so that the attached tracepoint's address is the
- *	hook's, the data stackmap_probe() is registered with
  * @list: in stackmap_attached_list
  * @file: the event's top-level file, held (trace_get_event_file()) so that
  *	the event, and a module that defines it, stay while attached
  * @tp: the event's tracepoint
+ * @skip: the tracepoint's iterator, trimmed from stacks
+ * @owner: the event's id, recorded with every stack
  * @typed: attached through the tracepoint's typed stub ("Typed probes")
  * @ops: typed: the ftrace_ops on the stub's entry
  * @pin: typed: its address is the data of the pinning registration
  * @name: "system:event", as the kernel spells it
  */
 struct stackmap_attached {
-	struct stackmap_hook hook;
 	struct list_head list;
 	struct trace_event_file *file;
 	struct tracepoint *tp;
+	struct stackmap_skip skip;
+	u16 owner;
 	bool typed;
 #ifdef SM_TYPED_PROBES
 	struct ftrace_ops ops;
@@ -341,26 +342,36 @@ static void stackmap_pin_unregister(struct stackmap_attached *a)
 }
 #endif
 
-/* The attached tracepoint is registered with stackmap_probe() as its hook. */
-static_assert(offsetof(struct stackmap_attached, hook) == 0);
-
-bool stackmap_hook_unpinned(const struct stackmap_hook *hook)
-{
-	return stackmap_unpinned(container_of(hook, struct stackmap_attached,
-					      hook), false);
-}
-
-void stackmap_hook_unpin(const struct stackmap_hook *hook)
-{
-	stackmap_unpin(container_of(hook, struct stackmap_attached, hook));
-}
-
-/* kCFI (stackmap_probe()): the untyped probe would trap at the first hit. */
+/*
+ * Tracepoint probe.  Called with the tracepoint's own arguments after @data;
+ * it uses none of them, so one probe serves every tracepoint prototype
+ * (the calling convention passes them in registers the probe ignores).
+ *
+ * Not under kCFI (CONFIG_CFI_CLANG; CONFIG_CFI from 6.18; x86-64 and arm64
+ * alike, Android's arm64 kernels among them): there every indirect call
+ * checks that the callee has the pointer's exact type, and a tracepoint
+ * calls its probes through its own prototype, so this probe would trap at
+ * the first hit.  Such kernels attach through typed probes instead (below).
+ */
 #if defined(CONFIG_CFI_CLANG) || defined(CONFIG_CFI)
 #define SM_UNTYPED_PROBES_TRAP	true
 #else
 #define SM_UNTYPED_PROBES_TRAP	false
 #endif
+
+/* The capture is inlined here: one frame of this module under the walk. */
+static void stackmap_probe(void *data)
+{
+	struct stackmap_attached *a = data;
+	bool unpinned;
+
+	if (stackmap_bench_stop(SM_STAGE_DISPATCH))
+		return;
+	unpinned = stackmap_unpinned(a, false);
+	if (!stackmap_bench_stop(SM_STAGE_PIN))
+		stackmap_record(&a->skip, a->owner, unpinned);
+	stackmap_unpin(a);
+}
 
 /* What records for @a: the typed stub, or stackmap_probe(). */
 static void *stackmap_probe_fn(const struct stackmap_attached *a)
@@ -468,11 +479,12 @@ static int notrace stackmap_recursion_trylock(unsigned long ip,
  * The stack record of a typed hit, under ftrace's recursion lock (the
  * stub's ftrace_ops has no FTRACE_OPS_FL_RECURSION): a hit that recursed is
  * dropped and counted.  It only records: the caller unpins, whatever
- * happened here.
+ * happened here.  Inlined into stackmap_stub_func(), so that the stub's
+ * hook is the one frame of this module under the walk (stackmap_capture.h).
  */
-static void notrace stackmap_typed_record(struct stackmap_attached *a,
-					  unsigned long ip,
-					  unsigned long parent_ip)
+static __always_inline void stackmap_typed_record(struct stackmap_attached *a,
+						  unsigned long ip,
+						  unsigned long parent_ip)
 {
 	int bit = stackmap_recursion_trylock(ip, parent_ip);
 	bool unpinned;
@@ -484,7 +496,7 @@ static void notrace stackmap_typed_record(struct stackmap_attached *a,
 	}
 	unpinned = stackmap_unpinned(a, true);
 	if (!stackmap_bench_stop(SM_STAGE_PIN))
-		stackmap_record(&a->hook.skip, a->hook.owner, unpinned);
+		stackmap_record(&a->skip, a->owner, unpinned);
 	ftrace_test_recursion_unlock(bit);
 }
 
@@ -638,11 +650,11 @@ static void stackmap_iterator_range(struct stackmap_attached *a)
 {
 	void *stub = stackmap_stub(a);
 
-	a->hook.skip.start = (unsigned long)a->tp->iterator;
-	a->hook.skip.size = stackmap_symbol_size(a->tp->iterator);
-	a->hook.skip.mode = SM_SKIP_ONE;
-	a->hook.skip.stub_start = (unsigned long)stub;
-	a->hook.skip.stub_size = stackmap_symbol_size(stub);
+	a->skip.start = (unsigned long)a->tp->iterator;
+	a->skip.size = stackmap_symbol_size(a->tp->iterator);
+	a->skip.mode = SM_SKIP_ONE;
+	a->skip.stub_start = (unsigned long)stub;
+	a->skip.stub_size = stackmap_symbol_size(stub);
 }
 
 /*
@@ -747,10 +759,10 @@ static int stackmap_find_event(const char *name, struct stackmap_attached *a)
 	if (stackmap_event_attached(call))
 		goto fail;
 	a->tp = call->tp;
-	a->hook.owner = call->event.type;
+	a->owner = call->event.type;
 	snprintf(a->name, sizeof(a->name), "%s:%s", call->class->system,
 		 trace_event_name(call));
-	ret = stackmap_owner_register(a->hook.owner, a->name);
+	ret = stackmap_owner_register(a->owner, a->name);
 	if (ret)
 		goto fail;
 	return 0;

@@ -16,6 +16,7 @@
 #include <linux/trace_recursion.h>
 
 #include "stackmap.h"
+#include "stackmap_capture.h"
 #include "stackmap_trace.h"
 
 #define SM_GLOB_MAX	128

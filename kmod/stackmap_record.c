@@ -10,6 +10,7 @@
 #include <linux/trace_events.h>
 
 #include "stackmap.h"
+#include "stackmap_capture.h"
 #include "stackmap_instance.h"
 #include "stackmap_trace.h"
 
@@ -22,7 +23,6 @@
  * context's bits and still nest.
  */
 #define SM_NESTING	4
-#define SM_CAPTURE	(STACKMAP_MAX_DEPTH + 8)
 
 struct stackmap_buffers {
 	unsigned long ips[SM_NESTING][SM_CAPTURE];
@@ -46,7 +46,7 @@ static DEFINE_PER_CPU(int, stackmap_nesting);
  * So one hit costs one capture, and at most one more for each tracepoint
  * hit inside its walk, whatever is hooked.
  */
-static DEFINE_PER_CPU(unsigned int, stackmap_capturing);
+DEFINE_PER_CPU(unsigned int, stackmap_capturing);
 /*
  * Per nesting level: the consumers (bits, SM_CONSUMER_*) whose buffers took
  * the stack_define, and those that took the stack_cookie, last emitted at
@@ -95,6 +95,14 @@ static DEFINE_PER_CPU(bool[SM_NESTING], stackmap_define_after);
  * event, so its stack record must pair with no event (stackmap_attach.c).
  */
 static DEFINE_PER_CPU(bool[SM_NESTING], stackmap_unpinned_now);
+
+/* Leave the nesting level stackmap_hit_begin() entered; preemption back on. */
+static void stackmap_hit_out(void)
+{
+	barrier();
+	this_cpu_dec(stackmap_nesting);
+	preempt_enable_notrace();
+}
 
 /* The nesting level of the stackmap_record() running on this CPU, or -1. */
 static int stackmap_level(void)
@@ -491,77 +499,75 @@ static void stackmap_emit(const unsigned long *ips, u32 depth, u32 info,
 		stackmap_define(cookie, ips, depth, info, level);
 }
 
-/* The context a capture runs in, 0 to 3: task, softirq, hard IRQ, NMI. */
-static unsigned int stackmap_context(void)
-{
-	if (in_nmi())
-		return 3;
-	if (in_hardirq())
-		return 2;
-	return in_serving_softirq() ? 1 : 0;
-}
-
-/*
- * stack_trace_save() into @ips, noted in stackmap_capturing; @transition: a
- * second capture in a context already capturing is allowed.
- * Return: the number of frames, or -1 for a capture made from inside a
- * capture of the same context (see stackmap_capturing).  Inlined: a frame
- * of this module under stack_trace_save() costs the walk two module
- * lookups (stackmap_probe()).
+/**
+ * stackmap_hit_begin() - start recording the stack of the current traced hit
+ * @hit: filled with the capture buffer and nesting level to record with
+ * @unpinned: the task was not kept on the CPU of its event: its stack
+ *	record is flagged so that no event takes it, and so is the next one
+ *	of every consumer on every CPU (stackmap_unpinned_hit())
+ *
+ * Context: any, NMI included.  Disables preemption, so that even a
+ * preemptible tracepoint (faultable syscall tracepoints, PREEMPT_RT) never
+ * shares a per-CPU buffer, until stackmap_hit_end().  Return: true when the
+ * hit may capture into @hit->ips; false when it nests too deep, which is
+ * counted (nested) and ended here: the hit then leaves its event without a
+ * stack record and the next stack record of every consumer on this CPU is
+ * flagged (stackmap_consumers_debt()).
  */
-static __always_inline int stackmap_capture(unsigned long *ips,
-					    bool transition)
+bool stackmap_hit_begin(struct stackmap_hit *hit, bool unpinned)
 {
-	unsigned int ctx = stackmap_context(), bit = BIT(ctx), capturing;
-	int nr;
-
-	capturing = this_cpu_read(stackmap_capturing);
-	if (capturing & bit) {
-		bit = BIT(ctx + 4);
-		if (!transition || (capturing & bit))
-			return -1;
-	}
-	/*
-	 * An interrupt between the read and here runs in another context and
-	 * leaves the word as it found it.
-	 */
-	this_cpu_or(stackmap_capturing, bit);
-	nr = stack_trace_save(ips, SM_CAPTURE, 0);
-	this_cpu_and(stackmap_capturing, ~bit);
-	return nr;
-}
-
-/* stackmap_record(), inlined into it and into stackmap_probe(). */
-static __always_inline void stackmap_record_hit(const struct stackmap_skip *skip,
-						u16 owner, bool unpinned)
-{
-	unsigned int nr, first, depth;
-	unsigned long *ips;
-	u16 flags = 0;
-	int level, ret;
+	int level;
 
 	preempt_disable_notrace();
 	stackmap_test_sleep_in_probe();
 	level = this_cpu_inc_return(stackmap_nesting) - 1;
-	/* Pairs with the barrier() before the decrement below. */
+	/* Pairs with the barrier() before the decrement in stackmap_hit_out(). */
 	barrier();
 	if (unpinned)
 		stackmap_unpinned_hit();
 	if (level >= SM_NESTING) {
 		this_cpu_inc(stackmap_stats.nested);
-		goto drop;
+		stackmap_consumers_debt();
+		stackmap_hit_out();
+		return false;
 	}
 	this_cpu_write(stackmap_unpinned_now[level], unpinned);
-	ips = this_cpu_ptr(&stackmap_buffers)->ips[level];
-	ret = stackmap_capture(ips, owner != stackmap_function_owner());
-	if (ret < 0) {
+	hit->ips = this_cpu_ptr(&stackmap_buffers)->ips[level];
+	hit->level = level;
+	return true;
+}
+
+/**
+ * stackmap_hit_end() - record the stack stackmap_capture() took for @hit
+ * @hit: as stackmap_hit_begin() filled it
+ * @nr: what stackmap_capture() returned: frames in @hit->ips, or -1 for a
+ *	capture refused inside a capture of the same context (counted as
+ *	recursion)
+ * @skip: a code range to trim after this module's frames (the tracepoint's
+ *	iterator, the function's ftrace call), or NULL
+ * @owner: trace event id of the event the stack belongs to
+ *
+ * Context: that of stackmap_hit_begin(), which it ends (preemption enabled
+ * again).  Emits stack_define (first use in a recording), then stack_cookie;
+ * or stack_fallback when the map cannot give a cookie.  A stack deeper than
+ * max_depth keeps its innermost frames and is marked
+ * STACKMAP_FLAG_TRUNCATED.  Every outcome is counted in stackmap_stats.  A
+ * hit dropped here leaves its event without a stack record: the next stack
+ * record of every consumer on this CPU is flagged (stackmap_consumers_debt()).
+ */
+void stackmap_hit_end(const struct stackmap_hit *hit, int nr,
+		      const struct stackmap_skip *skip, u16 owner)
+{
+	unsigned int first, depth;
+	u16 flags = 0;
+
+	if (nr < 0) {
 		this_cpu_inc(stackmap_stats.recursion);
 		goto drop;
 	}
-	nr = ret;
 	if (stackmap_bench_stop(SM_STAGE_WALK))
 		goto out;
-	first = stackmap_trim(ips, nr, skip);
+	first = stackmap_trim(hit->ips, nr, skip);
 #ifdef STACKMAP_BENCH_STAGES
 	/* BENCH ONLY: the trim is done even when the hit stops right after. */
 	OPTIMIZER_HIDE_VAR(first);
@@ -578,69 +584,13 @@ static __always_inline void stackmap_record_hit(const struct stackmap_skip *skip
 		flags |= STACKMAP_FLAG_TRUNCATED;
 		this_cpu_inc(stackmap_stats.truncated);
 	}
-	stackmap_emit(ips + first, depth, sm_info(owner, flags), level);
+	stackmap_emit(hit->ips + first, depth, sm_info(owner, flags),
+		      hit->level);
 	goto out;
 drop:
 	stackmap_consumers_debt();
 out:
-	barrier();
-	this_cpu_dec(stackmap_nesting);
-	preempt_enable_notrace();
-}
-
-/**
- * stackmap_record() - record the stack of the current traced hit
- * @skip: a code range to trim after this module's frames (the tracepoint's
- *	iterator), or NULL
- * @owner: trace event id of the event the stack belongs to
- * @unpinned: the task was not kept on the CPU of its event: its stack
- *	record is flagged so that no event takes it, and so is the next one
- *	of every consumer on every CPU (stackmap_unpinned_hit())
- *
- * Context: any, NMI included.  Disables preemption itself, so that even a
- * preemptible tracepoint (faultable syscall tracepoints, PREEMPT_RT) never
- * shares a per-CPU buffer.  Emits stack_define (first use in a recording),
- * then stack_cookie; or stack_fallback when the map cannot give a cookie.
- * A stack deeper than max_depth keeps its innermost frames and is marked
- * STACKMAP_FLAG_TRUNCATED.  Every outcome is counted in stackmap_stats.  A
- * hit dropped here leaves its event without a stack record: the next stack
- * record of every consumer on this CPU is flagged (stackmap_consumers_debt()).
- */
-void stackmap_record(const struct stackmap_skip *skip, u16 owner,
-		     bool unpinned)
-{
-	stackmap_record_hit(skip, owner, unpinned);
-}
-
-/**
- * stackmap_probe() - the tracepoint probe of an attached event
- * @data: the &struct stackmap_hook it was registered with
- *
- * Called by the tracepoint, after the event's own probe, with the
- * tracepoint's arguments after @data; it uses none of them, so one probe
- * serves every tracepoint prototype (the calling convention passes them in
- * registers the probe ignores).  Not under kCFI (CONFIG_CFI_CLANG,
- * CONFIG_CFI): there every indirect call checks the callee's exact type, so
- * this probe would trap at the first hit; such kernels attach through typed
- * probes (stackmap_attach.c).
- *
- * Defined here, with the capture inlined, so that the stack walk passes
- * through one frame of this module, not two: the unwinder looks every
- * module frame up twice (__module_address() for its ORC entry and for
- * kernel_text_address()), which cost about 500 instructions a frame on
- * 7.3.4 (tests/bench/RESULTS-newest.md, stage 2).
- */
-void stackmap_probe(void *data)
-{
-	const struct stackmap_hook *hook = data;
-	bool unpinned;
-
-	if (stackmap_bench_stop(SM_STAGE_DISPATCH))
-		return;
-	unpinned = stackmap_hook_unpinned(hook);
-	if (!stackmap_bench_stop(SM_STAGE_PIN))
-		stackmap_record_hit(&hook->skip, hook->owner, unpinned);
-	stackmap_hook_unpin(hook);
+	stackmap_hit_out();
 }
 
 /**
