@@ -23,8 +23,9 @@ LDFLAGS += -fsanitize=address,undefined
 endif
 # A missing -dev package is named here, not by a compiler that cannot find a
 # header (bookworm's libtracecmd.pc requires libtracefs, which
-# libtracecmd-dev does not pull in).
-ifeq ($(filter clean,$(MAKECMDGOALS)),)
+# libtracecmd-dev does not pull in).  Not for clean, nor for print-*
+# targets, which say what to install.
+ifeq ($(filter clean print-%,$(MAKECMDGOALS)),)
 PKGS_MISSING := $(shell pkg-config --print-errors --exists $(PKGS) 2>&1 | sed -n "s/.*Package '\{0,1\}\([^ ']*\)'\{0,1\}.* not found.*/\1/p" | sort -u)
 ifneq ($(strip $(PKGS_MISSING)),)
 $(error pkg-config finds no $(PKGS_MISSING) (needed by $(PKGS)): install the -dev packages, tests/install-deps.sh lists them)
