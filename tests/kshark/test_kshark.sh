@@ -17,22 +17,25 @@
 #      KernelShark without a crash (the panel is deleted before the plugin
 #      is unloaded).
 #
-# Packages: kernelshark, libkshark-dev, libjson-c-dev, qtbase5-dev, xvfb,
-# xdotool, imagemagick; as root the missing ones are installed (apt-get
-# install -y), otherwise the test says which are missing and fails.
+# Packages: kernelshark, libkshark-dev, libjson-c-dev, pkg-config, xvfb, xdotool,
+# imagemagick, python3, and the -dev package of the Qt KernelShark's own
+# widgets use (qtbase5-dev for KernelShark 2.2 in bookworm, qt6-base-dev for
+# 2.4 in trixie); as root the missing ones are installed (apt-get install
+# -y), otherwise the test says which are missing and fails.
 set -uo pipefail
 
 cd "$(dirname "$0")/../.." || exit 2
 OUT=build/kshark
 FIXTURES=(tests/fixtures/traces/views.dat tests/fixtures/traces/kstack.dat)
-PKGS=(kernelshark libkshark-dev libjson-c-dev qtbase5-dev xvfb xdotool imagemagick)
+PKGS=(kernelshark libkshark-dev libjson-c-dev pkg-config xvfb xdotool imagemagick python3)
 fails=0
 
 fail() { echo "FAIL: $*" >&2; fails=$((fails + 1)); }
 
+# install_missing PACKAGE...: those not installed, as root; 1 when that cannot be done.
 install_missing() {
 	local p missing=()
-	for p in "${PKGS[@]}"; do
+	for p in "$@"; do
 		dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing+=("$p")
 	done
 	((${#missing[@]})) || return 0
@@ -41,8 +44,17 @@ install_missing() {
 		return 1
 	fi
 	echo "test_kshark: installing ${missing[*]}"
-	DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends "${missing[@]}" >"$OUT/apt.log" 2>&1 ||
+	DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends "${missing[@]}" >>"$OUT/apt.log" 2>&1 ||
 		{ echo "test_kshark: apt-get install failed, see $OUT/apt.log" >&2; return 1; }
+}
+
+# qt_dev: the -dev package of the Qt KernelShark's widgets are built with,
+# which kshark/Makefile builds the plugin with (another Qt crashes).
+qt_dev() {
+	case $(make -s -C kshark print-qt 2>/dev/null) in
+	Qt6) echo qt6-base-dev ;;
+	*) echo qtbase5-dev ;;
+	esac
 }
 
 # wait_for SECONDS COMMAND...: until COMMAND succeeds; 1 when it never did.
@@ -175,7 +187,8 @@ main() {
 	local t
 	mkdir -p "$OUT" || exit 2
 	rm -rf "$OUT"/gui-*
-	install_missing || exit 1
+	rm -f "$OUT/apt.log"
+	install_missing "${PKGS[@]}" && install_missing "$(qt_dev)" || exit 1
 	nice -n 19 make -s -C kshark >"$OUT/build.log" 2>&1 || { cat "$OUT/build.log" >&2; echo "FAIL: make -C kshark" >&2; exit 1; }
 	[[ -x decoder/fgdecode ]] || nice -n 19 make -s decoder >>"$OUT/build.log" 2>&1 || { echo "FAIL: make decoder" >&2; exit 1; }
 	for t in "${FIXTURES[@]}"; do check_dump "$t"; done
