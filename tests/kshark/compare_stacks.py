@@ -22,7 +22,9 @@ and its "<no stack: the recording of this CPU ends here>" (the panel says
 import re
 import sys
 
-EVENT = re.compile(r'\[(\d+)\]\s+(\d+\.\d+): ([\w:]+):')
+# "[CPU] TS: EVENT:", or "[CPU] FLAGS TS: EVENT:" where libtracecmd 1.5 and
+# later give fgdecode the latency flags (trixie).
+EVENT = re.compile(r'\[(\d+)\]\s+(?:[^\s:]+\s+)?(\d+\.\d+): ([\w:]+):')
 MODULE = re.compile(r' \[[^\]]+\](?= \()')
 
 
