@@ -46,6 +46,21 @@ static void put_str(struct trace_seq *s, const char *p, int len)
 	trace_seq_putc(s, '\0');
 }
 
+/*
+ * The unit of a number label whose field is in @unit (weight_unit()):
+ * pprof's name of a time unit, as pprof.c's sample types; "count" for a
+ * plain number, since pprof drops a number label that has neither a value
+ * other than 0 nor a unit (the protocol buffer cannot tell it from none),
+ * and go tool pprof shows no unit it does not know, and matches
+ * -tagfocus KEY=N on it as on a number without one.
+ */
+static const char *label_unit(const char *unit)
+{
+	if (!strcmp(unit, "ns"))
+		return "nanoseconds";
+	return *unit ? unit : "count";
+}
+
 static void put_num(struct trace_seq *s, int64_t v, const char *unit)
 {
 	int i;
@@ -53,8 +68,7 @@ static void put_num(struct trace_seq *s, int64_t v, const char *unit)
 	trace_seq_putc(s, 'n');
 	for (i = 0; i < 8; i++)
 		trace_seq_putc(s, (char)((uint64_t)v >> (8 * i)));
-	/* pprof's name of a time unit, as pprof.c's sample types. */
-	trace_seq_puts(s, strcmp(unit, "ns") ? unit : "nanoseconds");
+	trace_seq_puts(s, label_unit(unit));
 	trace_seq_putc(s, '\0');
 }
 

@@ -11,8 +11,9 @@
  *    gfp_flags "GFP_KERNEL|__GFP_ZERO");
  *  - another number: a number label, signed where the format says so,
  *    with weight_unit()'s unit of its name ("bytes" for bytes_alloc,
- *    bytes_req, len, size; "nanoseconds" for runtime, delay, *_ns; none
- *    otherwise);
+ *    bytes_req, len, size; "nanoseconds" for runtime, delay, *_ns;
+ *    "count" otherwise: pprof drops a number label of value 0 that has no
+ *    unit, as next_pid 0 of a switch to the idle task);
  *  - left out: addresses (a pointer type, a long, a field the format casts
  *    to a pointer, as kmalloc's call_site and ptr: one value per event, no
  *    use as a label), other arrays, fields the record is too short for.

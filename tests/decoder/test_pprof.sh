@@ -14,8 +14,9 @@
 #              bytes_alloc=NB (a number in bytes; N alone, without the unit,
 #              matches nothing) keeps as many events as fgdecode -F
 #              'kmalloc: bytes_alloc == N'; its gfp_flags as trace-cmd report
-#              -N prints them keep as many as -F on the raw value; -tags
-#              lists them
+#              -N prints them keep as many as -F on the raw value;
+#              -tagfocus next_pid=0 (a switch to the idle task) keeps as
+#              many as -F 'sched_switch: next_pid == 0'; -tags lists them
 #   merge      the profiles of CPU 0 and CPU 1 (--cpu), merged by
 #              go tool pprof -proto, have the stacks of the whole trace
 #   stdout     --pprof - writes the same profile to standard output
@@ -175,6 +176,12 @@ test_fields() {
 	got=$(count_focus "gfp_flags=^$(sed 's/[|+.]/\\&/g' <<<"$printed")\$")
 	[[ -n $want && $want -gt 0 && $want == "$got" ]] ||
 		why+="gfp_flags $printed ($g): fgdecode -F counts '$want' events, -tagfocus '$got'; "
+	# A number without a unit of its own, 0: pprof drops such a label
+	# unless it has a unit ("count").
+	want=$(count_top -F "sched_switch: next_pid == 0")
+	got=$(count_focus "next_pid=0")
+	[[ -n $want && $want -gt 0 && $want == "$got" ]] ||
+		why+="next_pid 0: fgdecode -F counts '$want' events, -tagfocus next_pid=0 '$got'; "
 	pprof -tags "$PROFILE" >"$TMP/tags"
 	for key in bytes_alloc gfp_flags; do
 		grep -q "^ *$key: Total" "$TMP/tags" || why+="-tags lists no $key; "
