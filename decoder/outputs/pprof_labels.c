@@ -32,9 +32,9 @@ static bool taken(const char *name)
 	       !strcmp(name, "pid") || !strcmp(name, "cpu");
 }
 
-static void put_key(struct trace_seq *s, const char *name)
+static void put_key(struct trace_seq *s, const char *name, const char *tail)
 {
-	trace_seq_printf(s, "%s%s", taken(name) ? "field_" : "", name);
+	trace_seq_printf(s, "%s%s%s", taken(name) ? "field_" : "", name, tail);
 	trace_seq_putc(s, '\0');
 }
 
@@ -95,10 +95,10 @@ static int symbolic_index(const struct symbolic_field *sf, int n,
 	return -1;
 }
 
-/* Append @f's label to @s, if it gets one; return whether it did. */
-static bool put_field(struct trace_seq *s, struct tep_event *event,
-		      struct tep_format_field *f, struct tep_record *r,
-		      const struct symbolic_field *sf, int nr_sf)
+/* Append @f's labels to @s, if it gets any; return how many (0-2). */
+static int put_field(struct trace_seq *s, struct tep_event *event,
+		     struct tep_format_field *f, struct tep_record *r,
+		     const struct symbolic_field *sf, int nr_sf)
 {
 	int k = symbolic_index(sf, nr_sf, f), len;
 	struct trace_seq dummy;
@@ -109,27 +109,30 @@ static bool put_field(struct trace_seq *s, struct tep_event *event,
 		p = tep_get_field_raw(&dummy, event, f->name, r, &len, 0);
 		trace_seq_destroy(&dummy);
 		if (!p)
-			return false;
-		put_key(s, f->name);
+			return 0;
+		put_key(s, f->name, "");
 		put_str(s, p, len);
-		return true;
+		return 1;
 	}
 	if ((f->flags & (TEP_FIELD_IS_ARRAY | TEP_FIELD_IS_DYNAMIC)) ||
 	    f->size < 1 || f->size > 8 || f->offset + f->size > r->size)
-		return false;
+		return 0;
 	if (k >= 0) {
-		put_key(s, f->name);
+		/* As printed under its name, the number under NAME_raw. */
+		put_key(s, f->name, "");
 		trace_seq_putc(s, 's');
 		symbolic_print(s, event, &sf[k], r);
 		trace_seq_putc(s, '\0');
-		return true;
+		put_key(s, f->name, "_raw");
+		put_num(s, read_num(event->tep, r, f), weight_unit(f->name));
+		return 2;
 	}
 	if ((f->flags & (TEP_FIELD_IS_POINTER | TEP_FIELD_IS_LONG)) ||
 	    symbolic_is_address(event, f))
-		return false;
-	put_key(s, f->name);
+		return 0;
+	put_key(s, f->name, "");
 	put_num(s, read_num(event->tep, r, f), weight_unit(f->name));
-	return true;
+	return 1;
 }
 
 static int cmp_set(const void *a, const void *b)

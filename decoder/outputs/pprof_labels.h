@@ -7,8 +7,14 @@
  *  - a string (char[N], __data_loc char[]): a string label, up to its NUL
  *    (sched_switch's prev_comm, next_comm);
  *  - a field the format prints through __print_flags/__print_symbolic
- *    (symbolic.h): a string label of what it prints (prev_state "R+",
- *    gfp_flags "GFP_KERNEL|__GFP_ZERO");
+ *    (symbolic.h): two labels, a string label of what it prints under its
+ *    name (prev_state "R+", gfp_flags "GFP_KERNEL|__GFP_ZERO") and a
+ *    number label of its value under NAME_raw (prev_state_raw 0,
+ *    gfp_flags_raw 3520), the number as another number below.  Two keys,
+ *    not a string and a number under one: go tool pprof -tags lists a
+ *    key's string and number values in one table, each sample counted
+ *    twice there, and -tagfocus can then pick either by key
+ *    (-tagfocus 'gfp_flags=^GFP_KERNEL$', -tagfocus gfp_flags_raw=3264);
  *  - another number: a number label, signed where the format says so,
  *    with weight_unit()'s unit of its name ("bytes" for bytes_alloc,
  *    bytes_req, len, size; "nanoseconds" for runtime, delay, *_ns;

@@ -14,9 +14,11 @@
 #              bytes_alloc=NB (a number in bytes; N alone, without the unit,
 #              matches nothing) keeps as many events as fgdecode -F
 #              'kmalloc: bytes_alloc == N'; its gfp_flags as trace-cmd report
-#              -N prints them keep as many as -F on the raw value;
-#              -tagfocus next_pid=0 (a switch to the idle task) keeps as
-#              many as -F 'sched_switch: next_pid == 0'; -tags lists them
+#              -N prints them keep as many as -F on the raw value, and so
+#              does -tagfocus gfp_flags_raw=RAW; -tagfocus prev_state_raw=0
+#              and next_pid=0 (a switch to the idle task) keep as many as
+#              -F on sched_switch's prev_state == 0 and next_pid == 0;
+#              -tags lists them
 #   merge      the profiles of CPU 0 and CPU 1 (--cpu), merged by
 #              go tool pprof -proto, have the stacks of the whole trace
 #   stdout     --pprof - writes the same profile to standard output
@@ -176,6 +178,15 @@ test_fields() {
 	got=$(count_focus "gfp_flags=^$(sed 's/[|+.]/\\&/g' <<<"$printed")\$")
 	[[ -n $want && $want -gt 0 && $want == "$got" ]] ||
 		why+="gfp_flags $printed ($g): fgdecode -F counts '$want' events, -tagfocus '$got'; "
+	# Its raw value, a number label beside it.
+	got=$(count_focus "gfp_flags_raw=$((g))")
+	[[ $want == "$got" ]] ||
+		why+="gfp_flags $((g)): fgdecode -F counts '$want' events, -tagfocus gfp_flags_raw=$((g)) '$got'; "
+	# prev_state 0 (TASK_RUNNING, printed R or R+): the raw value 0 kept.
+	want=$(count_top -F "sched_switch: prev_state == 0")
+	got=$(count_focus "prev_state_raw=0")
+	[[ -n $want && $want -gt 0 && $want == "$got" ]] ||
+		why+="prev_state 0: fgdecode -F counts '$want' events, -tagfocus prev_state_raw=0 '$got'; "
 	# A number without a unit of its own, 0: pprof drops such a label
 	# unless it has a unit ("count").
 	want=$(count_top -F "sched_switch: next_pid == 0")
@@ -183,7 +194,7 @@ test_fields() {
 	[[ -n $want && $want -gt 0 && $want == "$got" ]] ||
 		why+="next_pid 0: fgdecode -F counts '$want' events, -tagfocus next_pid=0 '$got'; "
 	pprof -tags "$PROFILE" >"$TMP/tags"
-	for key in bytes_alloc gfp_flags; do
+	for key in bytes_alloc gfp_flags gfp_flags_raw prev_state prev_state_raw; do
 		grep -q "^ *$key: Total" "$TMP/tags" || why+="-tags lists no $key; "
 	done
 	check fields "$why"
