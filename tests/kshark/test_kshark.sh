@@ -22,6 +22,8 @@
 # widgets use (qtbase5-dev for KernelShark 2.2 in bookworm, qt6-base-dev for
 # 2.4 in trixie); as root the missing ones are installed (apt-get install
 # -y), otherwise the test says which are missing and fails.
+# tests/kshark/test_kshark_root.sh runs it in a fresh root of another Debian
+# release (trixie).
 set -uo pipefail
 
 cd "$(dirname "$0")/../.." || exit 2
