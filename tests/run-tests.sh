@@ -122,6 +122,9 @@ decoder-dbg-arm64   opt-in                   STACKMAP_KERNEL=6.12-arm64 tests/de
 # the KernelShark plugin's stacks against fgdecode's, then KernelShark itself under Xvfb (a click, the panel's
 # text, a screenshot); opt-in: it installs kernelshark, libkshark-dev and Qt's -dev packages (about 30 s after)
 kshark              opt-in                   tests/kshark/test_kshark.sh $E2E_TRACE
+# the same in a fresh trixie root, with trixie's KernelShark 2.4.0 (Qt 6): the plugin built there, KernelShark
+# under the root's Xvfb; opt-in (about 65 s with apt's downloads cached in the roots' cache)
+kshark-trixie       opt-in                   tests/kshark/test_kshark_root.sh trixie $E2E_TRACE
 debug-kernel        debug                    tests/kernels.sh prepare $DEBUG_KERNEL
 vm-debug            debug                    STACKMAP_KERNEL=$DEBUG_KERNEL tests/vm/test_debug.sh
 vm-lockdown         debug                    STACKMAP_KERNEL=$DEBUG_KERNEL tests/vm/test_lockdown.sh
