@@ -6,7 +6,7 @@
 # under build/, plus diff and map.  Standard output, standard error (the summary) and the exit status of
 # each run must be the same; --pprof and --flamegraph write to standard output, so their bytes are compared
 # too.  A change meant to alter an output is compared against its own parent (OUTPUTS_BASE=HEAD~1), and then
-# becomes the default base: 55a0c0b (--pprof: a symbolic field's raw value as a NAME_raw label beside the
+# becomes the default base: eaae936 (--pprof: a symbolic field's raw value as a NAME_raw label beside the
 # printed one), with f92090d before it (--pprof: number labels without a unit of their own in "count"), whose
 # differences from f16259e, the commit before both, were only the --pprof runs (9 of 243 runs here: every
 # trace's --pprof -, and nosched.dat's --weight bytes_alloc --pprof -); before them 81d7ed7 (--wakers' waker
@@ -29,7 +29,7 @@ set -euo pipefail
 
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 cd "$ROOT"
-OUTPUTS_BASE=${OUTPUTS_BASE:-55a0c0b}
+OUTPUTS_BASE=${OUTPUTS_BASE:-eaae936}
 FGDECODE=${FGDECODE:-$ROOT/decoder/fgdecode}
 TMP=$(mktemp -d)
 trap 'rm -rf "$TMP"' EXIT
