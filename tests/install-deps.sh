@@ -20,6 +20,7 @@ PACKAGES=(
 	man-db groff-base	# tests/test_man.sh renders the man pages
 	clang libclang-rt-dev
 	qemu-system-x86 busybox-static cpio zstd xz-utils
+	gcc-aarch64-linux-gnu qemu-system-arm	# the arm64 kernel make check boots: the module cross-built, its guest
 	flex bison bc libssl-dev	# the debug kernel, tests/kernels/debug-kernel.sh
 )
 # What only one release has.  The debug kernel is built from bookworm's 6.1 source; trixie has no
