@@ -21,17 +21,6 @@ TMP=$(mktemp -d)
 trap 'rm -rf "$TMP"' EXIT
 PASSED=0 FAILED=0
 
-check() {
-	local name=$1 why=$2
-	if [[ -z $why ]]; then
-		PASSED=$((PASSED + 1))
-		echo "PASS $name"
-	else
-		FAILED=$((FAILED + 1))
-		echo "FAIL $name: $why"
-	fi
-}
-
 # host / arm64: the decoders and plugins of each side, for cross_arch_decode.
 host() {
 	CROSS_ARCH_FGDECODE=$ROOT/decoder/fgdecode CROSS_ARCH_TRACECMD=trace-cmd CROSS_ARCH_PLUGIN_DIR=$ROOT/plugin "$@"

@@ -29,17 +29,6 @@ TMP=$(mktemp -d)
 trap 'rm -rf "$TMP"' EXIT
 PASSED=0 FAILED=0
 
-check() {
-	local name=$1 why=$2
-	if [[ -z $why ]]; then
-		PASSED=$((PASSED + 1))
-		echo "PASS $name"
-	else
-		FAILED=$((FAILED + 1))
-		echo "FAIL $name: $why"
-	fi
-}
-
 # arm64 NAME: the arm64 decode NAME, as written.
 arm64() {
 	if [[ -f $DECODE/$1.xz ]]; then xz -dc "$DECODE/$1.xz"; else cat "$DECODE/$1"; fi
