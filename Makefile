@@ -42,9 +42,11 @@ VERSION := $(shell sed -n 's/^\#define STACKMAP_VERSION\t*"\(.*\)"/\1/p' include
 # of the system, whatever PREFIX is (override PLUGINDIR for
 # ~/.local/lib/traceevent/plugins or a TRACEEVENT_PLUGIN_DIR).
 PREFIX ?= /usr/local
+# The target's pkg-config in a cross build (mk/build.mk).
+PKG_CONFIG ?= pkg-config
 BINDIR ?= $(PREFIX)/bin
 MANDIR ?= $(PREFIX)/share/man
-PLUGINDIR ?= $(shell pkg-config --variable=libdir libtraceevent)/traceevent/plugins
+PLUGINDIR ?= $(shell $(PKG_CONFIG) --variable=libdir libtraceevent)/traceevent/plugins
 DKMSDIR ?= /usr/src/stackmap-$(VERSION)
 # The trace-cmd front end (record/trace-cmd) and its stackmap-snapshot.  In
 # BINDIR it is "trace-cmd" for everyone: /usr/local/bin comes before
@@ -66,8 +68,8 @@ KMOD_SOURCES := $(filter-out %.mod.c,$(wildcard kmod/*.c)) $(wildcard kmod/*.h) 
 # The KernelShark plugin (kshark/), built and installed only where
 # libkshark-dev is installed (KSHARK= leaves it out), into the directory
 # KernelShark's "-p stackmap" loads plugin-stackmap.so from.
-KSHARK ?= $(if $(wildcard $(shell pkg-config --variable=pcfiledir libtraceevent 2>/dev/null)/libkshark.pc),kshark)
-KSHARK_PLUGINDIR ?= $(shell pkg-config --variable=libdir libtraceevent)/kernelshark/plugins
+KSHARK ?= $(if $(wildcard $(shell $(PKG_CONFIG) --variable=pcfiledir libtraceevent 2>/dev/null)/libkshark.pc),kshark)
+KSHARK_PLUGINDIR ?= $(shell $(PKG_CONFIG) --variable=libdir libtraceevent)/kernelshark/plugins
 
 all: module plugin record decoder $(KSHARK)
 

@@ -13,6 +13,7 @@ DECODER_CPPFLAGS := -I$(ROOT)/decoder $(addprefix -I$(ROOT)/decoder/,$(DECODER_D
 # lines (trace-cmd commit 1e713bfc); 3.1.6 (bookworm) does not.  fgdecode's
 # event lines are those of the trace-cmd its libtracecmd came with
 # (outputs/format.c).
-ifeq ($(shell pkg-config --atleast-version=1.5.0 libtracecmd && echo y),y)
+PKG_CONFIG ?= pkg-config
+ifeq ($(shell $(PKG_CONFIG) --atleast-version=1.5.0 libtracecmd && echo y),y)
 DECODER_CPPFLAGS += -DFG_REPORT_LATENCY=1
 endif

@@ -12,6 +12,9 @@
 OUT ?= .
 
 CC ?= gcc
+# The pkg-config of the machine the build is for: a cross build names the
+# target's (dpkg's buildtools.mk: aarch64-linux-gnu-pkg-config).
+PKG_CONFIG ?= pkg-config
 CFLAGS ?= -O2 -g
 EXTRA_CFLAGS ?=
 WARNFLAGS := -std=gnu11 -Wall -Wextra -Werror
@@ -26,13 +29,13 @@ endif
 # libtracecmd-dev does not pull in).  Not for clean, nor for print-*
 # targets, which say what to install.
 ifeq ($(filter clean print-%,$(MAKECMDGOALS)),)
-PKGS_MISSING := $(shell pkg-config --print-errors --exists $(PKGS) 2>&1 | sed -n "s/.*Package '\{0,1\}\([^ ']*\)'\{0,1\}.* not found.*/\1/p" | sort -u)
+PKGS_MISSING := $(shell $(PKG_CONFIG) --print-errors --exists $(PKGS) 2>&1 | sed -n "s/.*Package '\{0,1\}\([^ ']*\)'\{0,1\}.* not found.*/\1/p" | sort -u)
 ifneq ($(strip $(PKGS_MISSING)),)
 $(error pkg-config finds no $(PKGS_MISSING) (needed by $(PKGS)): install the -dev packages, tests/install-deps.sh lists them)
 endif
 endif
-CPPFLAGS += -I$(ROOT)/include -I$(ROOT)/lib $(shell pkg-config --cflags $(PKGS))
-LDLIBS += $(shell pkg-config --libs $(PKGS))
+CPPFLAGS += -I$(ROOT)/include -I$(ROOT)/lib $(shell $(PKG_CONFIG) --cflags $(PKGS))
+LDLIBS += $(shell $(PKG_CONFIG) --libs $(PKGS))
 
 # libstackmap.a: in lib/ for the default build, in OUT/lib otherwise, built
 # by lib/Makefile with the same flags.
