@@ -2,7 +2,8 @@
 # Debian roots made with debootstrap, cached outside the clone, and a way to run a command inside one:
 #   tests/roots.sh fresh SUITE           a minbase root of SUITE (bookworm, trixie) plus make: what a new user
 #                                        has before typing the README's first command. Kept as made (never
-#                                        entered); print its path
+#                                        entered); print its path. SUITE-arm64 (bookworm-arm64): the same for
+#                                        arm64, run under qemu-user (below)
 #   tests/roots.sh build SUITE           a root of SUITE with what kbuild needs (gcc, make, bc, bison, flex,
 #                                        libelf, pahole, kmod) and SUITE-backports in its sources: where the module
 #                                        is built for kernels a bookworm host cannot build for (7.x wants gcc-14
@@ -14,11 +15,20 @@
 #                                        each PATH bound at the same path, in a private mount namespace (nothing
 #                                        stays mounted after it, whatever happens)
 #
+# An arm64 root on another machine (SUITE-arm64) is made with `debootstrap --foreign --arch=arm64` and finished
+# by its second stage inside it; everything in it runs under qemu-user (qemu-aarch64-static, from
+# qemu-user-static), through a binfmt_misc entry that `run` registers in its own mount namespace when the kernel
+# has none: the conf qemu-user-static ships for systemd-binfmt (/usr/lib/binfmt.d/qemu-aarch64.conf), whose F
+# flag opens the interpreter at registration, so the root needs no copy of it. On recent kernels (seen on 6.18)
+# an entry goes with the last mount of binfmt_misc, so a host with none mounted keeps nothing after `run`; older
+# kernels keep it until reboot, as systemd-binfmt would have registered it at boot.
+#
 # Roots live in $STACKMAP_ROOTS (default /var/cache/stackmap/roots) as SUITE-KIND-DATE (KIND fresh, build, qemu),
 # DATE being the day their package lists were fetched (YYYYMMDD, UTC); one younger than MAX_AGE_DAYS (default
 # 7) is reused, an older one replaced. The mirrors are the host's own (the URIs apt-cache policy shows for
 # bookworm/main and bookworm-security/main), so the roots come from where the host's packages come from;
-# trixie's packages are signed by the same archive keyring. Needs root and debootstrap (tests/install-deps.sh installs it).
+# trixie's packages are signed by the same archive keyring. Needs root and debootstrap (tests/install-deps.sh
+# installs it); an arm64 root, qemu-user-static too.
 set -euo pipefail
 
 PROG=roots
@@ -59,20 +69,27 @@ sources() {
 	[[ ${2:-} != backports ]] || echo "deb $m $1-backports main"
 }
 
-# make_root KIND SUITE INCLUDE [backports]: debootstrap a minbase root, then write its sources.list.
+# make_root KIND SUITE INCLUDE [backports]: debootstrap a minbase root, then write its sources.list. SUITE-arm64:
+# the first stage for arm64 here, the second inside the root under qemu-user (`run`).
 make_root() {
-	local kind=$1 suite=$2 include=$3 m dir tmp start=$SECONDS
+	local kind=$1 suite=$2 include=$3 release=${2%-arm64} m dir tmp start=$SECONDS foreign=()
 	command -v debootstrap >/dev/null || die "debootstrap is missing (tests/install-deps.sh installs it)"
 	((EUID == 0)) || die "making a root needs root"
+	[[ $suite == "$release" ]] || foreign=(--foreign --arch=arm64)
 	m=$(mirror bookworm)
 	dir=$CACHE/$suite-$kind-$(date -u +%Y%m%d)
 	tmp=$dir.tmp
 	mkdir -p "$CACHE"
 	rm -rf "$tmp"
-	log "debootstrap --variant=minbase --include=$include $suite (about 2-6 minutes)"
-	debootstrap --variant=minbase --keyring="$KEYRING" --include="$include" "$suite" "$tmp" "$m" \
+	log "debootstrap --variant=minbase ${foreign[*]} --include=$include $release (about 2-6 minutes${foreign:+; then its second stage under qemu-user})"
+	debootstrap --variant=minbase "${foreign[@]}" --keyring="$KEYRING" --include="$include" "$release" "$tmp" "$m" \
 		>"$tmp.log" 2>&1 || { tail -n 20 "$tmp.log" >&2; die "debootstrap of $suite failed (log: $tmp.log)"; }
-	sources "$suite" "${4:-}" >"$tmp/etc/apt/sources.list" || die "no mirror for $suite's sources.list"
+	if ((${#foreign[@]})); then
+		echo arm64 >"$tmp/.stackmap-arch"
+		run "$tmp" -- /debootstrap/debootstrap --second-stage >>"$tmp.log" 2>&1 ||
+			{ tail -n 20 "$tmp.log" >&2; die "the second stage of $suite's debootstrap failed (log: $tmp.log)"; }
+	fi
+	sources "$release" "${4:-}" >"$tmp/etc/apt/sources.list" || die "no mirror for $suite's sources.list"
 	# A root that builds gets its package lists now (kernels.sh looks kernels up in them); a fresh one is left
 	# as debootstrap made it, for the README's commands to update.
 	if [[ $kind == build ]]; then
@@ -89,12 +106,25 @@ make_root() {
 	echo "$dir"
 }
 
+# binfmt_conf DIR: for a root of another architecture (its .stackmap-arch, written by make_root), the binfmt_misc
+# line of qemu-user-static that runs its programs; nothing for a root of the host's architecture.
+binfmt_conf() {
+	local arch conf
+	[[ -f $1/.stackmap-arch ]] || return 0
+	arch=$(<"$1/.stackmap-arch")
+	[[ $arch != "$(dpkg --print-architecture)" ]] || return 0
+	[[ $arch == arm64 ]] || die "run: $1 is a root for $arch: only arm64 roots run under qemu-user here"
+	conf=/usr/lib/binfmt.d/qemu-aarch64.conf
+	[[ -r $conf ]] || die "run: $1 is an arm64 root and $conf is missing: apt-get install qemu-user-static"
+	echo "$conf"
+}
+
 # run DIR [--bind PATH]... -- COMMAND...: see the header. The namespace's mounts vanish with its last process.
 # From the command line (RUN_EXEC=(exec)) each step execs the next, so COMMAND keeps this script's PID and a
 # signal to it (run-vm.sh's timeout around qemu) reaches COMMAND; make_root's own calls return.
 RUN_EXEC=()
 run() {
-	local dir=$1 binds=() p
+	local dir=$1 binds=() p conf
 	shift
 	while (($#)) && [[ $1 != -- ]]; do
 		[[ $1 == --bind ]] || die "run: expected --bind PATH or --, got '$1'"
@@ -104,10 +134,21 @@ run() {
 	[[ ${1:-} == -- ]] || die "run: no -- before the command"
 	shift
 	[[ -x $dir/bin/sh ]] || die "run: $dir is not a root"
+	conf=$(binfmt_conf "$dir")
 	cp -L /etc/resolv.conf "$dir/etc/resolv.conf"
 	# shellcheck disable=SC2016 # expanded by the inner shell
 	"${RUN_EXEC[@]}" unshare --mount --propagation private bash -euc '
-		dir=$1; shift
+		dir=$1 conf=$2; shift 2
+		if [[ -n $conf ]]; then
+			# The entry of that conf (its name is the first field), registered unless there (or another run
+			# registers it meanwhile); it must open its interpreter now (F), the root has none.
+			b=/proc/sys/fs/binfmt_misc name=$(cut -d: -f2 "$conf")
+			[[ -e $b/register ]] || mount -t binfmt_misc binfmt_misc "$b"
+			[[ -e $b/$name ]] || cat "$conf" >"$b/register" 2>/dev/null || [[ -e $b/$name ]] ||
+				{ echo "roots: run: registering $conf in binfmt_misc failed" >&2; exit 1; }
+			grep -qx enabled "$b/$name" && grep -q "^flags: .*F" "$b/$name" ||
+				{ echo "roots: run: binfmt_misc has $name disabled or without the F flag: $(paste -sd" " "$b/$name")" >&2; exit 1; }
+		fi
 		mount -t proc proc "$dir/proc"
 		mount --rbind /sys "$dir/sys"
 		mount --rbind /dev "$dir/dev"
@@ -119,7 +160,7 @@ run() {
 		shift
 		exec chroot "$dir" /usr/bin/env -i HOME=/root TERM=dumb LANG=C.UTF-8 \
 			PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin "$@"
-	' run "$dir" "${binds[@]}" -- "$@"
+	' run "$dir" "$conf" "${binds[@]}" -- "$@"
 }
 
 main() {
@@ -128,6 +169,7 @@ main() {
 	case $cmd in
 	fresh | build | qemu)
 		suite=${1:?SUITE (bookworm, trixie)}
+		[[ $cmd == fresh || $suite != *-arm64 ]] || die "$cmd: no arm64 root of that kind (only fresh SUITE-arm64)"
 		mkdir -p "$CACHE"
 		exec {fd}>>"$CACHE/.lock"
 		flock "$fd"
