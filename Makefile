@@ -23,7 +23,8 @@
 #                 below)
 #   make uninstall  all of it; trace-cmd is the stock one again
 #   make deb      the Debian packages (debian/) in build/deb/, lintian-clean
-#                 (mk/deb.sh); make check-deb installs them on fresh roots
+#                 (mk/deb.sh); make check-deb installs them on fresh roots;
+#                 DEB_HOST_ARCH=arm64 cross-builds arm64's into build/deb-arm64/
 #
 # The module is built for KVER=... if given, else for the running kernel if
 # its headers are installed, else for the newest installed kernel image
