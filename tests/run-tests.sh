@@ -124,7 +124,7 @@ decoder-arm64       opt-in                   tests/arm64/test_decode.sh
 decoder-dbg-arm64   opt-in                   STACKMAP_KERNEL=6.12-arm64 tests/decoder/test_dbg.sh tests/fixtures/traces/arm64/views.dat
 # the arm64 packages: cross-built by make deb (DEB_HOST_ARCH=arm64) and lintian-clean in a bookworm root, then
 # installed in an arm64 root under qemu-user, where DKMS builds the module for 6.12-arm64 and the packaged fgdecode
-# and plugin decode the arm64 fixture as committed; opt-in for its 15-16 minutes, most of them emulated dpkg and DKMS
+# and plugin decode the arm64 fixture as committed; opt-in for its 15-20 minutes, most of them emulated dpkg and DKMS
 deb-arm64           opt-in                   tests/test_deb_arm64.sh
 # the KernelShark plugin's stacks against fgdecode's, then KernelShark itself under Xvfb (a click, the panel's
 # text, a screenshot); opt-in: it installs kernelshark, libkshark-dev and Qt's -dev packages (about 30 s after)

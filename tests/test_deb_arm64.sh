@@ -28,7 +28,7 @@
 # records with the tree's build of the same source.
 # Usage: tests/test_deb_arm64.sh   (needs root, debootstrap, qemu-user-static, and `make` for the plugin the
 #        expected frame count comes from). Roots, logs and packages in $WORK/bookworm-arm64-* (KEEP=1 keeps the
-#        roots). About 20 minutes with the roots and apt's downloads cached (tests/README.md, "Packages on
+#        roots). 15-20 minutes with the roots and apt's downloads cached (tests/README.md, "Packages on
 #        arm64"), most of it dpkg's and DKMS's work under emulation.
 set -uo pipefail
 
