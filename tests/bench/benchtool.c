@@ -13,15 +13,23 @@
  *                                  no such attribute), print ns per call
  *   benchtool idle N READYFILE     start N idle threads (64 KiB stacks),
  *                                  create READYFILE, then wait to be killed
+ *   benchtool slab N DIR...        N rounds of file-system and network work
+ *                                  (B9s, the slab workload; see cmd_slab)
  *
  * Exit: 0, or 1 with a message on stderr when anything fails.
  */
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <net/if.h>
+#include <netinet/in.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/xattr.h>
 #include <time.h>
@@ -132,9 +140,191 @@ static int cmd_idle(long n, const char *ready)
 		pause();
 }
 
+/*
+ * B9s, the slab workload: what a kernel engineer traces kmalloc, kfree and
+ * kmem_cache_alloc for, file-system and network work, in one process (the
+ * shell loop around it adds fork and exec).  Each round:
+ *   - in each DIR: a directory made; SLAB_FILES files created, written
+ *     (sizes 512 B to 16 KiB), stat'ed, read back; the directory listed;
+ *     each file renamed, given a symlink that is read, and removed; the
+ *     directory removed (dentries, inodes, file structs, names, and on the
+ *     9p share the client's request buffers);
+ *   - a TCP connection over loopback: connect, accept, SLAB_NET_BYTES each
+ *     way, close (socks, skbs, request socks, timers);
+ *   - SLAB_DGRAMS UDP datagrams over loopback;
+ *   - an AF_UNIX stream socketpair: SLAB_DGRAMS writes and reads.
+ * The guest has no network set up: lo is brought up first when it is down
+ * (the kernel gives it 127.0.0.1 then).
+ */
+#define SLAB_FILES	8
+#define SLAB_NET_BYTES	4096
+#define SLAB_DGRAMS	4
+
+static char slab_buf[16384];
+
+static int lo_up(void)
+{
+	struct ifreq ifr;
+	int s = socket(AF_INET, SOCK_DGRAM, 0);
+
+	if (s < 0)
+		return fail("socket", "AF_INET");
+	memset(&ifr, 0, sizeof(ifr));
+	strcpy(ifr.ifr_name, "lo");
+	if (ioctl(s, SIOCGIFFLAGS, &ifr))
+		return fail("SIOCGIFFLAGS", "lo");
+	if (!(ifr.ifr_flags & IFF_UP)) {
+		ifr.ifr_flags |= IFF_UP;
+		if (ioctl(s, SIOCSIFFLAGS, &ifr))
+			return fail("SIOCSIFFLAGS", "lo");
+	}
+	close(s);
+	return 0;
+}
+
+/* Write or read exactly len bytes of slab_buf on fd. */
+static int full_io(int fd, size_t len, int writing, const char *what)
+{
+	size_t done = 0;
+
+	while (done < len) {
+		ssize_t n = writing ? write(fd, slab_buf + done, len - done) :
+				      read(fd, slab_buf + done, len - done);
+
+		if (n <= 0) {
+			if (n == 0)
+				errno = EPIPE;
+			return fail(writing ? "write" : "read", what);
+		}
+		done += (size_t)n;
+	}
+	return 0;
+}
+
+static int slab_files(const char *dir, long round)
+{
+	char d[4096], f[4200], g[4200], l[4200], target[4200];
+	struct stat st;
+	DIR *dh;
+
+	snprintf(d, sizeof(d), "%s/r%ld", dir, round);
+	if (mkdir(d, 0755))
+		return fail("mkdir", d);
+	for (int i = 0; i < SLAB_FILES; i++) {
+		size_t len = (size_t)512 << (i % 6);
+		int fd;
+
+		snprintf(f, sizeof(f), "%s/f%d", d, i);
+		fd = open(f, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+		if (fd < 0)
+			return fail("create", f);
+		if (full_io(fd, len, 1, f) || close(fd))
+			return fail("write", f);
+		if (stat(f, &st))
+			return fail("stat", f);
+		fd = open(f, O_RDONLY);
+		if (fd < 0 || full_io(fd, len, 0, f) || close(fd))
+			return fail("read", f);
+	}
+	dh = opendir(d);
+	if (!dh)
+		return fail("opendir", d);
+	while (readdir(dh))
+		;
+	closedir(dh);
+	for (int i = 0; i < SLAB_FILES; i++) {
+		snprintf(f, sizeof(f), "%s/f%d", d, i);
+		snprintf(g, sizeof(g), "%s/g%d", d, i);
+		snprintf(l, sizeof(l), "%s/l%d", d, i);
+		if (rename(f, g))
+			return fail("rename", f);
+		if (symlink(g, l) || readlink(l, target, sizeof(target)) < 0)
+			return fail("symlink", l);
+		if (unlink(l) || unlink(g))
+			return fail("unlink", g);
+	}
+	if (rmdir(d))
+		return fail("rmdir", d);
+	return 0;
+}
+
+static int slab_tcp(int listener, const struct sockaddr_in *addr)
+{
+	int c = socket(AF_INET, SOCK_STREAM, 0), a;
+
+	if (c < 0 || connect(c, (const struct sockaddr *)addr, sizeof(*addr)))
+		return fail("connect", "127.0.0.1");
+	a = accept(listener, NULL, NULL);
+	if (a < 0)
+		return fail("accept", "127.0.0.1");
+	if (full_io(c, SLAB_NET_BYTES, 1, "tcp") || full_io(a, SLAB_NET_BYTES, 0, "tcp") ||
+	    full_io(a, SLAB_NET_BYTES, 1, "tcp") || full_io(c, SLAB_NET_BYTES, 0, "tcp"))
+		return 1;
+	close(c);
+	close(a);
+	return 0;
+}
+
+static int slab_udp(void)
+{
+	struct sockaddr_in addr = { .sin_family = AF_INET, .sin_addr.s_addr = htonl(INADDR_LOOPBACK) };
+	socklen_t alen = sizeof(addr);
+	int r = socket(AF_INET, SOCK_DGRAM, 0), s = socket(AF_INET, SOCK_DGRAM, 0);
+
+	if (r < 0 || s < 0 || bind(r, (struct sockaddr *)&addr, sizeof(addr)) ||
+	    getsockname(r, (struct sockaddr *)&addr, &alen))
+		return fail("udp socket", "127.0.0.1");
+	for (int i = 0; i < SLAB_DGRAMS; i++) {
+		if (sendto(s, slab_buf, 512, 0, (struct sockaddr *)&addr, sizeof(addr)) != 512 ||
+		    recv(r, slab_buf, sizeof(slab_buf), 0) != 512)
+			return fail("udp datagram", "127.0.0.1");
+	}
+	close(r);
+	close(s);
+	return 0;
+}
+
+static int slab_unix(void)
+{
+	int sv[2];
+
+	if (socketpair(AF_UNIX, SOCK_STREAM, 0, sv))
+		return fail("socketpair", "AF_UNIX");
+	for (int i = 0; i < SLAB_DGRAMS; i++)
+		if (full_io(sv[0], 1024, 1, "unix") || full_io(sv[1], 1024, 0, "unix"))
+			return 1;
+	close(sv[0]);
+	close(sv[1]);
+	return 0;
+}
+
+static int cmd_slab(long n, int ndirs, char **dirs)
+{
+	struct sockaddr_in addr = { .sin_family = AF_INET, .sin_addr.s_addr = htonl(INADDR_LOOPBACK) };
+	socklen_t alen = sizeof(addr);
+	int listener;
+
+	memset(slab_buf, 'x', sizeof(slab_buf));
+	if (lo_up())
+		return 1;
+	listener = socket(AF_INET, SOCK_STREAM, 0);
+	if (listener < 0 || bind(listener, (struct sockaddr *)&addr, sizeof(addr)) ||
+	    getsockname(listener, (struct sockaddr *)&addr, &alen) || listen(listener, 4))
+		return fail("listen", "127.0.0.1");
+	for (long r = 0; r < n; r++) {
+		for (int i = 0; i < ndirs; i++)
+			if (slab_files(dirs[i], r))
+				return 1;
+		if (slab_tcp(listener, &addr) || slab_udp() || slab_unix())
+			return 1;
+	}
+	close(listener);
+	return 0;
+}
+
 static int usage(void)
 {
-	fprintf(stderr, "usage: benchtool now | write FILE STRING | loop N | xattr N SIZE | idle N READYFILE\n");
+	fprintf(stderr, "usage: benchtool now | write FILE STRING | loop N | xattr N SIZE | idle N READYFILE | slab N DIR...\n");
 	return 1;
 }
 
@@ -152,5 +342,7 @@ int main(int argc, char **argv)
 		return cmd_xattr(atol(argv[2]), atol(argv[3]));
 	if (argc == 4 && !strcmp(argv[1], "idle") && atol(argv[2]) > 0)
 		return cmd_idle(atol(argv[2]), argv[3]);
+	if (argc >= 4 && !strcmp(argv[1], "slab") && atol(argv[2]) > 0)
+		return cmd_slab(atol(argv[2]), argc - 3, argv + 3);
 	return usage();
 }
