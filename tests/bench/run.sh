@@ -6,7 +6,7 @@
 #                                 B2's guest alone now takes 20); writes RESULTS.md
 #   tests/bench/run.sh --quick    tiny sizes (~1 min), for CI; prints only
 #   --parts "b1 b9"               only these benchmarks (any of b1 b2 b3 b4
-#                                 b5 b6 b8 b9 b10; b3 and b8 run together, B7
+#                                 b5 b6 b8 b9 b9s b10; b3 and b8 run together, B7
 #                                 comes from b1 and b2; b10 needs the vm-e2e@6.1
 #                                 trace and fetches Debian's -dbg package once,
 #                                 see firstline.sh); prints only
@@ -20,6 +20,13 @@
 #                                 RESULTS-6.12.md
 #   BENCH_B9_PCTS="25 50"         B9 also with these redefine_pct values
 #   BENCH_B9_BUFFERS_KB=64        B9 with only these buffer sizes (KiB per CPU)
+#   BENCH_B9S_BUFFERS_KB=256      B9s (B9 on the slab workload) with only these
+#   BENCH_B9S_ROUNDS=1            B9s: rounds of its four recorders (default 3)
+#   BENCH_B9S_PCTS="50 100"       B9s also with stock recorders of these
+#                                 redefine_pct values (context rows)
+#   BENCH_B9S_EVENTS="kmem:kmalloc kmem:kfree kmem:kmem_cache_alloc"
+#                                 B9s: the events with stacks (default these
+#                                 and kmem:kmem_cache_free)
 #
 # Needs `make` done (kmod/stackmap.ko, decoder/fgdecode) and root for qemu's
 # 9p share, like tests/vm.  Benchmarks are not tests: nothing here judges a
@@ -30,7 +37,7 @@ HERE=$(cd "$(dirname "$0")" && pwd)
 TOP=$(cd "$HERE/../.." && pwd)
 QUICK=0
 ICOUNT=0
-ALL_PARTS="b1 b2 b3 b4 b5 b6 b8 b9 b10"
+ALL_PARTS="b1 b2 b3 b4 b5 b6 b8 b9 b9s b10"
 PARTS=$ALL_PARTS
 WORK=""
 FAILED=()
@@ -42,10 +49,15 @@ usage() {
 
 # Sizes of both modes, written into the guest's bench.conf as well.
 set_sizes() {
+	local p
 	if ((QUICK)); then
 		B1_ITERS=5 B5_LOOPS=2000 B5_ROUNDS=2 B6_THREADS="100 500" B6_MEM=1G DECODE_RUNS=1
 		B2_ITERS=2 B2_BUFFER_KB=4000
 		B9_ITERS=1 B9_BUFFERS_KB=16
+		# Two recorders only, each ~8 s of guest time (trace-cmd start,
+		# stop, extract and reset take most of it): the front end's, and
+		# -O stacktrace's to compare with.
+		B9S_ITERS=1 B9S_CALL=1 B9S_BUFFERS_KB=16 B9S_ROUNDS=1 B9S_VARIANTS="st fe"
 		# One vCPU and a short timeout: B5 patches kernel text a dozen
 		# times, and two TCG vCPUs can livelock on the int3 of a site being
 		# patched (see run-vm.sh, run_qemu); CI only needs every part to run.
@@ -57,6 +69,14 @@ set_sizes() {
 		# B1's workload without a reader, ~800 sched_switch a round: the
 		# 256 KiB buffer (~3000 with cookies) is overwritten about 10 times
 		B9_ITERS=40 B9_BUFFERS_KB=${BENCH_B9_BUFFERS_KB:-64 256}
+		# Shell rounds of benchtool slab B9S_CALL rounds each, ~30 k
+		# slab events a round (6.1): ~400 k events, the 1024 KiB buffer
+		# (~15 k stackmap events) overwritten some 25 times
+		B9S_ITERS=6 B9S_CALL=2 B9S_BUFFERS_KB=${BENCH_B9S_BUFFERS_KB:-256 1024}
+		B9S_ROUNDS=${BENCH_B9S_ROUNDS:-3} B9S_VARIANTS="st sm fe fe0"
+		for p in ${BENCH_B9S_PCTS:-}; do
+			B9S_VARIANTS+=" sm$p"
+		done
 		GUEST_SMP=2 GUEST_TIMEOUT=1500
 		# Under icount a B5 loop gives the same count to 0.1 % in every
 		# round: five rounds are plenty.
@@ -64,6 +84,7 @@ set_sizes() {
 	fi
 	B6_FUNC=${BENCH_B6_FUNC:-vfs_fsync_range}	# the function B6 attaches to
 	B9_EXTRA_PCTS=${BENCH_B9_PCTS:-}	# more redefine_pct values for B9
+	B9S_EVENTS=${BENCH_B9S_EVENTS:-kmem:kmalloc kmem:kfree kmem:kmem_cache_alloc kmem:kmem_cache_free}
 }
 
 log() {
@@ -99,6 +120,7 @@ build() {
 	fi
 	# Private copies: other builds in this tree must not change them mid-run.
 	cp "$KO" "$WORK/stackmap.ko" && cp "$TOP/decoder/fgdecode" "$WORK/" || return 1
+	! want b9s || build_front_end || return 1
 	! want b5 || build_stages || return 1
 	mkdir -p "$WORK/plugin" && cp "$TOP/plugin/plugin_stackmap.so" "$WORK/plugin/" || return 1
 }
@@ -116,6 +138,19 @@ build_stages() {
 	[[ $(modinfo -F vermagic "$ko") == "$(modinfo -F vermagic "$KO")" ]] ||
 		{ log "$ko and $KO are for different kernels"; return 1; }
 	cp "$ko" "$WORK/stackmap-stages.ko"
+}
+
+# B9s records through the front end too: record/trace-cmd and
+# stackmap-snapshot, with the libtracecmd.so.1 the latter links (the guest's
+# LD_LIBRARY_PATH is /extra), as tests/vm/test_frontend.sh gives them.
+build_front_end() {
+	local f
+	for f in record/trace-cmd record/stackmap-snapshot; do
+		[[ -x $TOP/$f ]] || { log "$f missing: run make first"; return 1; }
+	done
+	mkdir -p "$WORK/fe" &&
+		cp "$TOP/record/trace-cmd" "$TOP/record/stackmap-snapshot" "$WORK/fe/" &&
+		cp "$(readlink -f /usr/lib/x86_64-linux-gnu/libtracecmd.so.1)" "$WORK/fe/libtracecmd.so.1"
 }
 
 machine_info() {
@@ -149,18 +184,25 @@ B2_BUFFER_KB=$B2_BUFFER_KB
 B9_ITERS=$B9_ITERS
 B9_BUFFERS_KB="$B9_BUFFERS_KB"
 B9_EXTRA_PCTS="$B9_EXTRA_PCTS"
+B9S_ITERS=$B9S_ITERS
+B9S_CALL=$B9S_CALL
+B9S_BUFFERS_KB="$B9S_BUFFERS_KB"
+B9S_ROUNDS=$B9S_ROUNDS
+B9S_EVENTS="$B9S_EVENTS"
+B9S_VARIANTS="$B9S_VARIANTS"
 EOF
 }
 
 # One guest boot running the given parts of bench_guest.sh.
 run_guest() {
-	local parts=$1 mem=$2 smp=$3 share=$WORK/share-${1// /-} args=()
+	local parts=$1 mem=$2 smp=$3 share=$WORK/share-${1// /-} args=() extra=()
 	write_conf "$parts" || return 1
 	((!ICOUNT)) || args+=(--icount)
 	[[ " $parts " != *" b5 "* ]] || args+=(--module "$WORK/stackmap-stages.ko")
+	[[ " $parts " != *" b9s "* ]] || extra+=("$WORK/fe/trace-cmd" "$WORK/fe/stackmap-snapshot" "$WORK/fe/libtracecmd.so.1")
 	"$TOP/tests/vm/run-vm.sh" --module "$WORK/stackmap.ko" ${args[@]+"${args[@]}"} ${VM_ARGS[@]+"${VM_ARGS[@]}"} \
-		--guest-script "$TOP/tests/vm/guest/bench_guest.sh" --share "$share" \
-		--extra "$HERE/benchtool" "$WORK/bench.conf" --mem "$mem" --smp "$smp" --timeout "$GUEST_TIMEOUT" >&2 || return 1
+		--guest-script "$TOP/tests/vm/guest/bench_guest.sh" --share "$share" --mem "$mem" --smp "$smp" \
+		--timeout "$GUEST_TIMEOUT" --extra "$HERE/benchtool" "$WORK/bench.conf" ${extra[@]+"${extra[@]}"} >&2 || return 1
 	grep -v '^guest_' "$share/results.txt" >>"$WORK/results.txt" || return 1
 	grep '^guest_' "$share/results.txt" >>"$WORK/guest.txt"
 }
@@ -229,6 +271,123 @@ resolvable() {
 	awk -v p="$3" 'index($0, ": sched_switch:") && !/^    [=<]/ { n++; pend = 1; next }
 		pend && /^    => [A-Za-z_.]/ { r++ } { pend = 0 }
 		END { print p "_switches", n + 0; print p "_resolved", r + 0 }' <<<"$out"
+}
+
+# B9s: for each recorder of each round, its ring-buffer bytes per event type,
+# what fgdecode keeps and resolves (slab_kept), the map snapshot the front
+# end stored and the module's stats; then the median of each figure over the
+# rounds, under the key without its _rN.
+run_b9s_host() {
+	local share=$WORK/share-${BOOT1// /-} kb v r p dat raw=$WORK/b9s_rounds.txt
+	: >"$raw"
+	for kb in $B9S_BUFFERS_KB; do
+		for v in $B9S_VARIANTS; do
+			for ((r = 1; r <= B9S_ROUNDS; r++)); do
+				p=b9s_${v}_${kb}_r$r
+				dat=$share/$p.dat
+				{
+					trace_facts "$dat" "$p" && slab_kept "$WORK/fgdecode" "$dat" "$p" || return 1
+					echo "${p}_snapshot_bytes $(trace-cmd dump --options -i "$dat" 2>/dev/null |
+						awk '$1 == 21332 { print $2 }')"
+					[[ ! -e $share/${p}_stats.txt ]] ||
+						awk -v p="${p}_map_" '{ print p $1, $2 }' "$share/${p}_stats.txt"
+				} >"$WORK/b9s_one.txt" || return 1
+				cat "$WORK/b9s_one.txt" >>"$raw"
+				per_event "$p" <"$WORK/b9s_one.txt" >>"$raw"
+			done
+		done
+	done
+	# The guest's own per-round figures (work time, overrun, entries) too.
+	grep -h '^b9s_.*_r[0-9]*_' "$WORK/results.txt" "$raw" |
+		awk '$2 ~ /^-?[0-9.]+$/ { k = $1; sub(/_r[0-9]+_/, "_", k); print k, $2 }' | sort -k1,1 -k2,2g |
+		awk '$1 != key { flush(); key = $1; n = 0 } { v[++n] = $2 } END { flush() }
+			function flush() { if (n) print key, n % 2 ? v[(n + 1) / 2] : (v[n / 2] + v[n / 2 + 1]) / 2 }' \
+		>>"$WORK/results.txt"
+}
+
+# per_event PREFIX: from one recorder's figures (stdin), its whole ring-buffer
+# bytes per slab event kept and their split: the slab events' own bytes,
+# their stacks' (kernel_stack, or every stackmap record) and of those the
+# definitions'; and the definitions' share of the buffer kept.
+per_event() {
+	awk -v p="$1_" -v names="$(echo "$B9S_EVENTS" | sed 's/[a-z_]*://g')" '
+	{ v[$1] = $2 }
+	END {
+		n = split(names, e, " ")
+		for (i = 1; i <= n; i++)
+			ev += v[p e[i] "_rb"]
+		cnt = v[p "slab"]
+		if (!cnt)
+			exit
+		tot = v[p "total_rb"]
+		printf "%srb_per_event %.2f\n", p, tot / cnt
+		printf "%sevent_rb_per_event %.2f\n", p, ev / cnt
+		printf "%sstack_rb_per_event %.2f\n", p, (tot - ev) / cnt
+		printf "%sdefine_rb_per_event %.2f\n", p, v[p "stack_define_rb"] / cnt
+		printf "%sdefine_pct %.2f\n", p, tot ? 100 * v[p "stack_define_rb"] / tot : 0
+	}'
+}
+
+# slab_kept FGDECODE TRACE PREFIX: in fgdecode's text output of TRACE, the
+# events of B9S_EVENTS kept ("PREFIX_slab"), those whose stack resolves
+# ("PREFIX_resolved": the event line followed by a "    => SYMBOL" line, not
+# a <...> marker nor a bare address, as run_b9_host counts), the time spans
+# of both (first to last, seconds: "PREFIX_span_s", "PREFIX_resolved_span_s"),
+# the distinct stacks among the resolved events and their mean depth; and
+# from fgdecode's summary its definitions and the cookies it resolved only
+# from the stored map snapshot.
+slab_kept() {
+	local out sum names
+	names=$(echo "$B9S_EVENTS" | sed 's/[a-z_]*://g; s/ /|/g')
+	out=$("$1" "$2" 2>"$WORK/b9s_summary.txt") || { log "fgdecode failed on $2"; return 1; }
+	sum=$(cat "$WORK/b9s_summary.txt")
+	awk -v p="$3" -v names="$names" -v sum="$sum" '
+	function finish() {
+		if (got) {
+			distinct[stack] = 1
+			frames += depth
+		}
+		pend = got = 0
+	}
+	/^    [=<]/ {
+		if (pend && !seen_line && /^    => [A-Za-z_.]/) {
+			got = 1; r++
+			if (!r0) r0 = ts
+			r1 = ts
+		}
+		seen_line = 1
+		if (got && /^    => /) { stack = stack "|" $2; depth++ }
+		next
+	}
+	{
+		finish()
+		if (match($0, " [0-9]+\\.[0-9]+: (" names "): ")) {
+			ts = substr($0, RSTART + 1, RLENGTH) + 0
+			n++
+			if (!t0) t0 = ts
+			t1 = ts
+			pend = 1; seen_line = 0; stack = ""; depth = 0
+		}
+	}
+	function count(what,   m) {
+		return match(sum, "[0-9]+ " what, m) ? m[0] + 0 : 0
+	}
+	END {
+		finish()
+		print p "_slab", n + 0
+		print p "_resolved", r + 0
+		printf "%s_span_s %.6f\n", p, t1 - t0
+		printf "%s_resolved_span_s %.6f\n", p, r1 - r0
+		nd = 0
+		for (s in distinct)
+			nd++
+		print p "_distinct", nd
+		printf "%s_mean_depth %.2f\n", p, r ? frames / r : 0
+		print p "_definitions", count("definitions?")
+		print p "_from_snapshot", count("from snapshot")
+		print p "_unknown", count("unknown")
+		print p "_orphan", count("orphan")
+	}' <<<"$out"
 }
 
 # Events the decoder "$@" reports lost ("CPU:N [M EVENTS DROPPED]" lines;
@@ -310,7 +469,7 @@ print_header() {
 	[[ $PARTS == "$ALL_PARTS" ]] || how+=" --parts \"$PARTS\""
 	echo "Generated by \`${env}tests/bench/run.sh$how\` on $(date -u +%Y-%m-%d) UTC."
 	echo "Host: $(nproc) CPUs, $(awk -F': ' '/^model name/ { print $2; exit }' /proc/cpuinfo), kernel $(uname -r)."
-	echo "Guest: $(awk '/guest_kernel/ { print $2; exit }' "$g") under qemu TCG (B1, B5, B9: -smp 1; B2, B6: -smp $GUEST_SMP), busybox + stock trace-cmd."
+	echo "Guest: $(awk '/guest_kernel/ { print $2; exit }' "$g") under qemu TCG (B1, B5, B9, B9s: -smp 1; B2, B6: -smp $GUEST_SMP), busybox + stock trace-cmd."
 	if ((ICOUNT)); then
 		echo "Clock: qemu -icount shift=0,sleep=off: the guest's ns are instructions (B5's \"insns\"), whatever the host does."
 	else
@@ -345,9 +504,9 @@ main() {
 		shift
 	done
 	set_sizes
-	# The first guest boot runs those of B1, B5, B9 that were asked for.
+	# The first guest boot runs those of B1, B5, B9, B9s that were asked for.
 	BOOT1=""
-	for p in b1 b5 b9; do
+	for p in b1 b5 b9 b9s; do
 		want $p && BOOT1+="${BOOT1:+ }$p"
 	done
 	WORK=$(mktemp -d "${TMPDIR:-/tmp}/bench.XXXXXX")
@@ -365,6 +524,7 @@ main() {
 		attempt "${BOOT1^^} (guest)" run_guest "$BOOT1" 1G 1
 		! want b1 || attempt "B1 B7 (trace sizes, map stats)" run_b1_host
 		! want b9 || attempt "B9 (flight recorders)" run_b9_host
+		! want b9s || attempt "B9s (flight recorders, slab workload)" run_b9s_host
 	fi
 	if want b2; then
 		attempt "B2 (guest)" run_guest b2 2G "$GUEST_SMP"

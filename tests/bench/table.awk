@@ -345,6 +345,124 @@ function b9_rows(   list, n, i, kb, sm, sm0, st, r) {
 	}
 }
 
+# B9s: B9's flight recorder on the slab workload (b9s_buffers_kb), four
+# recorders a round (st, sm, fe, fe0; see tests/bench/README.md), each figure
+# the median over b9s_rounds alternated rounds.
+function b9s_rows(   list, n, i, j, kb, st, t, v9, r, what, evs, desc, first) {
+	if (!("b9s_buffers_kb" in v)) {
+		missing("B9s slab events with a resolvable stack in an overwritten buffer", "≥ 2.2×", "TCG guest")
+		return
+	}
+	evs = v["b9s_events"]
+	gsub(/[a-z_]+:/, "", evs)
+	gsub(/,/, ", ", evs)
+	split("sm fe fe0", v9, " ")
+	n = split(v["b9s_buffers_kb"], list, ",")
+	for (i = 1; i <= n; i++) {
+		kb = list[i]
+		st = "b9s_st_" kb
+		if (!have(st "_resolved") || !(have("b9s_sm_" kb "_resolved") || have("b9s_fe_" kb "_resolved"))) {
+			missing("B9s slab events with a resolvable stack in an overwritten " kb " KiB/CPU buffer",
+				"≥ 2.2×", "TCG guest")
+			continue
+		}
+		desc = "B9s slab events (" evs ") with a resolvable stack kept by an overwritten " kb \
+		    " KiB/CPU flight recorder (" v["b9s_iters"] "×" v["b9s_call"] " rounds of the slab workload; " \
+		    "medians of " v["b9s_rounds"] " alternated rounds; -O stacktrace's overwrote " \
+		    v[st "_overrun"] " events): "
+		what["sm"] = "stock trace-cmd start/stop/extract"
+		what["fe"] = "through the front end (its extract stores the map in the file)"
+		what["fe0"] = "through the front end, module loaded with redefine_pct=0"
+		first = 1
+		for (j = 1; j <= 3; j++) {
+			t = "b9s_" v9[j] "_" kb
+			if (!have(t "_resolved"))
+				continue
+			r = v[st "_resolved"] ? v[t "_resolved"] / v[st "_resolved"] : 0
+			row((first ? desc : "B9s the same, ") what[v9[j]],
+			    sprintf("%d (of %d kept)", v[t "_resolved"], v[t "_slab"]),
+			    sprintf("-O stacktrace %d (of %d)", v[st "_resolved"], v[st "_slab"]),
+			    sprintf("%.2f×", r), "≥ 2.2×", yes(r >= 2.2), "TCG guest")
+			first = 0
+		}
+		b9s_span_row(kb)
+		b9s_bytes_row(kb)
+		b9s_defines_row(kb)
+		b9s_pct_rows(kb)
+	}
+}
+
+# Context rows for the stock recorders of other redefine_pct values
+# (variants smP of b9s_variants).
+function b9s_pct_rows(kb,   vs, n, j, t, st, r) {
+	n = split(v["b9s_variants"], vs, ",")
+	st = "b9s_st_" kb
+	for (j = 1; j <= n; j++) {
+		if (vs[j] !~ /^sm[0-9]+$/)
+			continue
+		t = "b9s_" vs[j] "_" kb
+		if (!have(t "_resolved", t "_slab"))
+			continue
+		r = v[st "_resolved"] ? v[t "_resolved"] / v[st "_resolved"] : 0
+		row("B9s (context) stock, module loaded with redefine_pct=" substr(vs[j], 3) ", " kb \
+		    " KiB/CPU: resolvable (of kept); stack_define share, definitions; span",
+		    sprintf("%d (of %d); %.1f %%, %d definitions; %.2f s", v[t "_resolved"], v[t "_slab"],
+			    v[t "_define_pct"], v[t "_definitions"], v[t "_resolved_span_s"]),
+		    sprintf("-O stacktrace %d; %.2f s", v[st "_resolved"], v[st "_resolved_span_s"]),
+		    sprintf("%.2f×", r), "reported", "", "TCG guest")
+	}
+}
+
+# "A / B / C" of sprintf(fmt, figure) for the recorders sm, fe, fe0 of
+# buffer kb ("-" for one not run).
+function b9s_three(kb, key, fmt,   j, v9, out, t) {
+	split("sm fe fe0", v9, " ")
+	for (j = 1; j <= 3; j++) {
+		t = "b9s_" v9[j] "_" kb "_" key
+		out = out (j > 1 ? " / " : "") (t in v ? sprintf(fmt, v[t]) : "-")
+	}
+	return out
+}
+
+function b9s_span_row(kb,   st, j, v9, t, rs) {
+	st = v["b9s_st_" kb "_resolved_span_s"]
+	split("sm fe fe0", v9, " ")
+	for (j = 1; j <= 3; j++) {
+		t = "b9s_" v9[j] "_" kb "_resolved_span_s"
+		rs = rs (j > 1 ? " / " : "") (t in v && st > 0 ? sprintf("%.2f×", v[t] / st) : "-")
+	}
+	row("B9s time span of the resolvable events kept in the " kb " KiB/CPU buffer (first to last; " \
+	    "stock / front end / front end redefine_pct=0)",
+	    b9s_three(kb, "resolved_span_s", "%.2f s"), sprintf("-O stacktrace %.2f s", st), rs, "reported", "",
+	    "TCG guest")
+}
+
+function b9s_bytes_row(kb,   st) {
+	st = "b9s_st_" kb
+	row("B9s whole ring-buffer bytes per slab event kept in the " kb " KiB/CPU buffer (event + its stack " \
+	    "records; stock / front end / front end redefine_pct=0)",
+	    b9s_three(kb, "rb_per_event", "%.1f B") " (event " b9s_three(kb, "event_rb_per_event", "%.1f") \
+	    ", stack records " b9s_three(kb, "stack_rb_per_event", "%.1f") ", of which definitions " \
+	    b9s_three(kb, "define_rb_per_event", "%.1f") ")",
+	    sprintf("-O stacktrace %.1f B (event %.1f, kernel_stack %.1f)", v[st "_rb_per_event"],
+		    v[st "_event_rb_per_event"], v[st "_stack_rb_per_event"]),
+	    v["b9s_sm_" kb "_rb_per_event"] > 0 ? sprintf("%.2f× smaller (stock)",
+		    v[st "_rb_per_event"] / v["b9s_sm_" kb "_rb_per_event"]) : "",
+	    "reported", "", "TCG guest")
+}
+
+function b9s_defines_row(kb,   st) {
+	st = "b9s_st_" kb
+	row("B9s definitions and the stored map, " kb " KiB/CPU: stack_define share of the ring-buffer bytes " \
+	    "kept, definitions, distinct stacks among the resolved events, map snapshot stored in the file " \
+	    "(stock / front end / front end redefine_pct=0)",
+	    b9s_three(kb, "define_pct", "%.1f %%") "; " b9s_three(kb, "definitions", "%d") " definitions; " \
+	    b9s_three(kb, "distinct", "%d") " distinct stacks; snapshot " b9s_three(kb, "snapshot_bytes", "%d") \
+	    " B of " b9s_three(kb, "map_entries", "%d") " entries",
+	    sprintf("-O stacktrace: %d distinct stacks, mean depth %.1f", v[st "_distinct"], v[st "_mean_depth"]),
+	    "", "reported", "", "TCG guest")
+}
+
 # Context rows for the extra redefine_pct values of b9_pcts (after 0).
 function b9_pct_rows(kb,   pcts, n, j, t, st) {
 	n = split(v["b9_pcts"], pcts, ",")
@@ -399,6 +517,7 @@ END {
 	b2_rows()
 	b11_rows()
 	b9_rows()
+	b9s_rows()
 	b7_rows()
 	b3_rows()
 	b8_rows()

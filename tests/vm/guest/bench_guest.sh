@@ -1,7 +1,9 @@
 #!/bin/sh
 # Guest side of the benchmarks (tests/bench/run.sh); runs in the VM as
 # /guest.sh, cwd $SHARE.  /extra holds benchtool (static helper) and
-# bench.conf, which sets PARTS (any of: b1 b2 b5 b6 b9) and the sizes.
+# bench.conf, which sets PARTS (any of: b1 b2 b5 b6 b9 b9s) and the sizes;
+# for b9s also the record front end (trace-cmd), stackmap-snapshot and the
+# libtracecmd.so.1 it links.
 # Results go to $SHARE/results.txt as "key value" lines; B1's and B9's traces
 # and the module's stats are left in $SHARE for the host.  Times are the guest's
 # CLOCK_MONOTONIC (TCG: ratios are meaningful, absolute times are not).
@@ -389,6 +391,117 @@ run_b9() {
 	emit "b9_buffers_kb $(echo "$B9_BUFFERS_KB" | tr ' ' ,)"
 	emit "b9_pcts $(echo 0 ${B9_EXTRA_PCTS:-} | tr ' ' ,)"
 	emit "b9_iters $B9_ITERS"
+}
+
+# --- B9s: B9 on a slab workload (issue 38 item 4)
+#
+# The same flight recorder as B9 (trace-cmd start -b KB, the workload without
+# a reader, stop, extract, reset), with stacks on B9S_EVENTS (kmalloc, kfree,
+# kmem_cache_alloc, kmem_cache_free) and a workload of file-system and network
+# work (benchtool slab: files made, written, read, listed, renamed, removed
+# on the guest's rootfs and on the 9p share; TCP, UDP and AF_UNIX traffic
+# over loopback; the shell loop around it forks and execs).  Four recorders,
+# each after a fresh module load, alternated round by round (the order
+# rotates), B9S_ROUNDS rounds per buffer size:
+#   st   -O stacktrace, stock trace-cmd, no module
+#   sm   the module attached to B9S_EVENTS through its control file, stock
+#        trace-cmd start/stop/extract (a cookie resolves only if its
+#        stack_define is still in the buffer; redefine_pct at its default)
+#   fe   the same through the record front end: its extract stores the
+#        module's map in the file (README "Record": the flight recorder)
+#   fe0  the front end with the module loaded with redefine_pct=0 (no
+#        re-definition: the stored map resolves what the buffer lost)
+#   smP, feP  sm or fe with the module loaded with redefine_pct=P (context
+#        rows, BENCH_B9S_PCTS)
+
+B9S_WORK_DIRS="/tmp/b9s $SHARE/b9s_work"
+
+# The workload's shell switches tracing off itself, as trace-cmd stop does:
+# the window kept ends with the workload, not with the events of starting
+# trace-cmd stop (through the front end, a shell too) after it.
+b9s_cmd() {
+	echo "i=0; while [ \$i -lt $B9S_ITERS ]; do $T slab $B9S_CALL $B9S_WORK_DIRS; i=\$((i + 1)); done; echo 0 >$TR/tracing_on"
+}
+
+# b9s_record VARIANT KB ROUND: one flight recorder, its trace left as
+# $SHARE/b9s_VARIANT_KB_rROUND.dat.
+b9s_record() {
+	v=$1 kb=$2 r=$3
+	name=b9s_${v}_${kb}_r$r
+	tc=/usr/bin/trace-cmd
+	case $v in
+	st) args="-O stacktrace" ;;
+	sm | fe) load_module
+		args="-e stackmap" ;;
+	sm[0-9]* | fe[0-9]*) load_module redefine_pct="${v#??}"
+		args="-e stackmap" ;;
+	*) die "B9s: no variant $v" ;;
+	esac
+	case $v in
+	fe*) tc=/usr/local/bin/trace-cmd ;;
+	esac
+	for e in $B9S_EVENTS; do
+		[ "$v" = st ] || echo "$e" >>$D/tracepoints
+		args="$args -e $e"
+	done
+	step "B9s: $v, -b $kb, round $r"
+	# shellcheck disable=SC2086 # one word per option
+	$tc start -q -b "$kb" $args
+	t0=$($T now)
+	sh -c "$(b9s_cmd)"
+	emit "${name}_work_ns $(($($T now) - t0))"
+	$tc stop
+	emit "${name}_overrun $(b9_stat overrun)"
+	emit "${name}_entries $(b9_stat entries)"
+	if [ "$v" != st ]; then
+		# Detached before extract: the map the front end stores is final.
+		for e in $B9S_EVENTS; do
+			echo "!$e" >>$D/tracepoints
+		done
+		cat $D/stats >"$SHARE/${name}_stats.txt"
+	fi
+	$tc extract -o "/tmp/$name.dat"
+	/usr/bin/trace-cmd reset
+	echo 0 >$TR/options/stacktrace
+	[ "$v" = st ] || rmmod stackmap
+	cp "/tmp/$name.dat" "$SHARE/"
+	rm -f "/tmp/$name.dat"
+}
+
+run_b9s() {
+	[ -x /extra/trace-cmd ] && [ -x /extra/stackmap-snapshot ] || die "B9s: the front end is not in /extra"
+	mkdir -p /usr/local/bin /tmp/b9s "$SHARE/b9s_work"
+	cp /extra/trace-cmd /extra/stackmap-snapshot /usr/local/bin/
+	# stackmap-snapshot's libtracecmd.so.1 (trace-cmd itself links none).
+	export LD_LIBRARY_PATH=/extra
+	# Once before any recording: lo comes up, the caches warm.
+	$T slab 1 $B9S_WORK_DIRS
+	b9s_t0=$($T now)
+	for kb in $B9S_BUFFERS_KB; do
+		r=1
+		while [ "$r" -le "$B9S_ROUNDS" ]; do
+			# The order rotates by one each round.
+			set -- $B9S_VARIANTS
+			k=1
+			while [ "$k" -lt "$r" ]; do
+				first=$1
+				shift
+				set -- "$@" "$first"
+				k=$((k + 1))
+			done
+			for v in "$@"; do
+				b9s_record "$v" "$kb" "$r"
+			done
+			r=$((r + 1))
+		done
+	done
+	emit "b9s_buffers_kb $(echo "$B9S_BUFFERS_KB" | tr ' ' ,)"
+	emit "b9s_variants $(echo "$B9S_VARIANTS" | tr ' ' ,)"
+	emit "b9s_events $(echo "$B9S_EVENTS" | tr ' ' ,)"
+	emit "b9s_iters $B9S_ITERS"
+	emit "b9s_call $B9S_CALL"
+	emit "b9s_rounds $B9S_ROUNDS"
+	emit "b9s_guest_ns $(($($T now) - b9s_t0))"
 }
 
 main() {
