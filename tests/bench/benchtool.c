@@ -13,8 +13,8 @@
  *                                  no such attribute), print ns per call
  *   benchtool idle N READYFILE     start N idle threads (64 KiB stacks),
  *                                  create READYFILE, then wait to be killed
- *   benchtool slab N DIR...        N rounds of file-system and network work
- *                                  (B9s, the slab workload; see cmd_slab)
+ *   benchtool slab N DIR[:FILES]...  N rounds of file-system and network
+ *                                  work (B9s, the slab workload; cmd_slab)
  *
  * Exit: 0, or 1 with a message on stderr when anything fails.
  */
@@ -144,21 +144,24 @@ static int cmd_idle(long n, const char *ready)
  * B9s, the slab workload: what a kernel engineer traces kmalloc, kfree and
  * kmem_cache_alloc for, file-system and network work, in one process (the
  * shell loop around it adds fork and exec).  Each round:
- *   - in each DIR: a directory made; SLAB_FILES files created, written
- *     (sizes 512 B to 16 KiB), stat'ed, read back; the directory listed;
- *     each file renamed, given a symlink that is read, and removed; the
- *     directory removed (dentries, inodes, file structs, names, and on the
- *     9p share the client's request buffers);
- *   - a TCP connection over loopback: connect, accept, SLAB_NET_BYTES each
- *     way, close (socks, skbs, request socks, timers);
+ *   - in each DIR: a directory made; FILES files (default SLAB_FILES)
+ *     created, written (sizes 512 B to 16 KiB), stat'ed, read back; the
+ *     directory listed; each file renamed, given a symlink that is read,
+ *     and removed; the directory removed (dentries, inodes, file structs,
+ *     names, and on the 9p share the client's requests: a 9p file costs
+ *     some twenty times the allocations of a tmpfs one);
+ *   - SLAB_CONNS TCP connections over loopback: connect, accept,
+ *     SLAB_EXCHANGES requests of 1 KiB answered with 2 KiB, close (socks,
+ *     skbs, request socks, timers);
  *   - SLAB_DGRAMS UDP datagrams over loopback;
  *   - an AF_UNIX stream socketpair: SLAB_DGRAMS writes and reads.
  * The guest has no network set up: lo is brought up first when it is down
  * (the kernel gives it 127.0.0.1 then).
  */
 #define SLAB_FILES	8
-#define SLAB_NET_BYTES	4096
-#define SLAB_DGRAMS	4
+#define SLAB_CONNS	4
+#define SLAB_EXCHANGES	8
+#define SLAB_DGRAMS	16
 
 static char slab_buf[16384];
 
@@ -201,16 +204,19 @@ static int full_io(int fd, size_t len, int writing, const char *what)
 	return 0;
 }
 
-static int slab_files(const char *dir, long round)
+/* One round in DIR[:FILES]. */
+static int slab_files(const char *spec, long round)
 {
 	char d[4096], f[4200], g[4200], l[4200], target[4200];
+	const char *colon = strrchr(spec, ':');
+	int files = colon ? atoi(colon + 1) : SLAB_FILES;
 	struct stat st;
 	DIR *dh;
 
-	snprintf(d, sizeof(d), "%s/r%ld", dir, round);
+	snprintf(d, sizeof(d), "%.*s/r%ld", colon ? (int)(colon - spec) : (int)strlen(spec), spec, round);
 	if (mkdir(d, 0755))
 		return fail("mkdir", d);
-	for (int i = 0; i < SLAB_FILES; i++) {
+	for (int i = 0; i < files; i++) {
 		size_t len = (size_t)512 << (i % 6);
 		int fd;
 
@@ -232,7 +238,7 @@ static int slab_files(const char *dir, long round)
 	while (readdir(dh))
 		;
 	closedir(dh);
-	for (int i = 0; i < SLAB_FILES; i++) {
+	for (int i = 0; i < files; i++) {
 		snprintf(f, sizeof(f), "%s/f%d", d, i);
 		snprintf(g, sizeof(g), "%s/g%d", d, i);
 		snprintf(l, sizeof(l), "%s/l%d", d, i);
@@ -257,9 +263,10 @@ static int slab_tcp(int listener, const struct sockaddr_in *addr)
 	a = accept(listener, NULL, NULL);
 	if (a < 0)
 		return fail("accept", "127.0.0.1");
-	if (full_io(c, SLAB_NET_BYTES, 1, "tcp") || full_io(a, SLAB_NET_BYTES, 0, "tcp") ||
-	    full_io(a, SLAB_NET_BYTES, 1, "tcp") || full_io(c, SLAB_NET_BYTES, 0, "tcp"))
-		return 1;
+	for (int i = 0; i < SLAB_EXCHANGES; i++)
+		if (full_io(c, 1024, 1, "tcp") || full_io(a, 1024, 0, "tcp") ||
+		    full_io(a, 2048, 1, "tcp") || full_io(c, 2048, 0, "tcp"))
+			return 1;
 	close(c);
 	close(a);
 	return 0;
@@ -315,7 +322,10 @@ static int cmd_slab(long n, int ndirs, char **dirs)
 		for (int i = 0; i < ndirs; i++)
 			if (slab_files(dirs[i], r))
 				return 1;
-		if (slab_tcp(listener, &addr) || slab_udp() || slab_unix())
+		for (int i = 0; i < SLAB_CONNS; i++)
+			if (slab_tcp(listener, &addr))
+				return 1;
+		if (slab_udp() || slab_unix())
 			return 1;
 	}
 	close(listener);
@@ -324,7 +334,7 @@ static int cmd_slab(long n, int ndirs, char **dirs)
 
 static int usage(void)
 {
-	fprintf(stderr, "usage: benchtool now | write FILE STRING | loop N | xattr N SIZE | idle N READYFILE | slab N DIR...\n");
+	fprintf(stderr, "usage: benchtool now | write FILE STRING | loop N | xattr N SIZE | idle N READYFILE | slab N DIR[:FILES]...\n");
 	return 1;
 }
 

@@ -69,10 +69,9 @@ set_sizes() {
 		# B1's workload without a reader, ~800 sched_switch a round: the
 		# 256 KiB buffer (~3000 with cookies) is overwritten about 10 times
 		B9_ITERS=40 B9_BUFFERS_KB=${BENCH_B9_BUFFERS_KB:-64 256}
-		# Shell rounds of benchtool slab B9S_CALL rounds each, ~30 k
-		# slab events a round (6.1): ~400 k events, the 1024 KiB buffer
-		# (~15 k stackmap events) overwritten some 25 times
-		B9S_ITERS=6 B9S_CALL=2 B9S_BUFFERS_KB=${BENCH_B9S_BUFFERS_KB:-256 1024}
+		# Shell rounds of benchtool slab B9S_CALL rounds each: the
+		# 1024 KiB buffer (~15 k stackmap events) overwritten many times
+		B9S_ITERS=8 B9S_CALL=3 B9S_BUFFERS_KB=${BENCH_B9S_BUFFERS_KB:-256 1024}
 		B9S_ROUNDS=${BENCH_B9S_ROUNDS:-3} B9S_VARIANTS="st sm fe fe0"
 		for p in ${BENCH_B9S_PCTS:-}; do
 			B9S_VARIANTS+=" sm$p"

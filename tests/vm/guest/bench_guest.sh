@@ -414,7 +414,9 @@ run_b9() {
 #   smP, feP  sm or fe with the module loaded with redefine_pct=P (context
 #        rows, BENCH_B9S_PCTS)
 
-B9S_WORK_DIRS="/tmp/b9s $SHARE/b9s_work"
+# The rootfs with 8 files a round, the 9p share with one (a 9p file costs
+# some twenty times the allocations of a rootfs one).
+B9S_WORK_DIRS="/tmp/b9s $SHARE/b9s_work:1"
 
 # The workload's shell switches tracing off itself, as trace-cmd stop does:
 # the window kept ends with the workload, not with the events of starting
