@@ -301,7 +301,16 @@ run_b9s_host() {
 		awk '$2 ~ /^-?[0-9.]+$/ { k = $1; sub(/_r[0-9]+_/, "_", k); print k, $2 }' | sort -k1,1 -k2,2g |
 		awk '$1 != key { flush(); key = $1; n = 0 } { v[++n] = $2 } END { flush() }
 			function flush() { if (n) print key, n % 2 ? v[(n + 1) / 2] : (v[n / 2] + v[n / 2 + 1]) / 2 }' \
-		>>"$WORK/results.txt"
+		>"$WORK/b9s_medians.txt" && cat "$WORK/b9s_medians.txt" >>"$WORK/results.txt"
+}
+
+# b9s_names SEP: the names of B9S_EVENTS without their systems, SEP between.
+b9s_names() {
+	local e out=""
+	for e in $B9S_EVENTS; do
+		out+="${out:+$1}${e#*:}"
+	done
+	echo "$out"
 }
 
 # per_event PREFIX: from one recorder's figures (stdin), its whole ring-buffer
@@ -309,7 +318,7 @@ run_b9s_host() {
 # their stacks' (kernel_stack, or every stackmap record) and of those the
 # definitions'; and the definitions' share of the buffer kept.
 per_event() {
-	awk -v p="$1_" -v names="$(echo "$B9S_EVENTS" | sed 's/[a-z_]*://g')" '
+	awk -v p="$1_" -v names="$(b9s_names ' ')" '
 	{ v[$1] = $2 }
 	END {
 		n = split(names, e, " ")
@@ -337,7 +346,7 @@ per_event() {
 # from the stored map snapshot.
 slab_kept() {
 	local out sum names
-	names=$(echo "$B9S_EVENTS" | sed 's/[a-z_]*://g; s/ /|/g')
+	names=$(b9s_names '|')
 	out=$("$1" "$2" 2>"$WORK/b9s_summary.txt") || { log "fgdecode failed on $2"; return 1; }
 	sum=$(cat "$WORK/b9s_summary.txt")
 	awk -v p="$3" -v names="$names" -v sum="$sum" '
