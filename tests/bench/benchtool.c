@@ -149,7 +149,7 @@ static int cmd_idle(long n, const char *ready)
  *     directory listed; each file renamed, given a symlink that is read,
  *     and removed; the directory removed (dentries, inodes, file structs,
  *     names, and on the 9p share the client's requests: a 9p file costs
- *     some twenty times the allocations of a tmpfs one);
+ *     more than ten times the allocations of a tmpfs one);
  *   - SLAB_CONNS TCP connections over loopback: connect, accept,
  *     SLAB_EXCHANGES requests of 1 KiB answered with 2 KiB, close (socks,
  *     skbs, request socks, timers);

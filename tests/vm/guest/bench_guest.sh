@@ -415,7 +415,7 @@ run_b9() {
 #        rows, BENCH_B9S_PCTS)
 
 # The rootfs with 8 files a round, the 9p share with one (a 9p file costs
-# some twenty times the allocations of a rootfs one).
+# more than ten times the allocations of a rootfs one).
 B9S_WORK_DIRS="/tmp/b9s $SHARE/b9s_work:1"
 
 # The workload's shell switches tracing off itself, as trace-cmd stop does:
