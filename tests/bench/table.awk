@@ -52,15 +52,17 @@ function b4_scaling(set,   k, s, hs) {
 # Stack bytes per stack-bearing event: all stackmap events vs kernel_stack.
 function b1_rows(   n_sm, n_st, ours, base, all_sm, all_st, fly_sm, fly_st) {
 	if (!have("b1_sm_sched_switch_count", "b1_st_sched_switch_count", "b1_st_kernel_stack_rb")) {
-		missing("B1 ring-buffer bytes per stack-bearing event", "≥ 5× smaller", "TCG guest")
+		missing("B1 ring-buffer bytes per stack-bearing event", "reported", "TCG guest")
 		return
 	}
 	n_sm = v["b1_sm_sched_switch_count"]; n_st = v["b1_st_sched_switch_count"]
 	ours = (v["b1_sm_stack_cookie_rb"] + v["b1_sm_stack_define_rb"] + v["b1_sm_stack_fallback_rb"]) / n_sm
 	base = v["b1_st_kernel_stack_rb"] / n_st
+	# The ≥ 5× target is B2's (#38 item 5): on sched_switch's shallow
+	# stacks a cookie record's 20 B is the floor, so this row reports.
 	row("B1 stack bytes per sched_switch in the ring buffer (" n_sm " / " n_st " events)",
 	    sprintf("%.1f B", ours), sprintf("-O stacktrace %.1f B", base), sprintf("%.1f× smaller", base / ours),
-	    "≥ 5× smaller", yes(base / ours >= 5), "TCG guest")
+	    "reported", "", "TCG guest")
 	all_sm = v["b1_sm_total_rb"] / n_sm; all_st = v["b1_st_total_rb"] / n_st
 	row("B1 all ring-buffer bytes per sched_switch (event + stack)", sprintf("%.1f B", all_sm),
 	    sprintf("%.1f B", all_st), sprintf("%.2f× smaller", all_st / all_sm), "reported", "", "TCG guest")
@@ -231,6 +233,10 @@ function b2_rows(   n_sm, n_st, r, ours, base, met) {
 	    " distinct stacks)",
 	    sprintf("%.1f B", ours), sprintf("-O stacktrace %.1f B", base), sprintf("%.1f× smaller", base / ours),
 	    "≥ 5× smaller", yes(base / ours >= 5), "TCG guest")
+	row("B2 whole ring-buffer bytes per stack-bearing event (every record kept: events + stack records)",
+	    sprintf("%.1f B", v["b2_sm_total_rb"] / n_sm), sprintf("-O stacktrace %.1f B", v["b2_st_total_rb"] / n_st),
+	    sprintf("%.2f× smaller", (v["b2_st_total_rb"] / n_st) / (v["b2_sm_total_rb"] / n_sm)),
+	    "reported", "", "TCG guest")
 	row("B1 on the B2 workload: trace.dat data section (zstd) per stack-bearing event",
 	    sprintf("%.1f B (%s)", v["b2_sm_flyrecord"] / n_sm, kb(v["b2_sm_flyrecord"])),
 	    sprintf("%.1f B (%s)", v["b2_st_flyrecord"] / n_st, kb(v["b2_st_flyrecord"])),
@@ -341,6 +347,12 @@ function b9_rows(   list, n, i, kb, sm, sm0, st, r) {
 		    "reported", "", "TCG guest")
 		row("B9 re-definition cost in the " kb " KiB/CPU buffer: stack_define bytes / all ring-buffer bytes kept",
 		    b9_defines(sm), "redefine_pct=0: " b9_defines(sm0), "", "reported", "", "TCG guest")
+		row("B9 whole ring-buffer bytes per sched_switch kept in the " kb " KiB/CPU buffer (every record kept; " \
+		    "stock / redefine_pct=0)",
+		    sprintf("%.1f B / %.1f B", b9_per_switch(sm), b9_per_switch(sm0)),
+		    sprintf("-O stacktrace %.1f B", b9_per_switch(st)),
+		    b9_per_switch(sm) ? sprintf("%.2f× smaller (stock)", b9_per_switch(st) / b9_per_switch(sm)) : "n/a",
+		    "reported", "", "TCG guest")
 		b9_pct_rows(kb)
 	}
 }
@@ -477,6 +489,11 @@ function b9_pct_rows(kb,   pcts, n, j, t, st) {
 		    sprintf("%.2f×", v[st "_resolved"] ? v[t "_resolved"] / v[st "_resolved"] : 0),
 		    "reported", "", "TCG guest")
 	}
+}
+
+# All ring-buffer bytes kept per sched_switch kept, B9 trace prefix t.
+function b9_per_switch(t) {
+	return v[t "_switches"] ? v[t "_total_rb"] / v[t "_switches"] : 0
 }
 
 # "D KiB of T KiB (P %, N definitions)" for B9 trace prefix t.
