@@ -568,6 +568,15 @@ static int stackmap_typed_hook(struct stackmap_attached *a)
 		return -EOPNOTSUPP;
 	}
 	a->ops.func = stackmap_stub_func;
+	/*
+	 * Permanent, as livepatch's ftrace_ops are: a hit's pin and its record
+	 * are two calls of the stub, and with ftrace_enabled switched off
+	 * between them the second would not reach the callback, leaving the
+	 * task migrate-disabled for good.  The sysctl refuses to switch
+	 * ftrace off while this is registered (-EBUSY), and registering it
+	 * while ftrace is off fails with -EBUSY.
+	 */
+	a->ops.flags = FTRACE_OPS_FL_PERMANENT;
 	ret = ftrace_set_filter_ip(&a->ops, (unsigned long)a->tp->probestub,
 				   0, 0);
 	if (!ret)
@@ -783,7 +792,8 @@ fail:
  * syscall, synthetic events); -EEXIST if that event is attached already;
  * -ENOSPC when 128 distinct events were attached since load; -ENOMEM; or
  * the error of tracepoint_probe_register_prio() or, with typed probes, of
- * ftrace_set_filter_ip() and register_ftrace_function().  -EOPNOTSUPP for
+ * ftrace_set_filter_ip() and register_ftrace_function() (-EBUSY while
+ * /proc/sys/kernel/ftrace_enabled is 0: stackmap_typed_hook()).  -EOPNOTSUPP for
  * every name with typed probes where the kernel has none (before 6.5) and
  * without them on a kCFI kernel (see stackmap_probe()).
  */
