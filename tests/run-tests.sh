@@ -103,8 +103,9 @@ vm-frontend         6.1,newest               tests/vm/test_frontend.sh
 vm-modes            6.1,newest               tests/vm/test_modes.sh
 vm-module           6.1,6.12-rt              tests/vm/test_module.sh
 vm-lifecycle        6.1,6.12,newest          tests/vm/test_lifecycle.sh
-# a typed hit the recursion lock refuses leaves no task pinned: its CPU goes offline (7.x pins; test build)
-vm-pinleak          newest                   tests/vm/test_pinleak.sh
+# a typed hit the recursion lock refuses leaves no task pinned: its CPU goes offline (7.x pins; test build); ftrace
+# cannot be switched off under a typed probe (6.12: the sysctl still can elsewhere)
+vm-pinleak          6.12,newest              tests/vm/test_pinleak.sh
 # instances and recordings that come and go under running probes, resets between (STACKMAP_KERNEL=kcsan: races)
 vm-churn            6.1                      tests/vm/test_churn.sh
 # pairing and module suites on the newest kernel with a TCG thread per vCPU, under trixie's QEMU 10

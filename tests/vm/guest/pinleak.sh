@@ -4,7 +4,8 @@
 # KCFLAGS=-DSTACKMAP_TEST_FAIL_RECURSION, whose debugfs test_fail_recursion makes the next N typed hits find
 # that lock taken.  With typed probes on sched:sched_process_exec, it records, then makes a task on CPU 1 exec
 # with one such failure injected (the pinning hit before it pins the task), takes CPU 1 offline, which waits
-# for every task pinned there, and brings it back.  Leaves in $SHARE:
+# for every task pinned there, and brings it back; then checks that ftrace cannot be switched off under an attached
+# typed probe (a pin without its record).  Leaves in $SHARE:
 #   record.log      trace-cmd record's output
 #   stats.txt       the counters after the offline
 #   offline.txt     "SECONDS" the offline took, or "hung after BOUND s"
@@ -91,6 +92,36 @@ kill "$sleeper"
 wait "$sleeper" 2>/dev/null || true
 cat $D/stats >"$SHARE/stats.txt"
 step "online again; stats: lookups $(stat_of lookups), dropped_recursion $(stat_of dropped_recursion), unpinned $(stat_of unpinned)"
+# A hit's pin and its record are two calls of the typed stub: ftrace switched off between them would leave the
+# task pinned, so the module's ftrace_ops is permanent (FTRACE_OPS_FL_PERMANENT): the sysctl is refused while a
+# typed probe is attached, and a typed attach is refused while ftrace is off.  From 7.x the sysctl no longer
+# switches ftrace off at all (the write fails with EOPNOTSUPP, attached or not).  $SHARE/ftrace_enabled.txt
+# says which held.
+FE=/proc/sys/kernel/ftrace_enabled
+step "ftrace_enabled: echo 0 with nothing attached"
+echo '!sched:sched_process_exec' >>$D/tracepoints || die "detach sched:sched_process_exec"
+if err=$( (echo 0 >$FE) 2>&1); then
+	if (echo sched:sched_process_exec >>$D/tracepoints) 2>/dev/null; then
+		echo 1 >$FE
+		die "a typed attach succeeded with $FE at 0"
+	fi
+	echo 1 >$FE || die "echo 1 > $FE"
+	echo sched:sched_process_exec >>$D/tracepoints || die "attach sched:sched_process_exec again with $FE at 1"
+	if (echo 0 >$FE) 2>/dev/null; then
+		echo 1 >$FE
+		die "echo 0 > $FE succeeded with sched:sched_process_exec attached through typed probes"
+	fi
+	[ "$(cat $FE)" = 1 ] || die "$FE reads $(cat $FE) after the refused write"
+	echo "refused while attached" >"$SHARE/ftrace_enabled.txt"
+else
+	case $err in
+	*"not supported"*) ;;
+	*) die "echo 0 > $FE failed with nothing attached: $err" ;;
+	esac
+	echo "never switches ftrace off" >"$SHARE/ftrace_enabled.txt"
+fi
+step "ftrace_enabled: $(cat "$SHARE/ftrace_enabled.txt")"
+
 rmmod stackmap || die "rmmod"
 echo ok >"$SHARE/result"
 step "done"
