@@ -17,9 +17,10 @@ ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 TRACES=$ROOT/tests/fixtures/traces
 # shellcheck source=tests/decoder/cross_arch_lib.sh
 . "$ROOT/tests/decoder/cross_arch_lib.sh"
+# shellcheck source=tests/decoder/check_lib.sh
+. "$ROOT/tests/decoder/check_lib.sh"
 TMP=$(mktemp -d)
 trap 'rm -rf "$TMP"' EXIT
-PASSED=0 FAILED=0
 
 # host / arm64: the decoders and plugins of each side, for cross_arch_decode.
 host() {

@@ -78,16 +78,3 @@ cross_arch_decode() {
 		((rc == 0)) || { echo "cross_arch: $name: ${cmd[*]} ${argv[*]} exited $rc: $(grep -m1 "^$name: " "$out/stderr")" >&2; return 1; }
 	done <<<"$CROSS_ARCH_DECODES"
 }
-
-# check NAME WHY: a PASS line when WHY is empty, else a FAIL line with it, counted in PASSED and FAILED (which the
-# sourcing script sets to 0).
-check() {
-	local name=$1 why=$2
-	if [[ -z $why ]]; then
-		PASSED=$((PASSED + 1))
-		echo "PASS $name"
-	else
-		FAILED=$((FAILED + 1))
-		echo "FAIL $name: $why"
-	fi
-}

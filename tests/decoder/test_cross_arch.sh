@@ -25,9 +25,10 @@ FIXTURE=$ROOT/tests/fixtures/traces/arm64
 DECODE=$FIXTURE/decode
 # shellcheck source=tests/decoder/cross_arch_lib.sh
 . "$ROOT/tests/decoder/cross_arch_lib.sh"
+# shellcheck source=tests/decoder/check_lib.sh
+. "$ROOT/tests/decoder/check_lib.sh"
 TMP=$(mktemp -d)
 trap 'rm -rf "$TMP"' EXIT
-PASSED=0 FAILED=0
 
 # arm64 NAME: the arm64 decode NAME, as written.
 arm64() {

@@ -44,19 +44,9 @@ TRACE=${1:-$ROOT/build/vm-e2e-6.1/trace.dat}
 FIELDS_TRACE=${FIELDS_TRACE:-$ROOT/tests/fixtures/traces/views.dat}
 TMP=$(mktemp -d)
 trap 'rm -rf "$TMP"' EXIT
-PASSED=0 FAILED=0
+# shellcheck source=tests/decoder/check_lib.sh
+. "$ROOT/tests/decoder/check_lib.sh"
 export ASAN_OPTIONS="exitcode=90" UBSAN_OPTIONS="exitcode=91:print_stacktrace=1"
-
-check() {
-	local name=$1 why=$2
-	if [[ -z $why ]]; then
-		PASSED=$((PASSED + 1))
-		echo "PASS $name"
-	else
-		FAILED=$((FAILED + 1))
-		echo "FAIL $name: $why"
-	fi
-}
 
 # fgdecode ARGS...: the decoder, failing the test on any error.
 fgdecode() {
