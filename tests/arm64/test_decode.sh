@@ -115,8 +115,7 @@ main() {
 		check "arm64 fixture" "a decode failed on arm64"
 	fi
 	dwarf
-	echo "decoder-arm64: $PASSED passed, $FAILED failed"
-	((FAILED == 0))
+	check_summary decoder-arm64
 }
 
 main "$@"

@@ -16,7 +16,8 @@ FG=$ROOT/tests/decoder/fgdecode_san
 TRACE=${1:-$ROOT/build/vm-e2e-6.1/trace.dat}
 TMP=$(mktemp -d)
 trap 'rm -rf "$TMP"' EXIT
-PASSED=0 FAILED=0
+# shellcheck source=tests/decoder/check_lib.sh
+. "$ROOT/tests/decoder/check_lib.sh"
 
 # libtracecmd's own leaks (tests/decoder/libtracecmd.supp); fgdecode leaves
 # the handle of a trace with truncated data unfreed on purpose
@@ -45,13 +46,7 @@ run_case() {
 	elif [[ $expect == decode && $rc == 1 ]]; then
 		why="expected a decode, got: $(grep -m1 '^fgdecode: ' "$TMP/err")"
 	fi
-	if [[ -n $why ]]; then
-		FAILED=$((FAILED + 1))
-		echo "FAIL $name: $why"
-	else
-		PASSED=$((PASSED + 1))
-		echo "PASS $name (exit $rc)"
-	fi
+	check "$name" "$why" "exit $rc"
 }
 
 # flip FILE OUT SEED COUNT: OUT is FILE with COUNT bytes of its second half
@@ -117,38 +112,25 @@ matrix_cut_tail() {
 			expect_same "$name" "$TMP/out" "$TMP/whole"
 		fi
 	done
-	if ((inside)); then
-		PASSED=$((PASSED + 1))
-		echo "PASS $label-cut-inside-the-data ($inside cuts decoded)"
-	else
-		FAILED=$((FAILED + 1))
-		echo "FAIL $label-cut-inside-the-data: no cut ended inside a CPU's data and decoded"
-	fi
+	check "$label-cut-inside-the-data" "$( ((inside)) || echo "no cut ended inside a CPU's data and decoded")" \
+		"$inside cuts decoded"
 }
 
 # expect_same NAME OUT WHOLE: the cut file's output is the whole file's.
 expect_same() {
-	if cmp -s "$2" "$3"; then
-		PASSED=$((PASSED + 1))
-		echo "PASS $1 (output identical to the whole file's)"
-	else
-		FAILED=$((FAILED + 1))
-		echo "FAIL $1: output differs from the whole file's: $(diff "$2" "$3" | head -n 2 | tr '\n' ' ')"
-	fi
+	local why=""
+	cmp -s "$2" "$3" || why="output differs from the whole file's: $(diff "$2" "$3" | head -n 2 | tr '\n' ' ')"
+	check "$1" "$why" "output identical to the whole file's"
 }
 
 # expect_lines_of NAME OUT WHOLE: every line of OUT is a line of WHOLE, but the markers of what the cut took: a
 # stack record, or a definition that CPU recorded later than another CPU's use of the cookie.
 expect_lines_of() {
-	local extra
+	local extra why=""
 	extra=$(grep -v -e '<no stack: ' -e '<unknown cookie ' "$2" | sort | comm -23 - <(sort "$3") | head -n 1)
-	if [[ -z $extra && $(wc -l <"$2") -lt $(wc -l <"$3") ]]; then
-		PASSED=$((PASSED + 1))
-		echo "PASS $1 ($(wc -l <"$2") of $(wc -l <"$3") lines, all the whole file's)"
-	else
-		FAILED=$((FAILED + 1))
-		echo "FAIL $1: ${extra:+a line the whole file lacks: $extra}${extra:-not fewer lines than the whole file}"
-	fi
+	[[ -z $extra && $(wc -l <"$2") -lt $(wc -l <"$3") ]] ||
+		why="${extra:+a line the whole file lacks: $extra}${extra:-not fewer lines than the whole file}"
+	check "$1" "$why" "$(wc -l <"$2") of $(wc -l <"$3") lines, all the whole file's"
 }
 
 # Every prefix of the first 100 bytes: an error naming what is missing, never an abort (libtracecmd 3.1.6 freed
@@ -163,13 +145,9 @@ matrix_prefixes() {
 
 # expect_message NAME PATTERN: the last case's stderr ($TMP/err) has PATTERN.
 expect_message() {
-	if grep -q "$2" "$TMP/err"; then
-		PASSED=$((PASSED + 1))
-		echo "PASS $1 (says: $2)"
-	else
-		FAILED=$((FAILED + 1))
-		echo "FAIL $1: expected '$2', got: $(head -n1 "$TMP/err")"
-	fi
+	local why=""
+	grep -q "$2" "$TMP/err" || why="expected '$2', got: $(head -n1 "$TMP/err")"
+	check "$1" "$why" "says: $2"
 }
 
 # Files that are not trace.dat files where one is expected, and the reverse: a message that says what they are.
@@ -196,8 +174,7 @@ string_option_without_nul() {
 	id=$(od -An -tu2 -j $((${at:-6} - 6)) -N2 "$file" | tr -d ' ')
 	size=$(od -An -tu4 -j $((${at:-6} - 4)) -N4 "$file" | tr -d ' ')
 	if [[ -z $at || $id != 5 || $(od -An -tu1 -j $((at + size - 1)) -N1 "$file" | tr -d ' ') != 0 ]]; then
-		echo "FAIL $label: no UNAME option found"
-		FAILED=$((FAILED + 1))
+		check "$label" "no UNAME option found"
 		return
 	fi
 	cp "$file" "$TMP/uname"
@@ -227,7 +204,7 @@ matrix_flipped() {
 matrix_page_header() {
 	local off
 	off=$(trace-cmd dump --flyrecord -i "$TMP/v6.dat" 2>&1 | awk '/offset, size of cpu 0\]/ { print $1 }')
-	[[ $off =~ ^[0-9]+$ ]] || { echo "FAIL page-header: no CPU 0 offset in trace-cmd dump"; FAILED=$((FAILED + 1)); return; }
+	[[ $off =~ ^[0-9]+$ ]] || { check page-header "no CPU 0 offset in trace-cmd dump"; return; }
 	cp "$TMP/v6.dat" "$TMP/page"
 	# the 8-byte commit word after the page's 8-byte time stamp, little-endian
 	printf '\377\377\377\307\000\000\000\000' | dd of="$TMP/page" bs=1 seek=$((off + 8)) conv=notrunc status=none
@@ -276,10 +253,8 @@ matrix_weight() {
 	run_case weight-unknown-field error "$TRACE" --folded --weight bytes_alloc
 	run_case weight-string-field error "$TRACE" --folded --weight prev_comm
 	run_case weight-numeric-field decode "$TRACE" --top 3 --weight prev_state
-	if ! grep -q "^fgdecode: weight: sum of prev_state, [0-9]* over [1-9][0-9]* events with a stack$" "$TMP/err"; then
-		FAILED=$((FAILED + 1))
-		echo "FAIL weight-numeric-field: no weight summary line"
-	fi
+	grep -q "^fgdecode: weight: sum of prev_state, [0-9]* over [1-9][0-9]* events with a stack$" "$TMP/err" ||
+		check weight-numeric-field "no weight summary line"
 }
 
 # --off-cpu: a real trace with sched_switch stacks decodes (charging
@@ -287,7 +262,7 @@ matrix_weight() {
 matrix_off_cpu() {
 	run_case off-cpu-real-trace decode "$TRACE" --off-cpu --task-root --folded
 	grep -q "^fgdecode: off-cpu: [0-9.]* [mun]*s ([1-9][0-9]* ns) in [1-9][0-9]* intervals\?," "$TMP/err" ||
-		{ FAILED=$((FAILED + 1)); echo "FAIL off-cpu-real-trace: no off-cpu summary line"; }
+		check off-cpu-real-trace "no off-cpu summary line"
 	flip "$TMP/v6.dat" "$TMP/flip" 7 40
 	run_case off-cpu-40-bytes-flipped either "$TMP/flip" --off-cpu --top 5
 	run_case off-cpu-json-40-bytes-flipped either "$TMP/flip" --off-cpu --json
@@ -301,10 +276,8 @@ matrix_off_cpu() {
 # itself changes nothing; a damaged or missing side may fail, naming it.
 matrix_diff() {
 	run_case diff-with-itself decode "$TRACE" diff --folded "$TRACE"
-	if gawk '$(NF - 1) != $NF { bad++ } END { exit !(NR > 0 && !bad) }' "$TMP/out"; then :; else
-		FAILED=$((FAILED + 1))
-		echo "FAIL diff-with-itself: some stack's weights differ, or no stack"
-	fi
+	gawk '$(NF - 1) != $NF { bad++ } END { exit !(NR > 0 && !bad) }' "$TMP/out" ||
+		check diff-with-itself "some stack's weights differ, or no stack"
 	run_case diff-new-missing error "$TMP/does-not-exist" diff "$TRACE"
 	run_case diff-base-not-a-trace error "$TRACE" diff "$TMP/random"
 	run_case diff-new-truncated-at-half either "$TMP/trunc" diff --off-cpu --folded "$TMP/v6.dat"
@@ -334,8 +307,7 @@ main() {
 	matrix_weight
 	matrix_off_cpu
 	matrix_diff
-	echo "badinput: $PASSED passed, $FAILED failed"
-	((FAILED == 0))
+	check_summary badinput
 }
 
 main "$@"

@@ -65,7 +65,7 @@ main() {
 	mkdir -p "$TMP/host"
 	export CROSS_ARCH_FGDECODE=$ROOT/decoder/fgdecode CROSS_ARCH_TRACECMD=trace-cmd CROSS_ARCH_PLUGIN_DIR=$ROOT/plugin
 	cross_arch_decode "$TMP/host" "$FIXTURE/views.dat" views.stack_map.txt ../views.dat ||
-		{ check decodes "a decode failed on this host (above)"; echo "cross-arch: $PASSED passed, $FAILED failed"; exit 1; }
+		{ check decodes "a decode failed on this host (above)"; check_summary cross-arch; exit 1; }
 	n=0
 	for name in $(awk 'NF { print $1 }' <<<"$CROSS_ARCH_DECODES") stderr; do
 		why=$(differ "$name")
@@ -89,8 +89,7 @@ main() {
 	check trace-cmd-report "$why"
 	sed 's/^/   /' "$TMP/report"
 
-	echo "cross-arch: $PASSED passed, $FAILED failed"
-	((FAILED == 0))
+	check_summary cross-arch
 }
 
 main "$@"

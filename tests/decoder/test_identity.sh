@@ -23,7 +23,9 @@ ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 FG=${FGDECODE_SAN:-$ROOT/tests/decoder/fgdecode_san}
 TMP=$(mktemp -d)
 trap 'rm -rf "$TMP"' EXIT
-PASSED=0 FAILED=0 CHANGED=0
+# shellcheck source=tests/decoder/check_lib.sh
+. "$ROOT/tests/decoder/check_lib.sh"
+CHANGED=0
 # libtracecmd's own leaks are suppressed; full unwinding so that the
 # suppressions see its frames.
 export ASAN_OPTIONS="exitcode=90:fast_unwind_on_malloc=0" UBSAN_OPTIONS="exitcode=91:print_stacktrace=1"
@@ -53,13 +55,7 @@ compare() {
 		why="event lines differ (< trace-cmd report, > fgdecode): $(diff "$TMP/report.events" "$TMP/fg.events" | head -3 | tr '\n' ' ')"
 	fi
 	((n > 1)) || why="no event lines to compare"
-	if [[ -n $why ]]; then
-		FAILED=$((FAILED + 1))
-		echo "FAIL $name: $why"
-	else
-		PASSED=$((PASSED + 1))
-		echo "PASS $name ($n lines identical)"
-	fi
+	check "$name" "$why" "$n lines identical"
 }
 
 main() {
@@ -80,12 +76,8 @@ main() {
 		CHANGED=$((CHANGED + n))
 	done
 	# Else no plugin was loaded, and the test proved nothing.
-	if ((CHANGED == 0)); then
-		FAILED=$((FAILED + 1))
-		echo "FAIL plugins: fgdecode printed the same text with and without them"
-	fi
-	echo "identity: $PASSED passed, $FAILED failed"
-	((FAILED == 0))
+	((CHANGED > 0)) || check plugins "fgdecode printed the same text with and without them"
+	check_summary identity
 }
 
 main "$@"

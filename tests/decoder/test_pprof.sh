@@ -281,8 +281,7 @@ main() {
 	test_duration
 	test_weight
 	test_dwarf
-	echo "pprof: $PASSED passed, $FAILED failed"
-	((FAILED == 0))
+	check_summary pprof
 }
 
 main "$@"
