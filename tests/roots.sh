@@ -10,6 +10,11 @@
 #                                        and glibc 2.38); print its path
 #   tests/roots.sh qemu SUITE            a minbase root of SUITE with qemu-system-x86: trixie's QEMU 10, which
 #                                        tests/vm/run-vm.sh --qemu-root runs (multi-threaded TCG); print its path
+#   tests/roots.sh peers SUITE           a minbase root of SUITE with the tools a kernel engineer would record
+#                                        stacks with instead (linux-perf, bpftrace) and trace-cmd: the guest's
+#                                        userland of tests/bench/run.sh's peers part (run-vm.sh --userland
+#                                        --program); trixie's linux-perf from trixie-backports, the newest
+#                                        kernel's; print its path
 #   tests/roots.sh run DIR [--bind PATH]... -- COMMAND...
 #                                        run COMMAND as root inside DIR with /proc, /sys and /dev mounted, and
 #                                        each PATH bound at the same path, in a private mount namespace (nothing
@@ -92,10 +97,11 @@ make_root() {
 	sources "$release" "${4:-}" >"$tmp/etc/apt/sources.list" || die "no mirror for $suite's sources.list"
 	# A root that builds gets its package lists now (kernels.sh looks kernels up in them); a fresh one is left
 	# as debootstrap made it, for the README's commands to update.
-	if [[ $kind == build ]]; then
+	if [[ $kind == build || $kind == peers ]]; then
 		run "$tmp" -- apt-get update -q >"$tmp.log" 2>&1 ||
 			{ tail -n 20 "$tmp.log" >&2; die "apt-get update in the $suite root failed"; }
 	fi
+	[[ $kind != peers ]] || install_peers "$tmp" "$release"
 	rm -rf "$dir"
 	touch "$tmp/.stackmap-root-done"
 	mv "$tmp" "$dir"
@@ -104,6 +110,18 @@ make_root() {
 	find "$CACHE" -maxdepth 1 -type d -name "$suite-$kind-*" ! -path "$dir" -exec rm -rf {} +
 	log "$suite $kind root made in $((SECONDS - start)) s: $dir"
 	echo "$dir"
+}
+
+# install_peers DIR SUITE: linux-perf, bpftrace and trace-cmd in the root DIR, from its suite and security updates
+# (bookworm: perf 6.1, the 6.1 kernel's); trixie's perf from trixie-backports (the newest kernel's). The .debs are
+# kept in CACHE/apt-SUITE, as tests/root_lib.sh keeps those of the roots it copies.
+install_peers() {
+	local dir=$1 suite=$2 perf=linux-perf
+	[[ $suite != trixie ]] || perf=linux-perf/trixie-backports
+	mkdir -p "$CACHE/apt-$suite"
+	run "$dir" --bind "$CACHE/apt-$suite" -- env DEBIAN_FRONTEND=noninteractive apt-get install -y -q \
+		--no-install-recommends -o "Dir::Cache::archives=$CACHE/apt-$suite" "$perf" bpftrace trace-cmd \
+		>>"$dir.log" 2>&1 || { tail -n 20 "$dir.log" >&2; die "installing linux-perf and bpftrace in the $suite root failed"; }
 }
 
 # binfmt_conf DIR: for a root of another architecture (its .stackmap-arch, written by make_root), the binfmt_misc
@@ -167,7 +185,7 @@ main() {
 	local cmd=${1:-} suite dir
 	(($#)) && shift
 	case $cmd in
-	fresh | build | qemu)
+	fresh | build | qemu | peers)
 		suite=${1:?SUITE (bookworm, trixie)}
 		[[ $cmd == fresh || $suite != *-arm64 ]] || die "$cmd: no arm64 root of that kind (only fresh SUITE-arm64)"
 		mkdir -p "$CACHE"
@@ -180,6 +198,8 @@ main() {
 			make_root fresh "$suite" make
 		elif [[ $cmd == qemu ]]; then
 			make_root qemu "$suite" qemu-system-x86
+		elif [[ $cmd == peers ]]; then
+			make_root peers "$suite" ca-certificates backports
 		else
 			make_root build "$suite" "$BUILD_PACKAGES" backports
 		fi ;;
