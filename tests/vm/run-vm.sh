@@ -23,6 +23,9 @@ TRACE_CMD=/usr/bin/trace-cmd
 # --userland DIR: the guest's trace-cmd and its libraries (the loader and libc too) come from the Debian root DIR
 # (tests/roots.sh; trixie's trace-cmd 3.3.1) instead of the host.
 USERLAND=""
+# --program PATH (repeatable): another program copied to the guest at PATH with the libraries its ldd lists, from
+# --userland's root or the host, as trace-cmd is (tests/bench/run.sh's peers part: perf and bpftrace).
+PROGRAMS=()
 # The helpers every guest script sources (step, die, stat_of, workload), installed as /guest-common.sh.
 GUEST_LIB=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)/guest/lib.sh
 # ko_unpack (the only function of kernel.sh used here; sourcing it defines functions and nothing else).
@@ -64,7 +67,7 @@ usage() {
 	cat <<EOF
 usage: $0 [--module PATH.ko ...] --guest-script PATH [--share DIR] [--timeout SECONDS]
           [--smp N] [--tcg-thread single|multi] [--mem SIZE] [--kver KVER] [--kernel-root DIR] [--bzimage FILE] [--timeout-scale N]
-          [--extra FILE ...] [--userland DIR] [--qemu-root DIR] [--append KERNEL-PARAMS] [--hung-retries N]
+          [--extra FILE ...] [--userland DIR] [--program PATH ...] [--qemu-root DIR] [--append KERNEL-PARAMS] [--hung-retries N]
           [--stop-on-report SECS] [--icount] [--arch x86_64|arm64] [--verbose]
 EOF
 	REPORTED=1
@@ -111,6 +114,7 @@ parse_args() {
 		--kver) KVER=${2:?}; shift 2 ;;
 		--kernel-root) KROOT=${2:?--kernel-root needs a directory}; shift 2 ;;
 		--userland) USERLAND=${2:?--userland needs a directory}; shift 2 ;;
+		--program) PROGRAMS+=("${2:?--program needs a path}"); shift 2 ;;
 		--qemu-root) QEMU_ROOT=${2:?--qemu-root needs a directory}; shift 2 ;;
 		--extra)
 			shift
@@ -257,22 +261,23 @@ needed_libs() {
 	done
 }
 
-# trace-cmd plus every library ldd lists, at the same paths, and the dynamic loader: the host's, or with
-# --userland those of that root (ldd run inside it, or for arm64 needed_libs; its symlinks are relative, so cp -L
-# stays inside it).
-add_trace_cmd() {
-	local root=$1 lib libs loader=/lib64/ld-linux-x86-64.so.2
+# A program (trace-cmd, and each --program) plus every library ldd lists, at the same paths, and the dynamic
+# loader: the host's, or with --userland those of that root (ldd run inside it, or for arm64 needed_libs; its
+# symlinks are relative, so cp -L stays inside it). A library two programs share is copied once.
+add_program() {
+	local root=$1 prog=$2 lib libs loader=/lib64/ld-linux-x86-64.so.2
 	if [[ $ARCH == arm64 ]]; then
-		libs=$(needed_libs "$USERLAND" "$USERLAND$TRACE_CMD")
+		libs=$(needed_libs "$USERLAND" "$USERLAND$prog")
 		loader=/lib/ld-linux-aarch64.so.1
 	elif [[ -n $USERLAND ]]; then
-		libs=$("$(dirname "$GUEST_LIB")/../../roots.sh" run "$USERLAND" -- ldd "$TRACE_CMD")
+		libs=$("$(dirname "$GUEST_LIB")/../../roots.sh" run "$USERLAND" -- ldd "$prog")
 	else
-		libs=$(ldd "$TRACE_CMD")
+		libs=$(ldd "$prog")
 	fi
 	if grep 'not found' <<<"$libs" >&2; then return 1; fi
-	install -D -m755 "$USERLAND$TRACE_CMD" "$root$TRACE_CMD"
+	install -D -m755 "$USERLAND$prog" "$root$prog"
 	for lib in $(awk '/=> \//{ print $3 }' <<<"$libs") $loader; do
+		[[ ! -e $root$lib ]] || continue
 		mkdir -p "$root$(dirname "$lib")"
 		cp -L "$USERLAND$lib" "$root$lib"
 	done
@@ -330,7 +335,11 @@ build_initramfs() {
 	local root=$WORK/root
 	mkdir -p "$root"/{bin,sbin,etc,proc,sys,dev,tmp,share,usr/bin,usr/sbin}
 	STEP="initramfs (busybox)"; add_busybox "$root"
-	STEP="initramfs (trace-cmd and its libraries)"; add_trace_cmd "$root"
+	STEP="initramfs (trace-cmd and its libraries)"; add_program "$root" "$TRACE_CMD"
+	local p
+	for p in ${PROGRAMS[@]+"${PROGRAMS[@]}"}; do
+		STEP="initramfs ($p and its libraries)"; add_program "$root" "$p"
+	done
 	STEP="initramfs (virtio/9p modules of $KVER)"; add_base_modules "$root"
 	STEP="initramfs (modules, extras, guest script)"; add_run_files "$root"
 	STEP="initramfs (cpio)"
