@@ -6,10 +6,12 @@
 #                                 B2's guest alone now takes 20); writes RESULTS.md
 #   tests/bench/run.sh --quick    tiny sizes (~1 min), for CI; prints only
 #   --parts "b1 b9"               only these benchmarks (any of b1 b2 b3 b4
-#                                 b5 b6 b8 b9 b9s b10; b3 and b8 run together, B7
+#                                 b5 b6 b8 b9 b9s b10 peers; b3 and b8 run together, B7
 #                                 comes from b1 and b2; b10 needs the vm-e2e@6.1
 #                                 trace and fetches Debian's -dbg package once,
-#                                 see firstline.sh); prints only
+#                                 see firstline.sh; peers, perf and bpftrace beside
+#                                 -O stacktrace and stackmap, boots a Debian root's
+#                                 userland, tests/roots.sh peers); prints only
 #   --icount                      the guests under qemu's -icount shift=0,sleep=off:
 #                                 their clock counts instructions (1 ns = 1
 #                                 instruction), so B5's figures do not move with
@@ -27,6 +29,9 @@
 #   BENCH_B9S_EVENTS="kmem:kmalloc kmem:kfree kmem:kmem_cache_alloc"
 #                                 B9s: the events with stacks (default these
 #                                 and kmem:kmem_cache_free)
+#   BENCH_PEERS_SUITE=trixie      peers: the Debian release whose perf and
+#                                 bpftrace the guest runs (default bookworm,
+#                                 trixie for STACKMAP_KERNEL=newest)
 #
 # Needs `make` done (kmod/stackmap.ko, decoder/fgdecode) and root for qemu's
 # 9p share, like tests/vm.  Benchmarks are not tests: nothing here judges a
@@ -37,8 +42,11 @@ HERE=$(cd "$(dirname "$0")" && pwd)
 TOP=$(cd "$HERE/../.." && pwd)
 QUICK=0
 ICOUNT=0
-ALL_PARTS="b1 b2 b3 b4 b5 b6 b8 b9 b9s b10"
-PARTS=$ALL_PARTS
+# What runs without --parts (the quick mode of make check too). peers is only run by name: it needs a Debian
+# root with perf and bpftrace (tests/roots.sh peers, a download) and its guest takes many minutes.
+DEFAULT_PARTS="b1 b2 b3 b4 b5 b6 b8 b9 b9s b10"
+ALL_PARTS="$DEFAULT_PARTS peers"
+PARTS=$DEFAULT_PARTS
 WORK=""
 FAILED=()
 
@@ -58,6 +66,7 @@ set_sizes() {
 		# stop, extract and reset take most of it): the front end's, and
 		# -O stacktrace's to compare with.
 		B9S_ITERS=1 B9S_CALL=1 B9S_BUFFERS_KB=16 B9S_ROUNDS=1 B9S_VARIANTS="st fe"
+		PEERS_ROUNDS=1 PEERS_BUFFERS_KB=16 PEERS_TIMEOUT=1200
 		# One vCPU and a short timeout: B5 patches kernel text a dozen
 		# times, and two TCG vCPUs can livelock on the int3 of a site being
 		# patched (see run-vm.sh, run_qemu); CI only needs every part to run.
@@ -76,6 +85,11 @@ set_sizes() {
 		for p in ${BENCH_B9S_PCTS:-}; do
 			B9S_VARIANTS+=" sm$p"
 		done
+		# Under icount three rounds of a variant agree as well as five;
+		# every bpftrace loop compiles its program again.
+		PEERS_ROUNDS=${BENCH_PEERS_ROUNDS:-3} PEERS_BUFFERS_KB=${BENCH_PEERS_BUFFERS_KB:-256}
+		# Every bpftrace start compiles its program under TCG (seconds to minutes).
+		PEERS_TIMEOUT=3600
 		GUEST_SMP=2 GUEST_TIMEOUT=1500
 		# Under icount a B5 loop gives the same count to 0.1 % in every
 		# round: five rounds are plenty.
@@ -121,6 +135,7 @@ build() {
 	cp "$KO" "$WORK/stackmap.ko" && cp "$TOP/decoder/fgdecode" "$WORK/" || return 1
 	! want b9s || build_front_end || return 1
 	! want b5 || build_stages || return 1
+	! want peers || peers_root || return 1
 	mkdir -p "$WORK/plugin" && cp "$TOP/plugin/plugin_stackmap.so" "$WORK/plugin/" || return 1
 }
 
@@ -150,6 +165,14 @@ build_front_end() {
 	mkdir -p "$WORK/fe" &&
 		cp "$TOP/record/trace-cmd" "$TOP/record/stackmap-snapshot" "$WORK/fe/" &&
 		cp "$(readlink -f /usr/lib/x86_64-linux-gnu/libtracecmd.so.1)" "$WORK/fe/libtracecmd.so.1"
+}
+
+# The peers part's Debian root (tests/roots.sh peers): the kernel's linux-perf and its release's bpftrace.
+# bookworm's perf is 6.1's; the newest kernel's is trixie-backports'.
+peers_root() {
+	local suite=${BENCH_PEERS_SUITE:-bookworm}
+	[[ -n ${BENCH_PEERS_SUITE:-} || ${STACKMAP_KERNEL:-} != newest ]] || suite=trixie
+	PEERS_ROOT=$(nice -n 19 "$TOP/tests/roots.sh" peers "$suite") || { log "no $suite root with perf and bpftrace"; return 1; }
 }
 
 machine_info() {
@@ -189,19 +212,22 @@ B9S_BUFFERS_KB="$B9S_BUFFERS_KB"
 B9S_ROUNDS=$B9S_ROUNDS
 B9S_EVENTS="$B9S_EVENTS"
 B9S_VARIANTS="$B9S_VARIANTS"
+PEERS_ROUNDS=$PEERS_ROUNDS
+PEERS_BUFFERS_KB="$PEERS_BUFFERS_KB"
 EOF
 }
 
 # One guest boot running the given parts of bench_guest.sh.
 run_guest() {
-	local parts=$1 mem=$2 smp=$3 share=$WORK/share-${1// /-} args=() extra=()
+	local parts=$1 mem=$2 smp=$3 timeout=${4:-$GUEST_TIMEOUT} share=$WORK/share-${1// /-} args=() extra=()
 	write_conf "$parts" || return 1
 	((!ICOUNT)) || args+=(--icount)
 	[[ " $parts " != *" b5 "* ]] || args+=(--module "$WORK/stackmap-stages.ko")
 	[[ " $parts " != *" b9s "* ]] || extra+=("$WORK/fe/trace-cmd" "$WORK/fe/stackmap-snapshot" "$WORK/fe/libtracecmd.so.1")
+	[[ " $parts " != *" peers "* ]] || args+=(--userland "$PEERS_ROOT" --program /usr/bin/perf --program /usr/bin/bpftrace)
 	"$TOP/tests/vm/run-vm.sh" --module "$WORK/stackmap.ko" ${args[@]+"${args[@]}"} ${VM_ARGS[@]+"${VM_ARGS[@]}"} \
 		--guest-script "$TOP/tests/vm/guest/bench_guest.sh" --share "$share" --mem "$mem" --smp "$smp" \
-		--timeout "$GUEST_TIMEOUT" --extra "$HERE/benchtool" "$WORK/bench.conf" ${extra[@]+"${extra[@]}"} >&2 || return 1
+		--timeout "$timeout" --extra "$HERE/benchtool" "$WORK/bench.conf" ${extra[@]+"${extra[@]}"} >&2 || return 1
 	grep -v '^guest_' "$share/results.txt" >>"$WORK/results.txt" || return 1
 	grep '^guest_' "$share/results.txt" >>"$WORK/guest.txt"
 }
@@ -260,6 +286,95 @@ run_b9_host() {
 			--stack-map "$share/b9_sm0_${kb}_stack_map.txt" >>"$WORK/results.txt" || return 1
 		awk -v p="b9_map_${kb}_" '{ print p $1, $2 }' "$share/b9_sm_${kb}_stats.txt" >>"$WORK/results.txt"
 	done
+}
+
+# Peers: the perf.data files through the root's own perf (report -D: every record with its size), bpftrace's
+# outputs, the module's stats beside bpftrace's stack ids, and B9's two recorders of this boot (pst, psm).
+run_peers_host() {
+	local share=$WORK/share-peers kb f
+	{
+		for f in b5p_perf b5p_perfg b5kmp_perf b5kmp_perfg; do
+			perf_facts "$share" "$f.data" "$f" || return 1
+		done
+		for kb in $PEERS_BUFFERS_KB; do
+			perf_facts "$share" "peers_perf_$kb.data" "peers_perf_$kb" || return 1
+			for f in pst psm; do
+				trace_facts "$share/b9_${f}_$kb.dat" "b9_${f}_$kb" &&
+					resolvable "$WORK/fgdecode" "$share/b9_${f}_$kb.dat" "b9_${f}_$kb" || return 1
+			done
+		done
+		echo "peers_suite $(basename "$PEERS_ROOT")"
+	} >>"$WORK/results.txt"
+	if [[ -s $share/peers_bpftrace_error.txt ]]; then
+		log "bpftrace could not run in the guest: $(head -c 600 "$share/peers_bpftrace_error.txt")"
+		return 0
+	fi
+	{
+		for f in b5p b5kmp; do
+			bpf_print_facts "$share/${f}_bpfprint.out" "${f}_bpfprint" &&
+				bpf_map_facts "$share/${f}_bpfagg.out" "${f}_bpfagg" || return 1
+		done
+		for kb in $PEERS_BUFFERS_KB; do
+			bpf_print_facts "$share/peers_bpf_$kb.out" "peers_bpf_$kb" || return 1
+		done
+		bpf_map_facts "$share/peers_stackids.out" peers_stackids || return 1
+		awk '{ print "peers_stackids_map_" $1, $2 }' "$share/peers_stackids_stats.txt"
+	} >>"$WORK/results.txt"
+}
+
+# perf_facts DIR FILE PREFIX: DIR/FILE's samples, their mean size in bytes (the record: header, the event's raw
+# data, the callchain) and mean callchain length; the file's size.
+perf_facts() {
+	"$TOP/tests/roots.sh" run "$PEERS_ROOT" --bind "$1" -- perf report -D -i "$1/$2" 2>/dev/null | gawk -v p="$3" '
+		/PERF_RECORD_SAMPLE/ && match($0, /\[0x[0-9a-f]+\]/) {
+			n++; bytes += strtonum(substr($0, RSTART + 1, RLENGTH - 2))
+		}
+		/\.\.\. (FP )?chain: nr:[0-9]+/ { split($0, a, "nr:"); chains++; frames += a[2] }
+		END {
+			if (!n) exit 1
+			print p "_samples", n
+			printf "%s_sample_bytes %.1f\n", p, bytes / n
+			printf "%s_chain %.1f\n", p, chains ? frames / chains : 0
+		}' || { log "perf report -D found no sample in $1/$2"; return 1; }
+	echo "${3}_file $(stat -c %s "$1/$2")"
+}
+
+# bpf_print_facts OUT PREFIX: the stacks bpftrace printed one by one into OUT (a blank line, the frames
+# indented), the events its reader reported lost ("Lost N events"), the output's bytes.
+bpf_print_facts() {
+	gawk -v p="$2" '
+		/^Lost [0-9]+ events/ { lost += $2; next }
+		/^ +[^ ]/ { if (!in_stack) events++; in_stack = 1; frames++; next }
+		{ in_stack = 0 }
+		END {
+			print p "_printed", events + 0
+			print p "_lost", lost + 0
+			printf "%s_depth %.1f\n", p, events ? frames / events : 0
+		}' "$1" || return 1
+	echo "${2}_bytes $(stat -c %s "$1")"
+}
+
+# bpf_map_facts OUT PREFIX: bpftrace's @[kstack] = count() map as it printed it on exit: the keys with a stack,
+# the keys without one (a stack id that was lost: bpftrace prints an empty stack), the events each group
+# counted, the distinct stacks among the printed ones; @events (every hit) and bpftrace's errors.
+bpf_map_facts() {
+	gawk -v p="$2" '
+		/^@events: / { total = $2; next }
+		/^@\[\]: / { empty++; lost += $2; next }
+		/^@\[$/ { key = ""; in_key = 1; next }
+		in_key && /^\]: [0-9]+$/ { in_key = 0; keys++; counted += $2; seen[key]++; next }
+		in_key { key = key "|" $1; next }
+		/ERROR|failed/ { errors++ }
+		END {
+			for (k in seen) distinct++
+			print p "_keys", keys + 0
+			print p "_distinct", distinct + 0
+			print p "_counted", counted + 0
+			print p "_empty_keys", empty + 0
+			print p "_empty_counted", lost + 0
+			print p "_events", total + 0
+			print p "_errors", errors + 0
+		}' "$1"
 }
 
 # "PREFIX_switches N" and "PREFIX_resolved N" for trace $2 decoded by $1
@@ -474,7 +589,7 @@ print_header() {
 	[[ -z ${STACKMAP_KERNEL:-} ]] || env="STACKMAP_KERNEL=$STACKMAP_KERNEL "
 	((QUICK)) && how+=" --quick"
 	((ICOUNT)) && how+=" --icount"
-	[[ $PARTS == "$ALL_PARTS" ]] || how+=" --parts \"$PARTS\""
+	[[ $PARTS == "$DEFAULT_PARTS" ]] || how+=" --parts \"$PARTS\""
 	echo "Generated by \`${env}tests/bench/run.sh$how\` on $(date -u +%Y-%m-%d) UTC."
 	echo "Host: $(nproc) CPUs, $(awk -F': ' '/^model name/ { print $2; exit }' /proc/cpuinfo), kernel $(uname -r)."
 	echo "Guest: $(awk '/guest_kernel/ { print $2; exit }' "$g") under qemu TCG (B1, B5, B9, B9s: -smp 1; B2, B6: -smp $GUEST_SMP), busybox + stock trace-cmd."
@@ -541,6 +656,11 @@ main() {
 		attempt "B11 (answers: --weight, --off-cpu, diff)" run_answers
 	fi
 	! want b6 || attempt "B6 (guest)" run_guest b6 "$B6_MEM" "$GUEST_SMP"
+	# One vCPU, as B5 and B9; the initramfs holds perf's and bpftrace's libraries (LLVM: ~250 MB).
+	if want peers; then
+		attempt "Peers (guest)" run_guest peers 2G 1 "$PEERS_TIMEOUT"
+		attempt "Peers (perf.data, bpftrace's output)" run_peers_host
+	fi
 	if want b3 || want b8; then
 		# shellcheck disable=SC2046 # an empty word is not wanted in full mode
 		attempt "B3 B8 (symbolization)" "$HERE/symbolize/run.sh" --prefix b8_ --append "$WORK/results.txt" \
@@ -561,7 +681,7 @@ main() {
 	# kernel is RESULTS-NAME.md, whatever its parts.
 	if ((!QUICK)) && [[ -n ${STACKMAP_KERNEL:-} ]]; then
 		cp "$WORK/table.md" "$HERE/RESULTS-$STACKMAP_KERNEL.md"
-	elif ((!QUICK)) && [[ $PARTS == "$ALL_PARTS" ]]; then
+	elif ((!QUICK)) && [[ $PARTS == "$DEFAULT_PARTS" ]]; then
 		cp "$WORK/table.md" "$HERE/RESULTS.md"
 	fi
 	log "raw figures: $WORK/results.txt"

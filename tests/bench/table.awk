@@ -524,6 +524,99 @@ function b11_rows() {
 		"b11_folded_s", "--folded of one", 3)
 }
 
+# Peers (issue 38 item 3): perf record -g and bpftrace in the same guest as -O stacktrace and stackmap.
+function peers_rows() {
+	if (!have("b5p_plain_ns", "b5p_stacktrace_ns"))
+		return
+	peers_cost_rows("b5p", "getppid (raw_syscalls:sys_enter)")
+	peers_cost_rows("b5kmp", "fgetxattr (kmem:kmalloc of " v["b5p_xattr_size"] " B)")
+	peers_buffer_rows()
+	peers_stackid_rows()
+}
+
+# One row per tool at point p: its cost per call over no tracing, split into the event and the stack, against
+# ftrace's event with -O stacktrace.
+function peers_cost_rows(p, what,   u, w, pl, st, base) {
+	u = b5_unit(); w = b5_where()
+	pl = v[p "_plain_ns"]
+	st = v[p "_stacktrace_ns"] - pl
+	base = sprintf("-O stacktrace %.0f %s (event %.0f + stack %.0f)", st, u, v[p "_event_ns"] - pl,
+		v[p "_stacktrace_ns"] - v[p "_event_ns"])
+	peers_cost_row(p, what, "stackmap (module attached, its events on)", "stackmap", "event", base, st)
+	peers_cost_row(p, what, "perf record -g (" peers_perf_buffer() ")", "perfg", "perf", base, st)
+	peers_cost_row(p, what, "bpftrace @[kstack] = count()", "bpfagg", "bpf", base, st)
+	peers_cost_row(p, what, "bpftrace printf(\"%s\", kstack), each event printed by its reader", "bpfprint", "bpf",
+		base, st)
+}
+
+function peers_perf_buffer() {
+	return "a " v["b5p_perf_mb"] " MiB buffer, perf not woken during the loop"
+}
+
+# A tool's variant (with stacks) and its event without stacks, over no tracing.
+function peers_cost_row(p, what, tool, with, without, base, st,   u, pl, tot) {
+	u = b5_unit(); pl = v[p "_plain_ns"]
+	if (!have(p "_" with "_ns", p "_" without "_ns")) {
+		missing("Peers " u " per " what ": " tool, "reported", b5_where())
+		return
+	}
+	tot = v[p "_" with "_ns"] - pl
+	row("Peers " u " per " what " over no tracing (medians of " v["b5p_rounds"] " alternated loops of " \
+	    v["b5p_loops"] " calls): " tool,
+	    sprintf("%.0f %s (event %.0f + stack %.0f)", tot, u, v[p "_" without "_ns"] - pl,
+		    v[p "_" with "_ns"] - v[p "_" without "_ns"]),
+	    base, sprintf("%.2f×", tot / st), "reported", "", b5_where())
+}
+
+# Bytes per event and events kept by a buffer of the same size per CPU, on B9's workload (sched_switch).
+function peers_buffer_rows(   list, n, i, kb, st, sm, pf, bp, stb, smb) {
+	n = split(v["peers_buffers_kb"], list, ",")
+	for (i = 1; i <= n; i++) {
+		kb = list[i]
+		st = "b9_pst_" kb; sm = "b9_psm_" kb; pf = "peers_perf_" kb; bp = "peers_bpf_" kb
+		if (!have(st "_resolved", sm "_resolved", pf "_samples")) {
+			missing("Peers events kept by a " kb " KiB/CPU buffer", "reported", "TCG guest")
+			continue
+		}
+		stb = v[st "_total_rb"] / v[st "_sched_switch_count"]
+		smb = v[sm "_total_rb"] / v[sm "_sched_switch_count"]
+		row("Peers bytes per sched_switch with its stack (B9's workload): perf.data sample (header, raw " \
+		    "event, callchain of " v[pf "_chain"] " entries) / stackmap's ring buffer (event, cookie, " \
+		    "definitions)",
+		    sprintf("perf %.1f B / stackmap %.1f B", v[pf "_sample_bytes"], smb),
+		    sprintf("-O stacktrace %.1f B (event + kernel_stack)", stb),
+		    sprintf("%.2f× / %.2f×", v[pf "_sample_bytes"] / stb, smb / stb), "reported", "", "TCG guest")
+		row("Peers sched_switch events with a stack kept by a " kb " KiB/CPU buffer, overwritten (" \
+		    v["peers_b9_iters"] " rounds of B1's workload): perf record --overwrite -m " kb "K -g -a / stackmap " \
+		    "(stock trace-cmd)",
+		    sprintf("perf %d / stackmap %d (of %d kept)", v[pf "_samples"], v[sm "_resolved"], v[sm "_switches"]),
+		    sprintf("-O stacktrace %d (of %d)", v[st "_resolved"], v[st "_switches"]),
+		    sprintf("%.2f× / %.2f×", v[pf "_samples"] / v[st "_resolved"], v[sm "_resolved"] / v[st "_resolved"]),
+		    "reported", "", "TCG guest")
+		if (have(bp "_printed", bp "_switches"))
+			row("Peers bpftrace printing each sched_switch stack live through a " kb " KiB/CPU buffer (" \
+			    kb / 4 " pages) on the same workload: printed / lost (its reader's count) / switches (ftrace's " \
+			    "event beside it)",
+			    sprintf("%d / %d / %d (%.1f B of text a stack)", v[bp "_printed"], v[bp "_lost"],
+				    v[bp "_switches"], v[bp "_printed"] ? v[bp "_bytes"] / v[bp "_printed"] : 0),
+			    "", "", "reported", "", "TCG guest")
+	}
+}
+
+# bpftrace's stack ids against the module's map, both on the same events in the same window.
+function peers_stackid_rows(   s) {
+	s = "peers_stackids"
+	if (!have(s "_keys", s "_map_entries"))
+		return
+	row("Peers bpftrace @[kstack] = count() on " v["b9s_events"] " (B9s's workload, " v[s "_events"] \
+	    " hits): distinct stacks it printed / hits under them / hits under an empty stack (a lost stack id) / " \
+	    "errors",
+	    sprintf("%d / %d / %d / %d", v[s "_distinct"], v[s "_counted"], v[s "_empty_counted"], v[s "_errors"]),
+	    sprintf("stackmap's map: %d distinct stacks, %d lookups", v[s "_map_entries"], v[s "_map_lookups"]),
+	    sprintf("%.2f× stacks", v[s "_map_entries"] ? v[s "_distinct"] / v[s "_map_entries"] : 0),
+	    "reported", "", "TCG guest")
+}
+
 END {
 	print "| benchmark | ours | baseline | ratio | target | met? | where |"
 	print "|---|---|---|---|---|---|---|"
@@ -539,4 +632,5 @@ END {
 	b3_rows()
 	b8_rows()
 	b10_rows()
+	peers_rows()
 }

@@ -1,7 +1,7 @@
 #!/bin/sh
 # Guest side of the benchmarks (tests/bench/run.sh); runs in the VM as
 # /guest.sh, cwd $SHARE.  /extra holds benchtool (static helper) and
-# bench.conf, which sets PARTS (any of: b1 b2 b5 b6 b9 b9s) and the sizes;
+# bench.conf, which sets PARTS (any of: b1 b2 b5 b6 b9 b9s peers) and the sizes;
 # for b9s also the record front end (trace-cmd), stackmap-snapshot and the
 # libtracecmd.so.1 it links.
 # Results go to $SHARE/results.txt as "key value" lines; B1's and B9's traces
@@ -126,11 +126,14 @@ b5_point() {
 	esac
 }
 
-# Run the point's loop: $1 calls; prints ns per call.
+# Run the point's loop: $1 calls; prints ns per call.  Further arguments: a
+# command the loop runs under (the peers' perf record ... --).
 b5_drive() {
+	n=$1
+	shift
 	case $DRIVE in
-	loop) $T loop "$1" ;;
-	xattr) $T xattr "$1" "$B5_XATTR_SIZE" ;;
+	loop) "$@" $T loop "$n" ;;
+	xattr) "$@" $T xattr "$n" "$B5_XATTR_SIZE" ;;
 	esac
 }
 
@@ -215,7 +218,8 @@ TYPED=/sys/module/stackmap/parameters/typed_probes
 STAGE=/sys/module/stackmap/parameters/bench_stage
 
 # $B5_ROUNDS rounds of variants $2 at each point of $1, alternated loop
-# by loop; key prefix of each point: KP, then $3.
+# by loop; key prefix of each point: KP, then $3; $4 runs one loop of a
+# variant (default b5_loop).
 b5_rounds() {
 	r=0
 	while [ "$r" -lt "$B5_ROUNDS" ]; do
@@ -224,7 +228,7 @@ b5_rounds() {
 			b5_point "$p"
 			KP=$KP$3
 			for v in $2; do
-				b5_loop "$v"
+				"${4:-b5_loop}" "$v"
 			done
 		done
 		r=$((r + 1))
@@ -504,6 +508,185 @@ run_b9s() {
 	emit "b9s_call $B9S_CALL"
 	emit "b9s_rounds $B9S_ROUNDS"
 	emit "b9s_guest_ns $(($($T now) - b9s_t0))"
+}
+
+# --- Peers: perf record -g and bpftrace beside -O stacktrace and stackmap (issue 38 item 3)
+#
+# This boot's userland is a Debian root's (tests/roots.sh peers; run.sh boots it with run-vm.sh --userland ROOT
+# --program /usr/bin/perf --program /usr/bin/bpftrace): the kernel's own linux-perf and its release's bpftrace.
+# 1. Cost: B5's points and loops, variants alternated loop by loop as B5's: plain, event, stacktrace and stackmap
+#    (tracefs, no reader, as B5), and
+#      perf      perf record -e TP --filter FILTER with a PEERS_PERF_MB buffer (perf is not woken in the loop)
+#      perfg     the same with -g
+#      bpf       bpftrace 'tracepoint:TP /PRED/ { @ = count(); }'
+#      bpfagg    the same with @[kstack] = count()
+#      bpfprint  the same with printf("%s\n", kstack): each stack through bpftrace's output buffer and reader
+#    The last round's perf.data files and bpfprint output stay in $SHARE (bytes per event, on the host).
+# 2. A fixed-size buffer, PEERS_BUFFERS_KB per CPU, on B9's workload (sched_switch with stacks): -O stacktrace
+#    and stackmap as B9 records them (b9_record, variants pst and psm); perf record --overwrite -m KB -g -a (a
+#    flight recorder, read when it ends); bpftrace printing each stack through a perf buffer of as many pages (a
+#    live reader: what it printed and what it lost), with the sched_switch event beside it counting the switches.
+# 3. bpftrace's stack ids: B9s's slab workload under @[kstack] = count() on B9S_EVENTS, with the module attached
+#    to the same events in the same window: its map holds the distinct stacks there were.
+
+PEERS_PERF_MB=8
+
+# bpftrace's tracepoint arguments: args.NAME from 0.20 on, args->NAME before.
+bpf_args() {
+	n=$(bpftrace --version | sed -n 's/^bpftrace v0\.\([0-9]*\)\..*/\1/p')
+	if [ "${n:-99}" -ge 20 ]; then echo "args."; else echo "args->"; fi
+}
+
+# The bpftrace program of variant $1 (bpf, bpfagg, bpfprint) at the current point.
+peers_bpf_program() {
+	case $1 in
+	bpf) action='@ = count();' ;;
+	bpfagg) action='@[kstack] = count();' ;;
+	bpfprint) action='printf("%s\n", kstack);' ;;
+	*) die "peers: no bpftrace variant $1" ;;
+	esac
+	echo "tracepoint:$TP /$BPF_ARGS$FILTER/ { $action }"
+}
+
+# bpf_start PROGRAM OUT: bpftrace running PROGRAM in the background (BPF_PID), its output in OUT; returns when
+# its BEGIN probe has run, which bpftrace fires once every probe is attached.
+bpf_start() {
+	bpftrace -B line -e "BEGIN { printf(\"peers-ready\n\"); } $1" >"$2" 2>&1 &
+	BPF_PID=$!
+	until grep -q '^peers-ready' "$2"; do
+		kill -0 "$BPF_PID" 2>/dev/null || { cat "$2"; die "peers: bpftrace failed to start: $1"; }
+		sleep 0.5
+	done
+}
+
+# Stop bpftrace; it prints its maps as it exits.
+bpf_stop() {
+	kill -INT "$BPF_PID"
+	wait "$BPF_PID" || true
+}
+
+# One loop of variant $1 at the current point (b5_rounds' loop for the peers).
+peers_loop() {
+	f=/tmp/${KP}_$1
+	case $1 in
+	perf) b5_drive "$B5_LOOPS" perf record -q -m "${PEERS_PERF_MB}M" -e "$TP" --filter "$FILTER" \
+		-o "/tmp/${KP}_$1.data" -- >>"$f" ;;
+	perfg) b5_drive "$B5_LOOPS" perf record -q -g -m "${PEERS_PERF_MB}M" -e "$TP" --filter "$FILTER" \
+		-o "/tmp/${KP}_$1.data" -- >>"$f" ;;
+	bpf*) bpf_start "$(peers_bpf_program "$1")" "/tmp/${KP}_$1.out"
+		b5_drive "$B5_LOOPS" >>"$f"
+		bpf_stop ;;
+	*) b5_loop "$1" ;;
+	esac
+}
+
+peers_cost() {
+	points="sys_enter kmalloc"
+	load_module
+	for p in $points; do
+		b5_point "$p"
+		KP=${KP}p
+		b5_check_point
+	done
+	variants="plain event stacktrace stackmap perf perfg"
+	[ -z "$BPF_OK" ] || variants="$variants bpf bpfagg bpfprint"
+	B5_ROUNDS=$PEERS_ROUNDS
+	b5_rounds "$points" "$variants" p peers_loop
+	rmmod stackmap
+	for p in $points; do
+		b5_point "$p"
+		KP=${KP}p
+		cp "/tmp/${KP}_perf.data" "/tmp/${KP}_perfg.data" "$SHARE/"
+		[ -z "$BPF_OK" ] || cp "/tmp/${KP}_bpfprint.out" "/tmp/${KP}_bpfagg.out" "$SHARE/"
+	done
+	emit "b5p_loops $B5_LOOPS"
+	emit "b5p_rounds $PEERS_ROUNDS"
+	emit "b5p_xattr_size $B5_XATTR_SIZE"
+	emit "b5p_perf_mb $PEERS_PERF_MB"
+}
+
+# peers_flight KB: the fixed-size buffers of KB KiB per CPU on B9's workload.
+peers_flight() {
+	kb=$1
+	b9_record pst "$kb" -e sched:sched_switch -O stacktrace
+	load_module tracepoints=sched:sched_switch
+	b9_record psm "$kb" -e stackmap -e sched:sched_switch
+	rmmod stackmap
+	step "peers: perf record --overwrite -m ${kb}K -g -a, $B9_ITERS rounds of B1's workload"
+	t0=$($T now)
+	perf record -q --overwrite -m "${kb}K" -g -a -e sched:sched_switch -o "/tmp/peers_perf_$kb.data" \
+		-- sh -c "$(b1_cmd "$B9_ITERS")"
+	emit "peers_perf_${kb}_work_ns $(($($T now) - t0))"
+	cp "/tmp/peers_perf_$kb.data" "$SHARE/"
+	rm -f "/tmp/peers_perf_$kb.data"
+	[ -n "$BPF_OK" ] || return 0
+	step "peers: bpftrace printing each sched_switch stack, a perf buffer of $((kb / 4)) pages"
+	echo 4096 >$TR/buffer_size_kb
+	echo 1 >$TR/events/sched/sched_switch/enable
+	echo 1 >$TR/tracing_on
+	export BPFTRACE_PERF_RB_PAGES=$((kb / 4))
+	bpf_start 'tracepoint:sched:sched_switch { printf("%s\n", kstack); }' "/tmp/peers_bpf_$kb.out"
+	unset BPFTRACE_PERF_RB_PAGES
+	t0=$($T now)
+	sh -c "$(b1_cmd "$B9_ITERS")"
+	emit "peers_bpf_${kb}_work_ns $(($($T now) - t0))"
+	bpf_stop
+	echo 0 >$TR/tracing_on
+	emit "peers_bpf_${kb}_switches $(($(b9_stat entries) + $(b9_stat overrun)))"
+	echo 0 >$TR/events/enable
+	echo >$TR/trace
+	cp "/tmp/peers_bpf_$kb.out" "$SHARE/"
+	rm -f "/tmp/peers_bpf_$kb.out"
+}
+
+# bpftrace's @[kstack] = count() and the module's map on the same events in the same window (B9s's workload).
+peers_stackids() {
+	mkdir -p /tmp/b9s "$SHARE/b9s_work"
+	# shellcheck disable=SC2086 # one word per directory
+	$T slab 1 $B9S_WORK_DIRS
+	probes=""
+	for e in $B9S_EVENTS; do
+		probes="$probes${probes:+,}tracepoint:$e"
+	done
+	step "peers: bpftrace @[kstack] = count() and the module on $B9S_EVENTS, B9s's workload"
+	bpf_start "$probes { @[kstack] = count(); @events = count(); }" /tmp/peers_stackids.out
+	load_module
+	for e in $B9S_EVENTS; do
+		echo "$e" >>$D/tracepoints
+	done
+	sh -c "$(b9s_cmd)"
+	for e in $B9S_EVENTS; do
+		echo "!$e" >>$D/tracepoints
+	done
+	cat $D/stats >"$SHARE/peers_stackids_stats.txt"
+	bpf_stop
+	rmmod stackmap
+	echo 1 >$TR/tracing_on
+	cp /tmp/peers_stackids.out "$SHARE/"
+}
+
+run_peers() {
+	t0_peers=$($T now)
+	emit "peers_perf_version $(perf version | tr ' ' _)"
+	emit "peers_bpftrace_version $(bpftrace --version | tr ' ' _)"
+	# A bpftrace that cannot run here leaves its words in $SHARE/peers_bpftrace_error.txt; perf goes on.
+	BPF_OK=1
+	if ! bpftrace -e 'BEGIN { exit(); }' >"$SHARE/peers_bpftrace_error.txt" 2>&1; then
+		BPF_OK=""
+		echo "guest: bpftrace cannot run here:"
+		cat "$SHARE/peers_bpftrace_error.txt"
+	else
+		rm -f "$SHARE/peers_bpftrace_error.txt"
+		BPF_ARGS=$(bpf_args)
+	fi
+	peers_cost
+	for kb in $PEERS_BUFFERS_KB; do
+		peers_flight "$kb"
+	done
+	emit "peers_buffers_kb $(echo "$PEERS_BUFFERS_KB" | tr ' ' ,)"
+	emit "peers_b9_iters $B9_ITERS"
+	[ -z "$BPF_OK" ] || peers_stackids
+	emit "peers_guest_ns $(($($T now) - t0_peers))"
 }
 
 main() {
