@@ -548,26 +548,45 @@ peers_bpf_program() {
 	echo "tracepoint:$TP /$BPF_ARGS$FILTER/ { $action }"
 }
 
-# bpf_start PROGRAM OUT: bpftrace running PROGRAM in the background (BPF_PID), its output in OUT; returns when
-# its BEGIN probe has run, which bpftrace fires once every probe is attached.
+# bpf_start PROGRAM OUT: bpftrace running PROGRAM in the background (BPF_PID), its output in OUT (emptied
+# first: a start must not see the last one's marker); returns when its BEGIN probe has run, which bpftrace fires
+# once every probe is attached.
 bpf_start() {
+	: >"$2"
 	bpftrace -B line -e "BEGIN { printf(\"peers-ready\n\"); } $1" >"$2" 2>&1 &
 	BPF_PID=$!
+	i=0
 	until grep -q '^peers-ready' "$2"; do
-		kill -0 "$BPF_PID" 2>/dev/null || { cat "$2"; die "peers: bpftrace failed to start: $1"; }
+		i=$((i + 1))
+		if [ "$i" -gt 1200 ] || ! bpf_running; then
+			cat "$2"
+			die "peers: bpftrace did not start in 600 s: $1"
+		fi
 		sleep 0.5
 	done
 }
 
-# Stop bpftrace; it prints its maps as it exits.
+# bpftrace is running (not gone, not a zombie yet to be waited for).
+bpf_running() {
+	[ -e "/proc/$BPF_PID" ] && ! grep -q '^State:.*Z' "/proc/$BPF_PID/status" 2>/dev/null
+}
+
+# Stop bpftrace; it prints its maps as it exits (given 600 s to, then killed).
 bpf_stop() {
 	kill -INT "$BPF_PID"
+	i=0
+	while bpf_running; do
+		i=$((i + 1))
+		[ "$i" -le 1200 ] || { echo "guest: bpftrace did not exit in 600 s; killed"; kill -9 "$BPF_PID"; break; }
+		sleep 0.5
+	done
 	wait "$BPF_PID" || true
 }
 
 # One loop of variant $1 at the current point (b5_rounds' loop for the peers).
 peers_loop() {
 	f=/tmp/${KP}_$1
+	step "peers: $KP $1"
 	case $1 in
 	perf) b5_drive "$B5_LOOPS" perf record -q -m "${PEERS_PERF_MB}M" -e "$TP" --filter "$FILTER" \
 		-o "/tmp/${KP}_$1.data" -- >>"$f" ;;
