@@ -317,7 +317,8 @@ run_peers_host() {
 		for kb in $PEERS_BUFFERS_KB; do
 			bpf_print_facts "$share/peers_bpf_$kb.out" "peers_bpf_$kb" || return 1
 		done
-		bpf_map_facts "$share/peers_stackids.out" peers_stackids || return 1
+		bpf_map_facts "$share/peers_stackids.out" peers_stackids &&
+			stackid_match "$share/peers_stackids_map.txt" "$share/peers_stackids.out" peers_match || return 1
 		awk '{ print "peers_stackids_map_" $1, $2 }' "$share/peers_stackids_stats.txt"
 	} >>"$WORK/results.txt"
 }
@@ -375,6 +376,44 @@ bpf_map_facts() {
 			print p "_events", total + 0
 			print p "_errors", errors + 0
 		}' "$1"
+}
+
+# stackid_match MAP OUT PREFIX: the module's map listing MAP (each stack with its hits, frames as %pS) against
+# bpftrace's @[kstack] map in OUT, stack by stack: a frame is "function+offset" in both (the listing's hex offset
+# made decimal; bpftrace's leading __traceiter_ frame dropped, which the module trims). A stack of the map that
+# bpftrace did not print is lost, with its events; a stack bpftrace counted more often than the map is merged
+# (other stacks' events under its id). The map counts a stack's first event as its insert, not a hit.
+stackid_match() {
+	gawk -v p="$3" '
+		function flush_map() { if (mkey != "") { true[mkey] += mhits + 1 } mkey = "" }
+		FNR == 1 { file++ }
+		file == 1 && /^slot / { flush_map(); for (i = 1; i < NF; i++) if ($i == "hits") mhits = $(i + 1); mkey = "-"; next }
+		file == 1 && /^ 0x/ {
+			f = $2; sub(/\/.*/, "", f)
+			if (match(f, /\+0x[0-9a-f]+$/)) f = substr(f, 1, RSTART) strtonum(substr(f, RSTART + 1))
+			mkey = mkey "|" f
+			next
+		}
+		file == 2 && /^@\[$/ { bkey = "-"; in_key = 1; next }
+		file == 2 && in_key && /^\]: [0-9]+$/ { in_key = 0; got[bkey] += $2; next }
+		file == 2 && in_key { if (!(bkey == "-" && $1 ~ /^__traceiter_/)) bkey = bkey "|" $1; next }
+		END {
+			flush_map()
+			for (k in true) {
+				nt++; et += true[k]
+				if (!(k in got)) { lost++; elost += true[k] }
+				else if (got[k] > true[k]) { merged++; emerged += got[k] - true[k] }
+			}
+			for (k in got) if (!(k in true)) { extra++; eextra += got[k] }
+			print p "_true_stacks", nt + 0
+			print p "_true_events", et + 0
+			print p "_lost_stacks", lost + 0
+			print p "_lost_events", elost + 0
+			print p "_merged_stacks", merged + 0
+			print p "_merged_events", emerged + 0
+			print p "_bpf_only_stacks", extra + 0
+			print p "_bpf_only_events", eextra + 0
+		}' "$1" "$2"
 }
 
 # "PREFIX_switches N" and "PREFIX_resolved N" for trace $2 decoded by $1

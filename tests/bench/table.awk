@@ -550,7 +550,7 @@ function peers_cost_rows(p, what,   u, w, pl, st, base) {
 }
 
 function peers_perf_buffer() {
-	return "a " v["b5p_perf_mb"] " MiB buffer, perf not woken during the loop"
+	return v["b5p_perf_mb"] " MiB buffer: perf not woken during the loop"
 }
 
 # A tool's variant (with stacks) and its event without stacks, over no tracing.
@@ -603,17 +603,27 @@ function peers_buffer_rows(   list, n, i, kb, st, sm, pf, bp, stb, smb) {
 	}
 }
 
-# bpftrace's stack ids against the module's map, both on the same events in the same window.
-function peers_stackid_rows(   s) {
-	s = "peers_stackids"
+# bpftrace's stack ids against the module's map, both on the same events in the same window: in counts, then
+# stack by stack (run.sh's stackid_match).
+function peers_stackid_rows(   s, m) {
+	s = "peers_stackids"; m = "peers_match"
 	if (!have(s "_keys", s "_map_entries"))
 		return
-	row("Peers bpftrace @[kstack] = count() on " v["b9s_events"] " (B9s's workload, " v[s "_events"] \
+	row("Peers bpftrace @[kstack] = count() on " v["peers_stackid_events"] " (B9s's workload, " v[s "_events"] \
 	    " hits): distinct stacks it printed / hits under them / hits under an empty stack (a lost stack id) / " \
-	    "errors",
+	    "error lines",
 	    sprintf("%d / %d / %d / %d", v[s "_distinct"], v[s "_counted"], v[s "_empty_counted"], v[s "_errors"]),
 	    sprintf("stackmap's map: %d distinct stacks, %d lookups", v[s "_map_entries"], v[s "_map_lookups"]),
 	    sprintf("%.2f× stacks", v[s "_map_entries"] ? v[s "_distinct"] / v[s "_map_entries"] : 0),
+	    "reported", "", "TCG guest")
+	if (!have(m "_true_stacks"))
+		return
+	row("Peers bpftrace's stacks matched one by one with the module's map: stacks lost (their hits) / merged " \
+	    "(hits counted under another stack's id) / printed by bpftrace only (its window: attach, detach)",
+	    sprintf("%d (%d hits) / %d (%d hits) / %d (%d hits)", v[m "_lost_stacks"], v[m "_lost_events"],
+		    v[m "_merged_stacks"], v[m "_merged_events"], v[m "_bpf_only_stacks"], v[m "_bpf_only_events"]),
+	    sprintf("map: %d stacks, %d hits", v[m "_true_stacks"], v[m "_true_events"]),
+	    sprintf("%.1f %% of stacks lost", v[m "_true_stacks"] ? 100 * v[m "_lost_stacks"] / v[m "_true_stacks"] : 0),
 	    "reported", "", "TCG guest")
 }
 

@@ -571,6 +571,17 @@ bpf_running() {
 	[ -e "/proc/$BPF_PID" ] && ! grep -q '^State:.*Z' "/proc/$BPF_PID/status" 2>/dev/null
 }
 
+# Wait until bpftrace's reader has printed what its buffer holds (OUT, $1, unchanged for a second): on SIGINT
+# it stops reading, and the events still in its buffer would never be printed nor counted lost.
+bpf_settle() {
+	n=-1 i=0
+	while [ "$(wc -c <"$1")" != "$n" ] && [ "$i" -lt 600 ]; do
+		n=$(wc -c <"$1")
+		sleep 1
+		i=$((i + 1))
+	done
+}
+
 # Stop bpftrace; it prints its maps as it exits (given 600 s to, then killed).
 bpf_stop() {
 	kill -INT "$BPF_PID"
@@ -594,6 +605,7 @@ peers_loop() {
 		-o "/tmp/${KP}_$1.data" -- >>"$f" ;;
 	bpf*) bpf_start "$(peers_bpf_program "$1")" "/tmp/${KP}_$1.out"
 		b5_drive "$B5_LOOPS" >>"$f"
+		bpf_settle "/tmp/${KP}_$1.out"
 		bpf_stop ;;
 	*) b5_loop "$1" ;;
 	esac
@@ -649,6 +661,7 @@ peers_flight() {
 	t0=$($T now)
 	sh -c "$(b1_cmd "$B9_ITERS")"
 	emit "peers_bpf_${kb}_work_ns $(($($T now) - t0))"
+	bpf_settle "/tmp/peers_bpf_$kb.out"
 	bpf_stop
 	echo 0 >$TR/tracing_on
 	emit "peers_bpf_${kb}_switches $(($(b9_stat entries) + $(b9_stat overrun)))"
@@ -668,8 +681,10 @@ peers_stackids() {
 		probes="$probes${probes:+,}tracepoint:$e"
 	done
 	step "peers: bpftrace @[kstack] = count() and the module on $B9S_EVENTS, B9s's workload"
-	bpf_start "$probes { @[kstack] = count(); @events = count(); }" /tmp/peers_stackids.out
+	# Loaded before bpftrace starts, attached after: both see the same window but for the attaching and
+	# detaching writes (insmod's allocations would add stacks only bpftrace sees).
 	load_module
+	bpf_start "$probes { @[kstack] = count(); @events = count(); }" /tmp/peers_stackids.out
 	for e in $B9S_EVENTS; do
 		echo "$e" >>$D/tracepoints
 	done
@@ -677,8 +692,9 @@ peers_stackids() {
 	for e in $B9S_EVENTS; do
 		echo "!$e" >>$D/tracepoints
 	done
-	cat $D/stats >"$SHARE/peers_stackids_stats.txt"
 	bpf_stop
+	cat $D/stats >"$SHARE/peers_stackids_stats.txt"
+	cat $D/stack_map >"$SHARE/peers_stackids_map.txt"
 	rmmod stackmap
 	echo 1 >$TR/tracing_on
 	cp /tmp/peers_stackids.out "$SHARE/"
@@ -705,6 +721,7 @@ run_peers() {
 	emit "peers_buffers_kb $(echo "$PEERS_BUFFERS_KB" | tr ' ' ,)"
 	emit "peers_b9_iters $B9_ITERS"
 	[ -z "$BPF_OK" ] || peers_stackids
+	emit "peers_stackid_events $(echo "$B9S_EVENTS" | tr ' ' ,)"
 	emit "peers_guest_ns $(($($T now) - t0_peers))"
 }
 
