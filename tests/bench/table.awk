@@ -547,6 +547,18 @@ function peers_cost_rows(p, what,   u, w, pl, st, base) {
 	peers_cost_row(p, what, "bpftrace @[kstack] = count()", "bpfagg", "bpf", base, st)
 	peers_cost_row(p, what, "bpftrace printf(\"%s\", kstack), each event printed by its reader", "bpfprint", "bpf",
 		base, st)
+	if (have(p "_bpfprint_printed"))
+		row("Peers (context) " what ": stacks bpftrace's reader printed of the loop's " v["b5p_loops"] \
+		    " (once the loop was over, its output waited for) / it reported lost; its text per stack",
+		    sprintf("%d / %d; %.1f B", v[p "_bpfprint_printed"], v[p "_bpfprint_lost"],
+			    v[p "_bpfprint_printed"] ? v[p "_bpfprint_bytes"] / v[p "_bpfprint_printed"] : 0),
+		    "", "", "reported", "", b5_where())
+	if (have(p "_perf_sample_bytes", p "_perfg_sample_bytes"))
+		row("Peers (context) " what ": perf.data bytes per sample without -g / with -g (its callchain: " \
+		    v[p "_perfg_chain"] " entries, the kernel's and user space's context markers and the user frames " \
+		    "included)",
+		    sprintf("%.0f B / %.0f B", v[p "_perf_sample_bytes"], v[p "_perfg_sample_bytes"]), "", "",
+		    "reported", "", b5_where())
 }
 
 function peers_perf_buffer() {

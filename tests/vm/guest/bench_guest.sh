@@ -571,11 +571,11 @@ bpf_running() {
 	[ -e "/proc/$BPF_PID" ] && ! grep -q '^State:.*Z' "/proc/$BPF_PID/status" 2>/dev/null
 }
 
-# Wait until bpftrace's reader has printed what its buffer holds (OUT, $1, unchanged for a second): on SIGINT
-# it stops reading, and the events still in its buffer would never be printed nor counted lost.
+# Wait until bpftrace's reader has printed what its buffer holds (OUT, $1, unchanged for a second; two minutes
+# at most): on SIGINT it stops reading, and the events still in its buffer would never be printed nor counted lost.
 bpf_settle() {
 	n=-1 i=0
-	while [ "$(wc -c <"$1")" != "$n" ] && [ "$i" -lt 600 ]; do
+	while [ "$(wc -c <"$1")" != "$n" ] && [ "$i" -lt 120 ]; do
 		n=$(wc -c <"$1")
 		sleep 1
 		i=$((i + 1))
@@ -652,11 +652,14 @@ peers_flight() {
 	rm -f "/tmp/peers_perf_$kb.data"
 	[ -n "$BPF_OK" ] || return 0
 	step "peers: bpftrace printing each sched_switch stack, a perf buffer of $((kb / 4)) pages"
+	# Neither counts bpftrace's own switches: its reader, woken by each event, would otherwise feed
+	# itself one switch per stack it prints, for ever.
 	echo 4096 >$TR/buffer_size_kb
+	echo 'prev_comm != "bpftrace"' >$TR/events/sched/sched_switch/filter
 	echo 1 >$TR/events/sched/sched_switch/enable
 	echo 1 >$TR/tracing_on
 	export BPFTRACE_PERF_RB_PAGES=$((kb / 4))
-	bpf_start 'tracepoint:sched:sched_switch { printf("%s\n", kstack); }' "/tmp/peers_bpf_$kb.out"
+	bpf_start 'tracepoint:sched:sched_switch /comm != "bpftrace"/ { printf("%s\n", kstack); }' "/tmp/peers_bpf_$kb.out"
 	unset BPFTRACE_PERF_RB_PAGES
 	t0=$($T now)
 	sh -c "$(b1_cmd "$B9_ITERS")"
@@ -666,6 +669,7 @@ peers_flight() {
 	echo 0 >$TR/tracing_on
 	emit "peers_bpf_${kb}_switches $(($(b9_stat entries) + $(b9_stat overrun)))"
 	echo 0 >$TR/events/enable
+	echo 0 >$TR/events/sched/sched_switch/filter
 	echo >$TR/trace
 	cp "/tmp/peers_bpf_$kb.out" "$SHARE/"
 	rm -f "/tmp/peers_bpf_$kb.out"
