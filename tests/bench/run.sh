@@ -378,14 +378,18 @@ bpf_map_facts() {
 		}' "$1"
 }
 
-# stackid_match MAP OUT PREFIX: the module's map listing MAP (each stack with its hits, frames as %pS) against
-# bpftrace's @[kstack] map in OUT, stack by stack: a frame is "function+offset" in both (the listing's hex offset
-# made decimal; bpftrace's leading __traceiter_ frame dropped, which the module trims). A stack of the map that
-# bpftrace did not print is lost, with its events; a stack bpftrace counted more often than the map is merged
-# (other stacks' events under its id). The map counts a stack's first event as its insert, not a hit.
+# stackid_match MAP OUT PREFIX: the module's map listing MAP (each stack with its hits, the insert among them;
+# frames as %pS) against bpftrace's @[kstack] map in OUT, stack by stack: a frame is "function+offset" in both
+# (the listing's hex offset made decimal; bpftrace's leading __traceiter_ frame dropped, which the module trims).
+# A stack that runs through either tracer's own code (an interrupt in bpftrace's program, which BPF never
+# nests, or in the module's probe) is counted apart: running both at once makes them, not the stack ids. Of
+# the others, a stack of the map bpftrace did not print is lost, with its hits; a stack bpftrace counted more
+# often than the map has hits of other stacks under its id, or of bpftrace's longer window (attaching,
+# detaching); one only bpftrace printed is of that window.
 stackid_match() {
 	gawk -v p="$3" '
-		function flush_map() { if (mkey != "") { true[mkey] += mhits + 1 } mkey = "" }
+		function flush_map() { if (mkey != "") true[mkey] += mhits; mkey = "" }
+		function tracer(k) { return k ~ /[|](trace_call_bpf|bpf_prog_|perf_trace_run_bpf_submit|stackmap_)/ }
 		FNR == 1 { file++ }
 		file == 1 && /^slot / { flush_map(); for (i = 1; i < NF; i++) if ($i == "hits") mhits = $(i + 1); mkey = "-"; next }
 		file == 1 && /^ 0x/ {
@@ -401,18 +405,24 @@ stackid_match() {
 			flush_map()
 			for (k in true) {
 				nt++; et += true[k]
-				if (!(k in got)) { lost++; elost += true[k] }
-				else if (got[k] > true[k]) { merged++; emerged += got[k] - true[k] }
+				if (tracer(k)) { if (!(k in got)) { tl++; etl += true[k] } }
+				else if (!(k in got)) { lost++; elost += true[k] }
+				else if (got[k] > true[k]) { more++; emore += got[k] - true[k] }
 			}
-			for (k in got) if (!(k in true)) { extra++; eextra += got[k] }
+			for (k in got)
+				if (!(k in true)) { if (tracer(k)) { tb++; etb += got[k] } else { extra++; eextra += got[k] } }
 			print p "_true_stacks", nt + 0
 			print p "_true_events", et + 0
 			print p "_lost_stacks", lost + 0
 			print p "_lost_events", elost + 0
-			print p "_merged_stacks", merged + 0
-			print p "_merged_events", emerged + 0
+			print p "_more_stacks", more + 0
+			print p "_more_events", emore + 0
 			print p "_bpf_only_stacks", extra + 0
 			print p "_bpf_only_events", eextra + 0
+			print p "_tracer_map_stacks", tl + 0
+			print p "_tracer_map_events", etl + 0
+			print p "_tracer_bpf_stacks", tb + 0
+			print p "_tracer_bpf_events", etb + 0
 		}' "$1" "$2"
 }
 

@@ -630,13 +630,19 @@ function peers_stackid_rows(   s, m) {
 	    "reported", "", "TCG guest")
 	if (!have(m "_true_stacks"))
 		return
-	row("Peers bpftrace's stacks matched one by one with the module's map: stacks lost (their hits) / merged " \
-	    "(hits counted under another stack's id) / printed by bpftrace only (its window: attach, detach)",
+	row("Peers bpftrace's stacks matched one by one with the module's map, leaving out those through either " \
+	    "tracer's own code: stacks bpftrace lost (their hits) / stacks it counted more often (the extra hits: " \
+	    "other stacks' under its id, or its longer window) / printed by bpftrace only (its window: attaching, " \
+	    "detaching)",
 	    sprintf("%d (%d hits) / %d (%d hits) / %d (%d hits)", v[m "_lost_stacks"], v[m "_lost_events"],
-		    v[m "_merged_stacks"], v[m "_merged_events"], v[m "_bpf_only_stacks"], v[m "_bpf_only_events"]),
+		    v[m "_more_stacks"], v[m "_more_events"], v[m "_bpf_only_stacks"], v[m "_bpf_only_events"]),
 	    sprintf("map: %d stacks, %d hits", v[m "_true_stacks"], v[m "_true_events"]),
 	    sprintf("%.1f %% of stacks lost", v[m "_true_stacks"] ? 100 * v[m "_lost_stacks"] / v[m "_true_stacks"] : 0),
 	    "reported", "", "TCG guest")
+	row("Peers (context) stacks through a tracer's own code, left out above: in the map only (an interrupt in " \
+	    "bpftrace's program, where BPF does not run again) / in bpftrace's only (an interrupt in the module's probe)",
+	    sprintf("%d (%d hits) / %d (%d hits)", v[m "_tracer_map_stacks"], v[m "_tracer_map_events"],
+		    v[m "_tracer_bpf_stacks"], v[m "_tracer_bpf_events"]), "", "", "reported", "", "TCG guest")
 }
 
 END {
