@@ -622,9 +622,10 @@ function peers_stackid_rows(   s, m) {
 	if (!have(s "_keys", s "_map_entries"))
 		return
 	row("Peers bpftrace @[kstack] = count() on " v["peers_stackid_events"] " (B9s's workload, " v[s "_events"] \
-	    " hits): distinct stacks it printed / hits under them / hits under an empty stack (a lost stack id) / " \
-	    "error lines",
-	    sprintf("%d / %d / %d / %d", v[s "_distinct"], v[s "_counted"], v[s "_empty_counted"], v[s "_errors"]),
+	    " hits): keys it printed (distinct stacks, a leading __traceiter_ frame aside) / hits under them / hits " \
+	    "under an empty stack (a lost stack id) / error lines",
+	    sprintf("%d (%d) / %d / %d / %d", v[s "_keys"], v[s "_distinct"], v[s "_counted"], v[s "_empty_counted"],
+		    v[s "_errors"]),
 	    sprintf("stackmap's map: %d distinct stacks, %d lookups", v[s "_map_entries"], v[s "_map_lookups"]),
 	    sprintf("%.2f× stacks", v[s "_map_entries"] ? v[s "_distinct"] / v[s "_map_entries"] : 0),
 	    "reported", "", "TCG guest")
