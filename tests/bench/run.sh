@@ -125,18 +125,41 @@ build() {
 	done
 	# STACKMAP_KERNEL=NAME (tests/kernels.sh): the guest parts boot that
 	# kernel with its module (KO, VM_ARGS from tests/vm/kernel.sh).
-	KO=$TOP/kmod/stackmap.ko VM_ARGS=()
+	KO=$TOP/kmod/stackmap.ko VM_ARGS=() GUEST_ARCH=x86_64
 	if [[ -n ${STACKMAP_KERNEL:-} ]]; then
 		# shellcheck source=tests/vm/kernel.sh
 		. "$TOP/tests/vm/kernel.sh"
 		vm_kernel_setup bench "$WORK/kernel" >&2
+		GUEST_ARCH=$(vm_arg --arch)
+		GUEST_ARCH=${GUEST_ARCH:-x86_64}
 	fi
+	guest_binaries || return 1
 	# Private copies: other builds in this tree must not change them mid-run.
-	cp "$KO" "$WORK/stackmap.ko" && cp "$TOP/decoder/fgdecode" "$WORK/" || return 1
+	cp "$KO" "$WORK/stackmap.ko" && cp "$TOP/decoder/fgdecode" "$WORK/" && cp "$BENCHTOOL" "$WORK/benchtool" ||
+		return 1
 	! want b9s || build_front_end || return 1
 	! want b5 || build_stages || return 1
 	! want peers || peers_root || return 1
 	mkdir -p "$WORK/plugin" && cp "$TOP/plugin/plugin_stackmap.so" "$WORK/plugin/" || return 1
+}
+
+# The binaries the guest runs, for its architecture: BENCHTOOL, and the front
+# end's SNAPSHOT (stackmap-snapshot) with GUEST_LIBDIR, where the
+# libtracecmd.so.1 it links is.  The host's build for an x86-64 guest;
+# tests/arm64/build.sh's for an arm64 one, with the libraries of the arm64
+# sysroot it links against.
+guest_binaries() {
+	local built
+	case $GUEST_ARCH in
+	x86_64)
+		BENCHTOOL=$HERE/benchtool SNAPSHOT=$TOP/record/stackmap-snapshot GUEST_LIBDIR=/usr/lib/x86_64-linux-gnu ;;
+	arm64)
+		built=$(nice -n 19 "$TOP/tests/arm64/build.sh" tests/bench record 2>"$WORK/arm64-build.log") ||
+			{ cat "$WORK/arm64-build.log" >&2; log "no arm64 build of benchtool and stackmap-snapshot"; return 1; }
+		{ read -r BENCHTOOL && read -r SNAPSHOT; } <<<"$built"
+		GUEST_LIBDIR=$("$TOP/tests/kernels.sh" arm64-sysroot)/usr/lib/aarch64-linux-gnu ;;
+	*) log "no benchmark binaries for a $GUEST_ARCH guest"; return 1 ;;
+	esac
 }
 
 # B5's stage rows: the module's bench build (KCFLAGS=-DSTACKMAP_BENCH_STAGES,
@@ -159,12 +182,12 @@ build_stages() {
 # LD_LIBRARY_PATH is /extra), as tests/vm/test_frontend.sh gives them.
 build_front_end() {
 	local f
-	for f in record/trace-cmd record/stackmap-snapshot; do
-		[[ -x $TOP/$f ]] || { log "$f missing: run make first"; return 1; }
+	for f in "$TOP/record/trace-cmd" "$SNAPSHOT"; do
+		[[ -x $f ]] || { log "$f missing: run make first"; return 1; }
 	done
 	mkdir -p "$WORK/fe" &&
-		cp "$TOP/record/trace-cmd" "$TOP/record/stackmap-snapshot" "$WORK/fe/" &&
-		cp "$(readlink -f /usr/lib/x86_64-linux-gnu/libtracecmd.so.1)" "$WORK/fe/libtracecmd.so.1"
+		cp "$TOP/record/trace-cmd" "$SNAPSHOT" "$WORK/fe/" &&
+		cp "$(readlink -f "$GUEST_LIBDIR/libtracecmd.so.1")" "$WORK/fe/libtracecmd.so.1"
 }
 
 # The peers part's Debian root (tests/roots.sh peers): the kernel's linux-perf and its release's bpftrace.
@@ -227,7 +250,7 @@ run_guest() {
 	[[ " $parts " != *" peers "* ]] || args+=(--userland "$PEERS_ROOT" --program /usr/bin/perf --program /usr/bin/bpftrace)
 	"$TOP/tests/vm/run-vm.sh" --module "$WORK/stackmap.ko" ${args[@]+"${args[@]}"} ${VM_ARGS[@]+"${VM_ARGS[@]}"} \
 		--guest-script "$TOP/tests/vm/guest/bench_guest.sh" --share "$share" --mem "$mem" --smp "$smp" \
-		--timeout "$timeout" --extra "$HERE/benchtool" "$WORK/bench.conf" ${extra[@]+"${extra[@]}"} >&2 || return 1
+		--timeout "$timeout" --extra "$WORK/benchtool" "$WORK/bench.conf" ${extra[@]+"${extra[@]}"} >&2 || return 1
 	grep -v '^guest_' "$share/results.txt" >>"$WORK/results.txt" || return 1
 	grep '^guest_' "$share/results.txt" >>"$WORK/guest.txt"
 }
