@@ -19,7 +19,10 @@
 #   BENCH_B6_FUNC=name            another traceable function for B6
 #   STACKMAP_KERNEL=6.12          the guest parts on another kernel of
 #                                 tests/kernels.sh; a full-size run writes
-#                                 RESULTS-6.12.md
+#                                 RESULTS-6.12.md.  6.12-arm64 and
+#                                 newest-arm64 boot an arm64 guest, with
+#                                 benchtool and the front end cross-built
+#                                 (tests/arm64/build.sh)
 #   BENCH_B9_PCTS="25 50"         B9 also with these redefine_pct values
 #   BENCH_B9_BUFFERS_KB=64        B9 with only these buffer sizes (KiB per CPU)
 #   BENCH_B9S_BUFFERS_KB=256      B9s (B9 on the slab workload) with only these
