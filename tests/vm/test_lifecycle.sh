@@ -45,14 +45,30 @@ check_reload() {
 	say "reload: 40 generations strictly increasing; growth over 19 cycles (kB): $growth"
 }
 
-# Each function_entry stack starts at do_sys_openat2+0x5 (the return address
-# of its ftrace call site) and its next frame is the parent the event names.
-# With X86_KERNEL_IBT (6.12) a function whose address may be taken starts
-# with endbr64, and the call site moves to +0x4 (so the frame to +0x9);
-# do_sys_openat2 is static and gets none from gcc: both are accepted there.
+# Where a function_entry stack starts in do_sys_openat2: the return address of its ftrace call site, which is
+# each architecture's (kmod/stackmap_function.c), as offsets accepted, one a line.
+#   x86-64  "call __fentry__" (5 bytes) first: +0x5.  With X86_KERNEL_IBT (6.12) a function whose address may be
+#           taken starts with endbr64, and the call site moves to +0x4 (the frame to +0x9); do_sys_openat2 is
+#           static and gets none from gcc: both are accepted there.
+#   arm64   the patchable function entry "mov x9, x30; bl ftrace_caller" first: +0x8.  With ARM64_BTI_KERNEL a
+#           function whose address may be taken starts with a BTI landing pad (+0xc): both are accepted there.
+entry_frame_offsets() {
+	case $(vm_arg --arch) in
+	"" | x86_64)
+		echo 0x5
+		! kernel_config_has X86_KERNEL_IBT || echo 0x9 ;;
+	arm64)
+		echo 0x8
+		! kernel_config_has ARM64_BTI_KERNEL || echo 0xc ;;
+	*) fail functions "no ftrace call-site offset known for $(vm_arg --arch)" ;;
+	esac
+}
+
+# Each function_entry stack starts at do_sys_openat2+OFFSET (entry_frame_offsets) and its next frame is the
+# parent the event names.
 check_functions() {
-	local at="0x5"
-	! kernel_config_has X86_KERNEL_IBT || at="0x5 0x9"
+	local at
+	at=$(entry_frame_offsets | paste -sd' ')
 	decode functions "$OUT/functions"
 	all_resolved functions "$OUT/functions/summary.txt"
 	gawk -v at="$at" '
