@@ -122,9 +122,10 @@ check_modglob() {
 }
 
 # Hooks on the capture path: the stacks they ask for from inside a capture are dropped and counted, and the
-# recording decodes with resolved stacks.  Not every cookie need resolve: on the debug kernel KASAN and lockdep
-# call stack_trace_save() at every allocation and lock, and the flood of function_entry events overwrites the
-# buffer (and definitions with it) many times over.
+# recording decodes with resolved stacks.  unwind_next_frame is x86's unwinder step; arm64's (kunwind_next) is
+# inline in a noinstr walk, so there stack_trace_save alone is hooked.  Not every cookie need resolve: on the
+# debug kernel KASAN and lockdep call stack_trace_save() at every allocation and lock, and the flood of
+# function_entry events overwrites the buffer (and definitions with it) many times over.
 check_capture() {
 	local dir=$OUT/capture rec lookups resolved
 	[[ -s $dir/functions.txt ]] || fail capture "neither stack_trace_save nor unwind_next_frame could be hooked"
