@@ -102,7 +102,7 @@ userland            once                     tests/test_userland.sh trixie $E2E_
 vm-frontend         6.1,newest               tests/vm/test_frontend.sh
 vm-modes            6.1,newest               tests/vm/test_modes.sh
 vm-module           6.1,6.12-rt              tests/vm/test_module.sh
-vm-lifecycle        6.1,6.12,newest          tests/vm/test_lifecycle.sh
+vm-lifecycle        6.1,6.12,newest,6.12-arm64 tests/vm/test_lifecycle.sh
 # a typed hit the recursion lock refuses leaves no task pinned: its CPU goes offline (7.x pins; test build); ftrace
 # cannot be switched off under a typed probe (6.12: the sysctl still can elsewhere)
 vm-pinleak          6.12,newest              tests/vm/test_pinleak.sh
