@@ -430,6 +430,14 @@ b9s_cmd() {
 	echo "i=0; while [ \$i -lt $B9S_ITERS ]; do $T slab $B9S_CALL $B9S_WORK_DIRS; i=\$((i + 1)); done; echo 0 >$TR/tracing_on"
 }
 
+# b9s_attach PREFIX: the module attached to every event of B9S_EVENTS ("") or
+# detached from them ("!"), through its control file.
+b9s_attach() {
+	for e in $B9S_EVENTS; do
+		echo "$1$e" >>$D/tracepoints
+	done
+}
+
 # b9s_record VARIANT KB ROUND: one flight recorder, its trace left as
 # $SHARE/b9s_VARIANT_KB_rROUND.dat.
 b9s_record() {
@@ -447,8 +455,8 @@ b9s_record() {
 	case $v in
 	fe*) tc=/usr/local/bin/trace-cmd ;;
 	esac
+	[ "$v" = st ] || b9s_attach ""
 	for e in $B9S_EVENTS; do
-		[ "$v" = st ] || echo "$e" >>$D/tracepoints
 		args="$args -e $e"
 	done
 	step "B9s: $v, -b $kb, round $r"
@@ -462,9 +470,7 @@ b9s_record() {
 	emit "${name}_entries $(b9_stat entries)"
 	if [ "$v" != st ]; then
 		# Detached before extract: the map the front end stores is final.
-		for e in $B9S_EVENTS; do
-			echo "!$e" >>$D/tracepoints
-		done
+		b9s_attach "!"
 		cat $D/stats >"$SHARE/${name}_stats.txt"
 	fi
 	$tc extract -o "/tmp/$name.dat"
@@ -690,13 +696,9 @@ peers_stackids() {
 	# detaching writes (insmod's allocations would add stacks only bpftrace sees).
 	load_module
 	bpf_start "$probes { @[kstack] = count(); @events = count(); }" /tmp/peers_stackids.out
-	for e in $B9S_EVENTS; do
-		echo "$e" >>$D/tracepoints
-	done
+	b9s_attach ""
 	sh -c "$(b9s_cmd)"
-	for e in $B9S_EVENTS; do
-		echo "!$e" >>$D/tracepoints
-	done
+	b9s_attach "!"
 	bpf_stop
 	cat $D/stats >"$SHARE/peers_stackids_stats.txt"
 	cat $D/stack_map >"$SHARE/peers_stackids_map.txt"
