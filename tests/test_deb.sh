@@ -16,10 +16,6 @@ set -uo pipefail
 
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 CACHE=${STACKMAP_ROOTS:-/var/cache/stackmap/roots}
-WORK=${WORK:-/var/tmp/stackmap-deb}
-REV=${DEB_REV:-HEAD}
-VERSION=$(sed -n 's/^#define STACKMAP_VERSION\t*"\(.*\)"/\1/p' "$ROOT/include/stackmap/version.h")
-TRACE=$ROOT/tests/fixtures/traces/views.dat
 PROG=test_deb
 # The kernel of tests/kernels.sh each suite's packages are tested on in the guest.
 declare -A GUEST_KERNEL=([bookworm]=6.1 [trixie]=newest)
@@ -27,6 +23,9 @@ ROOT_BINDS=()
 HOST_SUITE=$(. /etc/os-release && echo "${VERSION_CODENAME:-}")
 # shellcheck source=tests/root_lib.sh
 . "$ROOT/tests/root_lib.sh"
+# WORK, REV, VERSION, TRACE, deb_frames, deb_install, deb_purge
+# shellcheck source=tests/deb/deb_lib.sh
+. "$ROOT/tests/deb/deb_lib.sh"
 # ko_unpack
 # shellcheck source=tests/vm/kernel.sh
 . "$ROOT/tests/vm/kernel.sh"
@@ -108,25 +107,12 @@ install() {
 	kname=${GUEST_KERNEL[$suite]:-} || true
 	[[ -n $kname ]] || fail "$suite" "no guest kernel for suite $suite (GUEST_KERNEL)"
 	kver=$("$ROOT/tests/kernels.sh" kver "$kname") || fail "$suite" "tests/kernels.sh kver $kname failed"
-	frames=$(TRACEEVENT_PLUGIN_DIR=$ROOT/plugin trace-cmd report -i "$TRACE" 2>/dev/null | grep -c '^ *=> ')
-	((frames > 0)) || fail "$suite" "the tree's plugin expands no frame of $TRACE (run make)"
+	frames=$(deb_frames "$suite") || exit 1
 	root_copy "$suite" "$dir"
 	[[ $kname != newest ]] || backports "$dir" "$suite"
-	mkdir -p "$dir/root/debs"
-	cp "$WORK/$suite-debs"/*.deb "$dir/root/debs/"
-	cp "$ROOT/tests/deb/in_root.sh" "$TRACE" "$dir/root/"
-	root_step "$suite" "$dir" "$log" deps /root/in_root.sh deps "$kver"
-	root_step "$suite" "$dir" "$log" files-before /root/in_root.sh files /root/files.before
-	root_step "$suite" "$dir" "$log" install /root/in_root.sh install
-	root_step "$suite" "$dir" "$log" check /root/in_root.sh check "$kver" "$VERSION" "/root/$(basename "$TRACE")" "$frames"
-	# The packaged front end is the tree's, which vm-frontend records through in the guest.
-	cmp -s "$dir/usr/bin/trace-cmd" "$ROOT/record/trace-cmd" || fail "$suite" "/usr/bin/trace-cmd is not record/trace-cmd"
+	deb_install "$suite" "$dir" "$log" "$kver" "$frames" "$suite"
 	guest "$suite" "$dir" "$kname" "$kver"
-	root_step "$suite" "$dir" "$log" purge /root/in_root.sh purge "/root/$(basename "$TRACE")"
-	root_step "$suite" "$dir" "$log" files-after /root/in_root.sh files /root/files.after
-	diff "$dir/root/files.before" "$dir/root/files.after" >"$log.files" ||
-		{ head -n 20 "$log.files"; fail "$suite" "apt purge left files of ours (< before install, > after purge; $log.files)"; }
-	echo "$PROG: $suite: purge: the $(wc -l <"$dir/root/files.after") paths are those before install"
+	deb_purge "$suite" "$dir" "$log" "$suite" "$suite: purge"
 	((${KEEP:-0})) || rm -rf "$dir"
 }
 

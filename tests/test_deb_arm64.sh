@@ -34,10 +34,6 @@ set -uo pipefail
 
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 CACHE=${STACKMAP_ROOTS:-/var/cache/stackmap/roots}
-WORK=${WORK:-/var/tmp/stackmap-deb}
-REV=${DEB_REV:-HEAD}
-VERSION=$(sed -n 's/^#define STACKMAP_VERSION\t*"\(.*\)"/\1/p' "$ROOT/include/stackmap/version.h")
-TRACE=$ROOT/tests/fixtures/traces/views.dat
 FIXTURE=$ROOT/tests/fixtures/traces/arm64
 KERNEL=6.12-arm64
 # The build root's suite (amd64, the host's) and the install root's (arm64, under qemu-user).
@@ -46,6 +42,9 @@ SUITE=bookworm-arm64
 PROG=test_deb_arm64
 # shellcheck source=tests/root_lib.sh
 . "$ROOT/tests/root_lib.sh"
+# WORK, REV, VERSION, TRACE, deb_frames, deb_install, deb_purge
+# shellcheck source=tests/deb/deb_lib.sh
+. "$ROOT/tests/deb/deb_lib.sh"
 # ko_unpack
 # shellcheck source=tests/vm/kernel.sh
 . "$ROOT/tests/vm/kernel.sh"
@@ -170,30 +169,18 @@ committed() {
 install() {
 	local dir=$WORK/$SUITE-install log=$WORK/$SUITE.log kver frames
 	kver=$("$ROOT/tests/kernels.sh" kver "$KERNEL") || fail install "tests/kernels.sh kver $KERNEL failed"
-	frames=$(TRACEEVENT_PLUGIN_DIR=$ROOT/plugin trace-cmd report -i "$TRACE" 2>/dev/null | grep -c '^ *=> ')
-	((frames > 0)) || fail install "the tree's plugin expands no frame of $TRACE (run make)"
+	frames=$(deb_frames install) || exit 1
 	root_copy "$SUITE" "$dir"
-	mkdir -p "$dir/root/debs"
-	cp "$WORK/$SUITE-debs"/*.deb "$dir/root/debs/"
-	cp "$ROOT/tests/deb/in_root.sh" "$TRACE" "$dir/root/"
 	# The kernel image is installed only because its headers depend on it, and is never booted here; its
 	# initramfs, made under emulation by the image's postinst and again by initramfs-tools' trigger, took more
 	# than 15 minutes each time (mkinitramfs spawns a process per module): update-initramfs is diverted to
 	# true in this root, before anything is installed (the purge's file lists both have it).
 	root_step "$SUITE" "$dir" "$log" no-initramfs sh -c \
 		'dpkg-divert --local --rename --add /usr/sbin/update-initramfs && ln -s /bin/true /usr/sbin/update-initramfs'
-	root_step "$SUITE" "$dir" "$log" deps /root/in_root.sh deps "$kver"
-	root_step "$SUITE" "$dir" "$log" files-before /root/in_root.sh files /root/files.before
-	root_step "$SUITE" "$dir" "$log" install /root/in_root.sh install
-	root_step "$SUITE" "$dir" "$log" check /root/in_root.sh check "$kver" "$VERSION" "/root/$(basename "$TRACE")" "$frames"
-	cmp -s "$dir/usr/bin/trace-cmd" "$ROOT/record/trace-cmd" || fail install "/usr/bin/trace-cmd is not record/trace-cmd"
+	deb_install "$SUITE" "$dir" "$log" "$kver" "$frames" install
 	check_module "$dir" "$kver"
 	decode "$dir" "$log"
-	root_step "$SUITE" "$dir" "$log" purge /root/in_root.sh purge "/root/$(basename "$TRACE")"
-	root_step "$SUITE" "$dir" "$log" files-after /root/in_root.sh files /root/files.after
-	diff "$dir/root/files.before" "$dir/root/files.after" >"$log.files" ||
-		{ head -n 20 "$log.files"; fail purge "apt purge left files of ours (< before install, > after purge; $log.files)"; }
-	echo "$PROG: purge: the $(wc -l <"$dir/root/files.after") paths are those before install"
+	deb_purge "$SUITE" "$dir" "$log" purge purge
 	((${KEEP:-0})) || rm -rf "$dir"
 }
 
