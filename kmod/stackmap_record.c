@@ -393,15 +393,21 @@ static bool stackmap_define(u64 cookie, const unsigned long *ips, u32 depth,
 }
 
 /*
- * Does this recording still hold a definition of @slot?  Not when none was
- * written in this epoch, nor when the last one is older than the horizon
- * age of the CPU that wrote it (an overwriting buffer is about to drop it;
- * see stackmap_window.c).  The clock is read only while that CPU has one.
+ * Does this recording still hold a definition of @slot for a cookie written
+ * on this CPU?  Not when none was written in this epoch.  With overwriting
+ * buffers (a CPU's horizon age, see stackmap_window.c), not when the last
+ * one is older than the horizon age of the CPU that wrote it or, if another
+ * CPU wrote it, of this one; nor when the CPU that wrote it has a shorter
+ * horizon than this one, or has one while this one has none: its buffer
+ * drops its pages sooner than this CPU's drops the cookie, so a cookie late
+ * in this CPU's window would outlive its definition.  Written again here, the
+ * definition lasts as long as the cookie.  The clock is read only while the
+ * writing CPU has a horizon.
  */
 static bool stackmap_defined(u32 slot, bool *window)
 {
 	struct sm_define d;
-	u64 age;
+	u64 age, here;
 
 	sm_map_last_define(&stackmap_map, slot, &d);
 	*window = false;
@@ -410,7 +416,17 @@ static bool stackmap_defined(u32 slot, bool *window)
 	if (d.cpu >= nr_cpu_ids)
 		return true;
 	age = READ_ONCE(per_cpu(stackmap_horizon_age, d.cpu));
-	if (age && d.at + age < ktime_get_mono_fast_ns()) {
+	if (!age)
+		return true;
+	if (d.cpu != smp_processor_id()) {
+		here = this_cpu_read(stackmap_horizon_age);
+		if (!here || here > age) {
+			*window = true;
+			return false;
+		}
+		age = here;
+	}
+	if (d.at + age < ktime_get_mono_fast_ns()) {
 		*window = true;
 		return false;
 	}

@@ -72,7 +72,11 @@
  * horizon age is the smallest age of its consumers: a stack whose last
  * definition on that CPU is older than now minus that age is defined again
  * on next use, so every cookie in the retained window but those of its
- * oldest redefine_pct % finds its definition there.  The horizon moves with
+ * oldest redefine_pct % finds its definition there.  A definition another
+ * CPU wrote serves a cookie here only while that CPU's horizon age is at
+ * least this CPU's (and this CPU has one), and for this CPU's age: a CPU whose
+ * buffer keeps less time would drop it before this CPU's buffer drops the
+ * cookie (stackmap_defined()).  The horizon moves with
  * time, not with cookie traffic: a CPU that defined stacks and then wrote
  * mostly other events has its old definitions written again at the next
  * cookie that needs them.  A consumer whose reader consumed records there
