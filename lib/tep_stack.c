@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "stackmap/cookie.h"
+#include "stackmap/frames.h"
 #include "tep_stack.h"
 
 static const char *const kind_names[TEPSTACK_NR_KINDS] = {
@@ -91,7 +92,12 @@ int tepstack_fields_init(struct tepstack_fields *f, struct tep_event *event,
 	if (!ret && kind != TEPSTACK_COOKIE)
 		ret = want_field(f, &f->depth, STACKMAP_FIELD_DEPTH, is_number,
 				 "a number", err);
-	if (!ret && kind != TEPSTACK_COOKIE)
+	/* Packed frames (frames.h); an ips[] array from older modules. */
+	if (!ret && kind == TEPSTACK_DEFINE &&
+	    tep_find_field(event, STACKMAP_FIELD_FRAMES))
+		ret = want_field(f, &f->frames, STACKMAP_FIELD_FRAMES,
+				 is_dynamic_array, "a __data_loc array", err);
+	else if (!ret && kind != TEPSTACK_COOKIE)
 		ret = want_field(f, &f->ips, STACKMAP_FIELD_IPS, is_dynamic_array,
 				 "a __data_loc array", err);
 	if (ret || kind == TEPSTACK_COOKIE)
@@ -246,18 +252,19 @@ const char *tepstack_owner_name(struct tep_handle *tep, sm_u32 owner,
 }
 
 /*
- * Locate the ips[] array of @record: its byte offset in the record and its
- * length in bytes, from the __data_loc (or __rel_loc) word.
+ * Locate the dynamic array @field (named @name) of @record: its byte offset
+ * in the record and its length in bytes, from the __data_loc (or __rel_loc)
+ * word.
  */
-static int locate_ips(const struct tepstack_fields *f,
-		      const struct tep_record *record, long long *off,
-		      long long *len, struct sm_err *err)
+static int locate_array(const struct tepstack_fields *f,
+			const struct tep_format_field *field, const char *name,
+			const struct tep_record *record, long long *off,
+			long long *len, struct sm_err *err)
 {
-	const struct tep_format_field *field = f->ips;
 	sm_u64 loc;
 	int ret;
 
-	ret = read_field(f, field, STACKMAP_FIELD_IPS, record, &loc, err);
+	ret = read_field(f, field, name, record, &loc, err);
 	if (ret)
 		return ret;
 	*off = loc & 0xffff;
@@ -267,9 +274,39 @@ static int locate_ips(const struct tepstack_fields *f,
 	if (!in_record(record, *off, *len))
 		return sm_err_code(err, -EFAULT,
 			    "%s: field '%s' array at %lld, %lld bytes, lies outside the %d-byte record",
-			    f->event->name, STACKMAP_FIELD_IPS, *off, *len,
+			    f->event->name, name, *off, *len,
 			    record->size);
 	return 0;
+}
+
+static const char *const frames_errors[] = {
+	[STACKMAP_FRAMES_SHORT] = "ends before the end of the frame at byte",
+	[STACKMAP_FRAMES_OVERLONG] = "holds a frame of more than 64 bits at byte",
+	[STACKMAP_FRAMES_TRAILING] = "holds bytes after its last frame, from byte",
+};
+
+/* The packed frames field of a stack_define (frames.h) into @out. */
+static int read_frames(const struct tepstack_fields *f,
+		       const struct tep_record *record,
+		       struct tepstack_stack *out, struct sm_err *err)
+{
+	enum stackmap_frames_error bad;
+	long long off, len;
+	sm_u32 at;
+	int ret;
+
+	ret = locate_array(f, f->frames, STACKMAP_FIELD_FRAMES, record, &off,
+			   &len, err);
+	if (ret)
+		return ret;
+	bad = stackmap_frames_unpack((const unsigned char *)record->data + off,
+				     (sm_u32)len, out->depth, out->frames, &at);
+	if (bad == STACKMAP_FRAMES_OK)
+		return 0;
+	return sm_err_code(err, -EBADMSG,
+		    "%s: field '%s' (%lld bytes) %s %u: not %s %u packed frames",
+		    f->event->name, STACKMAP_FIELD_FRAMES, len,
+		    frames_errors[bad], at, STACKMAP_FIELD_DEPTH, out->depth);
 }
 
 int tepstack_read_stack(const struct tepstack_fields *f,
@@ -291,7 +328,11 @@ int tepstack_read_stack(const struct tepstack_fields *f,
 		return sm_err_code(err, -E2BIG, "%s: field '%s' is %llu, more than %d frames",
 			    f->event->name, STACKMAP_FIELD_DEPTH,
 			    (unsigned long long)depth, STACKMAP_MAX_DEPTH);
-	ret = locate_ips(f, record, &off, &len, err);
+	out->depth = (sm_u32)depth;
+	if (f->frames)
+		return read_frames(f, record, out, err);
+	ret = locate_array(f, f->ips, STACKMAP_FIELD_IPS, record, &off, &len,
+			   err);
 	if (ret)
 		return ret;
 	if ((long_size != 4 && long_size != 8) || len != (long long)depth * long_size)
@@ -300,7 +341,6 @@ int tepstack_read_stack(const struct tepstack_fields *f,
 			    f->event->name, STACKMAP_FIELD_IPS, len,
 			    STACKMAP_FIELD_DEPTH, (unsigned long long)depth,
 			    long_size);
-	out->depth = (sm_u32)depth;
 	for (i = 0; i < out->depth; i++)
 		out->frames[i] = tep_read_number(tep, data + off + i * long_size,
 						 long_size);

@@ -62,7 +62,8 @@ struct tepstack_fields {
 	struct tep_format_field *cookie;	/* COOKIE, DEFINE */
 	struct tep_format_field *reason;	/* FALLBACK */
 	struct tep_format_field *depth;		/* DEFINE, FALLBACK */
-	struct tep_format_field *ips;		/* DEFINE, FALLBACK */
+	struct tep_format_field *ips;		/* FALLBACK; DEFINE of older modules */
+	struct tep_format_field *frames;	/* DEFINE: packed (frames.h) */
 	struct tep_format_field *owner;		/* DEFINE, FALLBACK; NULL in 0.1 */
 	struct tep_format_field *flags;		/* DEFINE, FALLBACK; NULL in 0.1 */
 	struct tep_format_field *map_id;	/* DEFINE; NULL before 0.3 */
@@ -172,10 +173,15 @@ int tepstack_read_reason(const struct tepstack_fields *f,
  * @out: set on success: depth and the frames widened to 64 bits
  * @err: set on failure
  *
+ * The frames come from the record's ips[] array (stack_fallback, and
+ * stack_define of modules before the packed format) or from its packed
+ * frames field (stack_define: include/stackmap/frames.h).
+ *
  * Return: 0; -ENOENT when the event has no depth or ips field; -EFAULT when
  * the record is too short for a field or the array lies outside the record;
  * -E2BIG when depth exceeds STACKMAP_MAX_DEPTH; -EBADMSG when the array does
- * not hold exactly depth elements of the recorded long size.
+ * not hold exactly depth elements of the recorded long size, or the frames
+ * field exactly depth varints (the error names the byte offset in it).
  */
 int tepstack_read_stack(const struct tepstack_fields *f,
 			const struct tep_record *record,

@@ -18,14 +18,19 @@
  *   stack_define   u64 cookie, u32 depth,      the stack a cookie names, at
  *                  u16 owner, u16 flags,       least once per recording before
  *                  u64 map_id,                 that cookie's first use (see
- *                  unsigned long ips[depth]    "Definitions" below), and the
- *                                              map it is from ("Map identity")
+ *                  u8 frames[]                 "Definitions" below), and the
+ *                                              map it is from ("Map identity");
+ *                                              frames[] packs the depth
+ *                                              addresses ips[] would hold
+ *                                              (frames.h); older modules
+ *                                              wrote unsigned long ips[depth]
  *   stack_fallback u32 reason, u32 depth,      instead of stack_cookie when
  *                  u16 owner, u16 flags,       the map could not give a cookie
  *                  unsigned long ips[depth]    (the stack is then carried
  *                                              whole; see enum below)
  *
- * ips[] holds raw kernel addresses, innermost frame first, and every frame
+ * ips[] (and frames[] unpacked) holds raw kernel addresses, innermost frame
+ * first, and every frame
  * is a return address (stack_trace_save() records return addresses): frame
  * 0 of a tracepoint stack is the address after the call into the
  * tracepoint (`call __SCT__tp_func_NAME` on x86), frame 0 of a function
@@ -130,6 +135,7 @@
 #define STACKMAP_FIELD_COOKIE		"cookie"
 #define STACKMAP_FIELD_DEPTH		"depth"
 #define STACKMAP_FIELD_IPS		"ips"
+#define STACKMAP_FIELD_FRAMES		"frames"
 #define STACKMAP_FIELD_REASON		"reason"
 #define STACKMAP_FIELD_IP		"ip"
 #define STACKMAP_FIELD_PARENT_IP	"parent_ip"

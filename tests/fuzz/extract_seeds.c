@@ -56,13 +56,15 @@ static int extract_record(struct tracecmd_input *handle, struct tep_record *rec,
 	struct tep_event *ev = tep_find_event_by_record(tep, rec);
 	struct extract *x = data;
 	int kind = ev && !strcmp(ev->system, "stackmap") ? kind_of(ev->name) : -1;
+	/* fuzz_tep_stack's kind 3: a stack_define with ips[], older modules'. */
+	int head = kind == 0 && !tep_find_field(ev, "frames") ? 3 : kind;
 
 	(void)cpu;
 	/* A few of each kind; the long size of the recording is 8. */
 	if (kind < 0 || x->seen[kind] >= MAX_SEEDS / 3)
 		return 0;
 	x->seen[kind]++;
-	if (write_seed(x->dir, x->n++, (unsigned char)(kind << 2), rec->data,
+	if (write_seed(x->dir, x->n++, (unsigned char)(head << 2), rec->data,
 		       rec->size)) {
 		x->failed = 1;
 		return 1;

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "stackmap/cookie.h"
+#include "stackmap/frames.h"
 #include "tep_stack.h"
 #include "tep_fixture.h"
 
@@ -66,8 +67,11 @@ START_TEST(fields_of_each_event_are_found)
 	ck_assert_int_eq(f.kind, TEPSTACK_DEFINE);
 	ck_assert_ptr_nonnull(f.cookie);
 	ck_assert_ptr_nonnull(f.depth);
-	ck_assert_ptr_nonnull(f.ips);
+	ck_assert_ptr_nonnull(f.frames);
+	ck_assert_ptr_null(f.ips);
 	f = fields_of(tep, STACKMAP_EVENT_FALLBACK);
+	ck_assert_ptr_nonnull(f.ips);
+	ck_assert_ptr_null(f.frames);
 	ck_assert_int_eq(f.kind, TEPSTACK_FALLBACK);
 	ck_assert_ptr_nonnull(f.reason);
 	ck_assert_ptr_null(f.cookie);
@@ -275,10 +279,11 @@ START_TEST(array_outside_the_record_is_rejected)
 
 	fx_define(&buf, stackmap_cookie_make(1, 1), 3, frames3, 3);
 	rec = fx_record(&buf, 0, 1);
-	rec.size -= 8;		/* the last frame is cut off */
+	ck_assert_int_eq(rec.size, 36 + 11);	/* frames3 packs into 5 + 2 + 4 bytes */
+	rec.size -= 3;		/* the last frame is cut off */
 	ck_assert_int_eq(tepstack_read_stack(&f, &rec, &st, &err), -EFAULT);
 	ck_assert_str_eq(err.msg,
-		"stack_define: field 'ips' array at 36, 24 bytes, lies outside the 52-byte record");
+		"stack_define: field 'frames' array at 36, 11 bytes, lies outside the 44-byte record");
 	rec.size = 18;		/* even depth is cut off */
 	ck_assert_int_eq(tepstack_read_stack(&f, &rec, &st, &err), -EFAULT);
 	ck_assert_str_eq(err.msg,
@@ -319,7 +324,8 @@ START_TEST(thirty_two_bit_trace_reads_4_byte_frames)
 	fx_buf_init(&b, 4, false);
 	fx_define(&b, stackmap_cookie_make(2, 5), 2, frames, 2);
 	rec = fx_record(&b, 0, 1);
-	ck_assert_int_eq(rec.size, 36 + 2 * 4);
+	/* Zero-extended to 64 bits, packed: 5 bytes, then a 2-byte delta. */
+	ck_assert_int_eq(rec.size, 36 + 5 + 2);
 	ck_assert_int_eq(tepstack_read_stack(&f, &rec, &st, &err), 0);
 	ck_assert_mem_eq(st.frames, frames, sizeof(frames));
 	tepstack_print_stack(&seq, t32, st.frames, st.depth, "");
@@ -327,6 +333,133 @@ START_TEST(thirty_two_bit_trace_reads_4_byte_frames)
 		"\n=> __schedule+0x4f8/0xa00 (c16528c8)"
 		"\n=> schedule+0x5a/0xad230 (c1652e2a)");
 	tep_free(t32);
+}
+END_TEST
+
+/* ---- the packed frames field (include/stackmap/frames.h) ---- */
+
+/* Pack @n addresses, check the size, unpack, compare; returns the size. */
+static sm_u32 round_trip(const unsigned long *ips, sm_u32 n)
+{
+	unsigned char packed[STACKMAP_MAX_DEPTH * STACKMAP_FRAME_MAX_BYTES];
+	sm_u64 back[STACKMAP_MAX_DEPTH];
+	sm_u32 len, at, i;
+
+	len = stackmap_frames_pack(packed, ips, n);
+	ck_assert_uint_eq(len, stackmap_frames_size(ips, n));
+	ck_assert_uint_le(len, n * STACKMAP_FRAME_MAX_BYTES);
+	ck_assert_int_eq(stackmap_frames_unpack(packed, len, n, back, &at),
+			 STACKMAP_FRAMES_OK);
+	for (i = 0; i < n; i++)
+		ck_assert_uint_eq(back[i], ips[i]);
+	return len;
+}
+
+START_TEST(packed_frames_round_trip)
+{
+	/* x86-64: kernel text, a module, a BPF program (module area). */
+	static const unsigned long x86[] = {
+		0xffffffff81a528c8UL, 0xffffffff81a52e2aUL,
+		0xffffffffc03e40daUL, 0xffffffffa0012345UL,
+		0xffffffff81000000UL,
+	};
+	/* arm64: the kernel image above the linear map's start. */
+	static const unsigned long arm64[] = {
+		0xffff800080a528c8UL, 0xffff800080a52e2aUL,
+		0xffff80007a001234UL,
+	};
+	/* Every extreme of the 64-bit difference and of the varint. */
+	static const unsigned long edge[] = {
+		0, ~0UL, 1UL << 63, 0, (1UL << 63) - 1, 1, 0x7f, 0x80,
+	};
+
+	/* 5 bytes for frame 0 (-2 GiB..0 signed), 2-4 for the near ones. */
+	ck_assert_uint_eq(round_trip(x86, 1), 5);
+	ck_assert_uint_eq(round_trip(x86, 2), 5 + 2);
+	/* Jumps between kernel text and modules take 5 each: 5+2+5+5+5. */
+	ck_assert_uint_eq(round_trip(x86, 5), 22);
+	ck_assert_uint_eq(round_trip(arm64, 1), 7);
+	round_trip(arm64, 3);
+	/* 0; ~0 is -1 (1 byte); 2^63 - (-1) wraps to a 10-byte varint. */
+	ck_assert_uint_eq(round_trip(edge, 2), 2);
+	ck_assert_uint_le(round_trip(edge, 8), 8 * STACKMAP_FRAME_MAX_BYTES);
+	ck_assert_uint_eq(round_trip(edge, 0), 0);
+}
+END_TEST
+
+/* A tep whose stack_define is @fmt, and its fields. */
+static struct tep_handle *define_tep(const char *fmt, struct tepstack_fields *f)
+{
+	struct tep_handle *t = tep_alloc();
+	struct sm_err err;
+
+	tep_set_long_size(t, 8);
+	ck_assert_ptr_nonnull(fx_parse(t, fmt, STACKMAP_SYSTEM));
+	ck_assert_int_eq(tepstack_fields_init(f, tep_find_event_by_name(t, STACKMAP_SYSTEM,
+									STACKMAP_EVENT_DEFINE),
+					      &err), 0);
+	return t;
+}
+
+/* Modules before the packed frames wrote ips[]: still read. */
+START_TEST(define_with_ips_array_reads)
+{
+	struct tepstack_fields f;
+	struct tep_handle *t = define_tep(fx_fmt_stack_define_ips, &f);
+	struct tepstack_stack st;
+	struct tep_record rec;
+	struct sm_err err;
+
+	ck_assert_ptr_nonnull(f.ips);
+	ck_assert_ptr_null(f.frames);
+	fx_define_ips(&buf, stackmap_cookie_make(1, 1), 3, frames3, 3, FX_ID_TICK, 0);
+	rec = fx_record(&buf, 0, 1);
+	ck_assert_int_eq(rec.size, 36 + 3 * 8);
+	ck_assert_int_eq(tepstack_read_stack(&f, &rec, &st, &err), 0);
+	ck_assert_uint_eq(st.depth, 3);
+	ck_assert_mem_eq(st.frames, frames3, sizeof(frames3));
+	ck_assert_uint_eq(tepstack_read_map_id(&f, &rec), FX_MAP_ID);
+	tep_free(t);
+}
+END_TEST
+
+START_TEST(packed_frames_not_matching_depth_are_rejected)
+{
+	struct tepstack_fields f = fields_of(tep, STACKMAP_EVENT_DEFINE);
+	struct tepstack_stack st;
+	struct tep_record rec;
+	struct sm_err err;
+	int i;
+
+	/* depth 3, two frames (5 + 2 bytes): the third would start at 7. */
+	fx_define(&buf, stackmap_cookie_make(1, 1), 3, frames3, 2);
+	rec = fx_record(&buf, 0, 1);
+	ck_assert_int_eq(tepstack_read_stack(&f, &rec, &st, &err), -EBADMSG);
+	ck_assert_str_eq(err.msg,
+		"stack_define: field 'frames' (7 bytes) ends before the end of the frame at byte 7: not depth 3 packed frames");
+	/* depth 2, three frames: 4 bytes left over from byte 7. */
+	fx_define(&buf, stackmap_cookie_make(1, 1), 2, frames3, 3);
+	rec = fx_record(&buf, 0, 1);
+	ck_assert_int_eq(tepstack_read_stack(&f, &rec, &st, &err), -EBADMSG);
+	ck_assert_str_eq(err.msg,
+		"stack_define: field 'frames' (11 bytes) holds bytes after its last frame, from byte 7: not depth 2 packed frames");
+	/* The last frame's final byte gone: a varint cut in the middle. */
+	fx_define(&buf, stackmap_cookie_make(1, 1), 3, frames3, 3);
+	buf.data[34] = (unsigned char)(buf.data[34] - 1);	/* __data_loc length 11 -> 10 */
+	rec = fx_record(&buf, 0, 1);
+	ck_assert_int_eq(tepstack_read_stack(&f, &rec, &st, &err), -EBADMSG);
+	ck_assert_str_eq(err.msg,
+		"stack_define: field 'frames' (10 bytes) ends before the end of the frame at byte 7: not depth 3 packed frames");
+	/* Eleven continuation bytes: more than 64 bits. */
+	fx_define(&buf, stackmap_cookie_make(1, 1), 1, frames3, 0);
+	buf.len -= 4;
+	fx_put(&buf, 11u << 16 | 36, 4);
+	for (i = 0; i < 11; i++)
+		fx_put(&buf, 0xff, 1);
+	rec = fx_record(&buf, 0, 1);
+	ck_assert_int_eq(tepstack_read_stack(&f, &rec, &st, &err), -EBADMSG);
+	ck_assert_str_eq(err.msg,
+		"stack_define: field 'frames' (11 bytes) holds a frame of more than 64 bits at byte 0: not depth 1 packed frames");
 }
 END_TEST
 
@@ -486,6 +619,9 @@ static Suite *tep_stack_suite(void)
 	tcase_add_test(read, array_outside_the_record_is_rejected);
 	tcase_add_test(read, short_cookie_record_is_rejected);
 	tcase_add_test(read, thirty_two_bit_trace_reads_4_byte_frames);
+	tcase_add_test(read, packed_frames_round_trip);
+	tcase_add_test(read, define_with_ips_array_reads);
+	tcase_add_test(read, packed_frames_not_matching_depth_are_rejected);
 	tcase_add_test(read, big_endian_trace_reads_right);
 	tcase_add_test(read, rel_loc_array_is_read);
 	suite_add_tcase(s, read);
