@@ -48,6 +48,7 @@ static void stackmap_check_contract(void)
 	SM_CHECK_FIELD(stack_define, owner, STACKMAP_FIELD_OWNER, u16);
 	SM_CHECK_FIELD(stack_define, flags, STACKMAP_FIELD_FLAGS, u16);
 	SM_CHECK_FIELD(stack_define, map_id, STACKMAP_FIELD_MAP_ID, u64);
+	SM_CHECK_NAME(frames, STACKMAP_FIELD_FRAMES);
 	SM_CHECK_NAME(ips, STACKMAP_FIELD_IPS);
 	SM_CHECK_FIELD(stack_fallback, reason, STACKMAP_FIELD_REASON, u32);
 	SM_CHECK_FIELD(stack_fallback, depth, STACKMAP_FIELD_DEPTH, u32);

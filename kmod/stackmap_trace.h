@@ -11,6 +11,8 @@
 
 #include <linux/tracepoint.h>
 
+#include "../include/stackmap/frames.h"
+
 void stackmap_define_written(const void *data, const void *entry);
 extern u64 stackmap_map_id;
 
@@ -53,7 +55,8 @@ TRACE_EVENT(stack_cookie,
  * first argument, __data (the name both the ring-buffer and the perf probe
  * of include/trace give it since 2.6.35), to tell the two apart, and the
  * entry, which the ftrace export sees only if the commit kept it
- * (stackmap_define_committed()).
+ * (stackmap_define_committed()).  The frames are packed (include/stackmap/
+ * frames.h): about 3.5 bytes a frame instead of 8.
  */
 TRACE_EVENT(stack_define,
 	TP_PROTO(u64 cookie, const unsigned long *ips, u32 depth, u16 owner,
@@ -65,7 +68,7 @@ TRACE_EVENT(stack_define,
 		__field(u16, owner)
 		__field(u16, flags)
 		__field(u64, map_id)
-		__dynamic_array(unsigned long, ips, depth)
+		__dynamic_array(u8, frames, stackmap_frames_size(ips, depth))
 	),
 	TP_fast_assign(
 		__entry->cookie = cookie;
@@ -73,7 +76,7 @@ TRACE_EVENT(stack_define,
 		__entry->owner = owner;
 		__entry->flags = flags;
 		__entry->map_id = stackmap_map_id;
-		memcpy(__get_dynamic_array(ips), ips, depth * sizeof(*ips));
+		stackmap_frames_pack(__get_dynamic_array(frames), ips, depth);
 		stackmap_define_written(__data, __entry);
 	),
 	TP_printk("cookie=0x%llx depth=%u owner=%u flags=0x%x", __entry->cookie,
