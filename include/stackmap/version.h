@@ -3,6 +3,6 @@
 #ifndef STACKMAP_VERSION_H
 #define STACKMAP_VERSION_H
 
-#define STACKMAP_VERSION	"0.2.0"
+#define STACKMAP_VERSION	"0.3.0"
 
 #endif /* STACKMAP_VERSION_H */
