@@ -147,7 +147,8 @@ int td_fields(struct tracedat *td, struct tracedat_head *h,
 	ret = td_string(td, &off, h->compression, sizeof(h->compression),
 			"compression name", err);
 	if (!ret)
-		ret = td_string(td, &off, buf, sizeof(buf),
+		ret = td_string(td, &off, h->compression_version,
+				sizeof(h->compression_version),
 				"compression version", err);
 	if (!ret)
 		ret = td_num(td, off, 8, &h->options, "first options offset",

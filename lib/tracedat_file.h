@@ -52,6 +52,7 @@ struct tracedat_head {
 	unsigned long file_version;	/* its number */
 	unsigned int page_size;		/* bytes */
 	char compression[64];		/* "zstd", "none"; "" before 7 */
+	char compression_version[64];	/* "1.5.4"; "" before 7 */
 	sm_u64 options;			/* first options offset; 0 before 7 */
 	sm_u64 end;			/* offset after the last field */
 };

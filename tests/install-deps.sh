@@ -15,6 +15,7 @@ PACKAGES=(
 	libdw-dev libelf-dev elfutils
 	check
 	protobuf-c-compiler libprotobuf-c-dev zlib1g-dev	# fgdecode --pprof: profile.proto compiled by protoc-c, gzip
+	libzstd-dev	# fgdecode uncompresses a trace.dat's printk formats to check them (lib/tracedat_block.c; zlib too)
 	golang-go	# go tool pprof, the consumer tests/decoder/test_pprof.sh checks --pprof with
 	chromium python3	# the headless browser tests/decoder/test_flamegraph.sh drives (DevTools over a pipe)
 	man-db groff-base	# tests/test_man.sh renders the man pages

@@ -29,7 +29,7 @@ REV=${USERLAND_REV:-HEAD}
 KERNEL=${USERLAND_KERNEL:-newest}
 PROG=test_userland
 PACKAGES="build-essential pkg-config gawk check libtracecmd-dev libtraceevent-dev libtracefs-dev libdw-dev libelf-dev
-	libprotobuf-c-dev protobuf-c-compiler zlib1g-dev trace-cmd elfutils"
+	libprotobuf-c-dev protobuf-c-compiler zlib1g-dev libzstd-dev trace-cmd elfutils"
 ROOT_BINDS=()
 # shellcheck source=tests/root_lib.sh
 . "$ROOT/tests/root_lib.sh"

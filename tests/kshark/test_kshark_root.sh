@@ -19,7 +19,7 @@ WORK=${WORK:-/var/tmp/stackmap-kshark}
 REV=${KSHARK_REV:-HEAD}
 PROG=test_kshark_root
 PACKAGES="build-essential pkg-config gawk libtracecmd-dev libtraceevent-dev libtracefs-dev libdw-dev libelf-dev
-	libprotobuf-c-dev protobuf-c-compiler zlib1g-dev"
+	libprotobuf-c-dev protobuf-c-compiler zlib1g-dev libzstd-dev"
 ROOT_BINDS=()
 # shellcheck source=tests/root_lib.sh
 . "$ROOT/tests/root_lib.sh"
