@@ -256,10 +256,12 @@ static int td6_files(struct tracedat *td, sm_u64 *off, bool systems,
 }
 
 int td6_headers(struct tracedat *td, sm_u64 *off, sm_u64 *cpus,
-		struct sm_err *err)
+		struct td6_text *text, struct sm_err *err)
 {
 	int ret;
 
+	if (text)
+		memset(text, 0, sizeof(*text));
 	ret = td6_tag(td, off, "header_page", 12, err);
 	if (!ret)
 		ret = td6_sized(td, off, 8, "header_page", err);
@@ -271,8 +273,12 @@ int td6_headers(struct tracedat *td, sm_u64 *off, sm_u64 *cpus,
 		ret = td6_files(td, off, false, "ftrace event format", err);
 	if (!ret)
 		ret = td6_files(td, off, true, "event format", err);
+	if (!ret && text)
+		text->kallsyms = *off;
 	if (!ret)
 		ret = td6_sized(td, off, 4, "kallsyms", err);
+	if (!ret && text)
+		text->printk = *off;
 	if (!ret)
 		ret = td6_sized(td, off, 4, "printk formats", err);
 	if (!ret)
@@ -402,7 +408,7 @@ int td6_tables(struct tracedat *td, const struct tracedat_head *h,
 	char kind[10];
 	int ret;
 
-	ret = td6_headers(td, &off, cpus, err);
+	ret = td6_headers(td, &off, cpus, NULL, err);
 	if (!ret)
 		ret = td_read(td, off, kind, sizeof(kind), "data kind", err);
 	if (!ret && !strncmp(kind, "options", 7)) {

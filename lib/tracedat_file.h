@@ -78,10 +78,16 @@ typedef int (*td_visit_fn)(struct tracedat *td, sm_u64 id, sm_u64 off,
  * order trace-input.c read_headers_v6() reads them (read_header_files(),
  * read_ftrace_files(), read_event_files(), read_proc_kallsyms(),
  * read_ftrace_printk(), read_and_parse_cmdlines(), read_cpus()).  *@off
- * moves to the data kind; *@cpus is the CPU count.
+ * moves to the data kind; *@cpus is the CPU count; @text, when not NULL,
+ * gets the offsets of the kallsyms' and the printk formats' u32 sizes as
+ * the walk reaches them (0 for one it does not reach).
  */
+struct td6_text {
+	sm_u64 kallsyms;
+	sm_u64 printk;
+};
 int td6_headers(struct tracedat *td, sm_u64 *off, sm_u64 *cpus,
-		struct sm_err *err);
+		struct td6_text *text, struct sm_err *err);
 /*
  * Version 6: the option list at *@off, after the "options  " data kind
  * (trace-input.c handle_options(); its DONE has no size), every option to

@@ -150,7 +150,7 @@ static int td6_section(struct tracedat *td, const struct tracedat_head *h,
 	char kind[10];
 	int ret;
 
-	ret = td6_headers(td, &off, &cpus, err);
+	ret = td6_headers(td, &off, &cpus, NULL, err);
 	if (!ret)
 		ret = td_read(td, off, kind, sizeof(kind), "data kind", err);
 	if (ret || strncmp(kind, "options", 7))
