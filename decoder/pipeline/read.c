@@ -14,6 +14,7 @@
 #include "read.h"
 #include "tracecmd_private.h"
 #include "tracedat_options.h"
+#include "tracedat_printk.h"
 
 /*
  * Check the header before libtracecmd reads it (see
@@ -307,6 +308,26 @@ static bool version7(const char *path)
 	return strtoul(buf + STACKMAP_TRACEDAT_MAGIC_LEN, NULL, 10) >= 7;
 }
 
+/*
+ * Does libtracecmd read @path's printk formats and kallsyms inside its
+ * buffers, and libtraceevent parse the printk formats inside its own?  A
+ * damaged byte of a compressed printk section uncompresses into other text
+ * (trace-cmd's zstd frames have no checksum), whose last line without ':'
+ * made libtraceevent 1.7's tep_parse_printk_formats() read past its copy
+ * (stackmap_tracedat_check_printk()).  False with @err set when not.
+ */
+static bool printk_readable(const char *path, struct sm_err *err)
+{
+	struct sm_err bad;
+	int ret = stackmap_tracedat_check_printk(path, &bad);
+
+	if (!ret)
+		return true;
+	sm_err_set(err, "%s%s", ret == -EBADMSG || ret == -E2BIG ? "corrupt: " : "",
+		   sm_err_after_path(&bad, path));
+	return false;
+}
+
 static struct tracecmd_input *open_trace(struct reader *r, unsigned int flags,
 					 struct sm_err *err)
 {
@@ -325,6 +346,9 @@ static struct tracecmd_input *open_trace(struct reader *r, unsigned int flags,
 	ret = stackmap_tracedat_salvage(r->path, tmp && *tmp ? tmp : "/tmp",
 					&r->salvage, &why);
 	if (!ret) {
+		/* The copy holds the file's printk formats as they are. */
+		if (!printk_readable(r->path, err))
+			return NULL;
 		if (!truncated(r->path, &cut))
 			snprintf(cut.msg, sizeof(cut.msg), "truncated");
 		return open_copy(r, flags, cut.msg, err);
@@ -353,6 +377,8 @@ static struct tracecmd_input *open_trace(struct reader *r, unsigned int flags,
 		sm_err_set(err, "corrupt: %s", sm_err_after_path(&bad, r->path));
 		return NULL;
 	}
+	if (!printk_readable(r->path, err))
+		return NULL;
 	handle = open_file(r->path, flags, &headers);
 	if (!handle)
 		refused(r, headers, ret, &why, err);

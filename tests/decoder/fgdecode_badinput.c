@@ -3,12 +3,14 @@
  * Bad input: corrupt records, missing fields, files that are no trace,
  * traces cut anywhere.
  */
+#define _GNU_SOURCE	/* memmem() */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 
 #include "fgdecode_fixture.h"
+#include "mktrace7.h"
 
 START_TEST(corrupt_definition_is_counted_and_its_cookie_unknown)
 {
@@ -333,6 +335,107 @@ START_TEST(page_that_gave_no_record_is_warned_and_fails_strict)
 }
 END_TEST
 
+/*
+ * A version 7 file whose compressed printk formats end in a line without
+ * ':', as a damaged byte of a zstd frame (no checksum) made them in a file
+ * the fuzzer wrote: libtraceevent 1.7's tep_parse_printk_formats() read
+ * past its copy.  fgdecode refuses it first, naming the section.
+ */
+START_TEST(v7_printk_formats_with_a_line_without_colon_are_refused)
+{
+	static const char printk[] =
+		"0xffffffffb134aef8 : \"CPU_ON\"\n"
+		"0xffffffffaf5b46rg : \"tspeebalance\"\n"
+		"0";
+	struct mkt7_text t = {
+		.id = MKT7_PRINTK, .text = printk, .len = sizeof(printk) - 1,
+		.size = sizeof(printk) - 1, .compressed = 1,
+	};
+	char want[256];
+	long at;
+
+	ck_assert_int_eq(mkt7_write(trace_path, MKT7_ZSTD, &t, 1, &at), 0);
+	run("trace.dat");
+	ck_assert_int_eq(res.status, 1);
+	ck_assert_str_eq(res.out, "");
+	snprintf(want, sizeof(want), "fgdecode: trace.dat: corrupt: offset %ld: printk formats: line 3 has no ':' (libtraceevent would read past it)\n",
+		 at);
+	ck_assert_str_eq(res.err, want);
+	/* The same text whole: the file decodes (no CPU, no event). */
+	t.len = t.size = sizeof(printk) - 3;
+	ck_assert_int_eq(mkt7_write(trace_path, MKT7_ZSTD, &t, 1, &at), 0);
+	run("trace.dat");
+	ck_assert_int_eq(res.status, 0);
+	ck_assert_str_eq(res.out, "cpus=0\n");
+}
+END_TEST
+
+/*
+ * libtracecmd 1.3 allocates a kallsyms' size + 1 in 32 bits and copies it
+ * out of a compressed block with an int length: 0xfffffffc made a memcpy()
+ * of -4 bytes.
+ */
+START_TEST(v7_kallsyms_size_of_2_gib_or_more_is_refused)
+{
+	static const char ks[] = "ffffffff81000000 T _text\n";
+	struct mkt7_text t = {
+		.id = MKT7_KALLSYMS, .text = ks, .len = sizeof(ks) - 1,
+		.size = 0xfffffffc, .compressed = 1,
+	};
+	char want[256];
+	long at;
+
+	ck_assert_int_eq(mkt7_write(trace_path, MKT7_ZSTD, &t, 1, &at), 0);
+	run("trace.dat");
+	ck_assert_int_eq(res.status, 1);
+	snprintf(want, sizeof(want), "fgdecode: trace.dat: corrupt: offset %ld: kallsyms: size 4294967292: 2 GiB or more (libtracecmd would overflow its buffer)\n",
+		 at);
+	ck_assert_str_eq(res.err, want);
+}
+END_TEST
+
+/* The offset of @len bytes of @needle in the trace, or -1. */
+static long offset_in_trace(const char *needle, size_t len)
+{
+	static char bytes[1 << 16];
+	FILE *f = fopen(trace_path, "r");
+	const char *at;
+	size_t n;
+
+	ck_assert_ptr_nonnull(f);
+	n = fread(bytes, 1, sizeof(bytes), f);
+	fclose(f);
+	at = memmem(bytes, n, needle, len);
+	return at ? at - bytes : -1;
+}
+
+/*
+ * Version 6: a byte of "NQ" damaged into '\n' leaves the format "N":
+ * libtraceevent's tep_register_print_string() reads 2 bytes before its
+ * copy.  The offset named is that of the printk formats' size.
+ */
+START_TEST(v6_printk_format_too_short_is_refused)
+{
+	static const char printk[] =
+		"0xffffffffb134aef8 : \"CPU_ON\"\n"
+		"0xffffffffb1355fe5 : \"N\n\"\n";
+	char want[256];
+	long at;
+
+	tick(0, 1 * SEC, 1);
+	mkt_set_printk(mt, printk);
+	write_trace();
+	at = offset_in_trace(printk, sizeof(printk) - 1);
+	ck_assert_int_gt(at, 4);
+	run("trace.dat");
+	ck_assert_int_eq(res.status, 1);
+	ck_assert_str_eq(res.out, "");
+	snprintf(want, sizeof(want), "fgdecode: trace.dat: corrupt: offset %ld: printk formats: line 2 has a format of fewer than 3 bytes (libtraceevent would read before it)\n",
+		 at - 4);
+	ck_assert_str_eq(res.err, want);
+}
+END_TEST
+
 TCase *bad_input_tcase(void)
 {
 	TCase *tc = fgd_tcase("bad input", 120);
@@ -348,5 +451,8 @@ TCase *bad_input_tcase(void)
 	tcase_add_test(tc, cpu_data_read_short_is_warned_and_fails_strict);
 	tcase_add_test(tc, last_page_not_read_is_warned_and_fails_strict);
 	tcase_add_test(tc, page_that_gave_no_record_is_warned_and_fails_strict);
+	tcase_add_test(tc, v7_printk_formats_with_a_line_without_colon_are_refused);
+	tcase_add_test(tc, v7_kallsyms_size_of_2_gib_or_more_is_refused);
+	tcase_add_test(tc, v6_printk_format_too_short_is_refused);
 	return tc;
 }
