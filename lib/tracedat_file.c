@@ -69,20 +69,29 @@ int td_read(struct tracedat *td, sm_u64 off, void *buf, size_t len,
 	return 0;
 }
 
+sm_u64 td_bytes_num(const struct tracedat *td, const void *p, int bytes)
+{
+	const unsigned char *b = p;
+	sm_u64 val = 0;
+	int i;
+
+	for (i = 0; i < bytes; i++)
+		val |= (sm_u64)b[td->big_endian ? i : bytes - 1 - i] <<
+			(8 * (bytes - 1 - i));
+	return val;
+}
+
 /* Read an unsigned number of @bytes (2, 4 or 8) in the file's byte order. */
 int td_num(struct tracedat *td, sm_u64 off, int bytes, sm_u64 *val,
 	   const char *field, struct sm_err *err)
 {
 	unsigned char b[8];
-	int i, ret;
+	int ret;
 
 	ret = td_read(td, off, b, bytes, field, err);
 	if (ret)
 		return ret;
-	*val = 0;
-	for (i = 0; i < bytes; i++)
-		*val |= (sm_u64)b[td->big_endian ? i : bytes - 1 - i] <<
-			(8 * (bytes - 1 - i));
+	*val = td_bytes_num(td, b, bytes);
 	return 0;
 }
 
@@ -140,6 +149,7 @@ int td_fields(struct tracedat *td, struct tracedat_head *h,
 		return ret;
 	h->page_size = page;
 	h->file_version = strtoul(h->version, NULL, 10);
+	td->file_version = h->file_version;
 	off += 1 + 1 + 4;
 	h->end = off;
 	if (h->file_version < 7)

@@ -30,6 +30,7 @@ struct tracedat {
 	const char *path;
 	bool big_endian;
 	sm_u64 size;
+	unsigned long file_version;	/* set by td_fields(): 6, 7 */
 };
 
 /* Open @path for reading into @td (close td->fd); "PATH: why" and -errno. */
@@ -43,6 +44,8 @@ int td_read(struct tracedat *td, sm_u64 off, void *buf, size_t len,
 /* An unsigned number of @bytes (2, 4 or 8) at @off in the file's byte order. */
 int td_num(struct tracedat *td, sm_u64 off, int bytes, sm_u64 *val,
 	   const char *field, struct sm_err *err);
+/* The unsigned number of @bytes (1 to 8) at @p, in the file's byte order. */
+sm_u64 td_bytes_num(const struct tracedat *td, const void *p, int bytes);
 /* A NUL-terminated string of at most @max bytes at *@off; *@off moves past it. */
 int td_string(struct tracedat *td, sm_u64 *off, char *out, size_t max,
 	      const char *field, struct sm_err *err);
