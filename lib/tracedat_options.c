@@ -363,56 +363,127 @@ int stackmap_tracedat_check_extent(const char *path, struct sm_err *err)
 }
 
 /*
- * The options whose data trace-cmd 3.1.6 reads as a C string, with no bound
- * (trace-input.c handle_options(): strtoll() of DATE and OFFSET, strdup() of
- * UNAME and VERSION, tracecmd_create_event_hook() of HOOK, strdup(buf + 8)
- * of a BUFFER's name): the offset in the data where the string starts, or -1
- * for any other option.  trace-cmd writes each with its NUL.
+ * What trace-cmd 3.1.6 reads of an option's data without a bound, as
+ * lib/trace-cmd/trace-input.c handle_options() hands each option (read into
+ * a buffer of exactly its size) to the code that parses it.  Ids from
+ * trace-cmd-private.h's enum (TRACECMD_OPTION_*).
  */
-static int string_start(sm_u64 id)
-{
-	switch (id) {
-	case 1: case 2: case 5: case 6: case 9:	/* DATE OFFSET UNAME HOOK VERSION */
-		return 0;
-	case TRACEDAT_OPTION_BUFFER:
-		return 8;
-	default:
-		return -1;
-	}
-}
+#define TRACEDAT_OPTION_BUFFER_TEXT	22
 
-/* Largest string option read whole to look for its NUL. */
+/* Largest option read whole to look for its NULs. */
 #define TRACEDAT_STRING_MAX	(1 << 20)
 
-/* The string checker's visitor; sets *@ctx (bool) when it refuses one. */
+/* The string checker's state: set when it refuses an option. */
+struct td_strings {
+	bool bad;
+};
+
+/*
+ * Refuse the option: @err says why ("offset N: option ID: ..."), and the
+ * walk stops with -EBADMSG.
+ */
+static int td_refuse(struct tracedat *td, struct td_strings *st,
+		     struct sm_err *err, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+static int td_refuse(struct tracedat *td, struct td_strings *st,
+		     struct sm_err *err, const char *fmt, ...)
+{
+	char msg[SM_ERR_LEN];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	td_fail(td, err, "%s", msg);
+	st->bad = true;
+	return -EBADMSG;
+}
+
+/*
+ * The C string @field at *@pos of the option @id whose @size bytes, read
+ * from offset @off, are @buf: refused when no NUL ends it inside the
+ * option, else *@pos moves past its NUL.
+ */
+static int td_field_string(struct tracedat *td, struct td_strings *st,
+			   sm_u64 id, sm_u64 off, const char *buf,
+			   sm_u64 size, sm_u64 *pos, const char *field,
+			   struct sm_err *err)
+{
+	const char *nul = memchr(buf + *pos, 0, size - *pos);
+
+	if (!nul)
+		return td_refuse(td, st, err, "offset %" PRIu64 ": option %" PRIu64 ": %s: %" PRIu64 " bytes with no NUL ending its string",
+				 off + *pos, id, field, size - *pos);
+	*pos = nul - buf + 1;
+	return 0;
+}
+
+/*
+ * A BUFFER or BUFFER_TEXT option, as trace-cmd 3.1.6 handle_buffer_option()
+ * reads it: a u64 offset (save_read_number(), bounded), the instance's name
+ * (save_read_string(): strdup(), no bound) and, in a version 7 file only
+ * (HAS_SECTIONS()), its clock, strdup()ed the same way; then, BUFFER only,
+ * the page size, the CPU count and the CPU entries, each through
+ * save_read_number(), which stops at the option's end.  A damaged clock
+ * string made strdup() read past the option (tests/fuzz/regress/
+ * fuzz_tracedat/buffer-clock-without-nul.dat).
+ */
+static int td_check_buffer(struct tracedat *td, struct td_strings *st,
+			   sm_u64 id, sm_u64 off, const char *buf, sm_u64 size,
+			   struct sm_err *err)
+{
+	sm_u64 pos = 8;
+	int ret;
+
+	if (size < 8)
+		return td_refuse(td, st, err, "offset %" PRIu64 ": option %" PRIu64 ": buffer offset: %" PRIu64 " bytes, fewer than its 8",
+				 off, id, size);
+	ret = td_field_string(td, st, id, off, buf, size, &pos, "buffer name",
+			      err);
+	if (!ret && td->file_version >= 7)
+		ret = td_field_string(td, st, id, off, buf, size, &pos,
+				      "buffer clock", err);
+	return ret;
+}
+
+/*
+ * The string checker's visitor: the options whose data trace-cmd 3.1.6
+ * reads as C strings, with no bound (trace-input.c handle_options():
+ * strtoll() of DATE and OFFSET, strdup() of UNAME and VERSION,
+ * tracecmd_create_event_hook() of HOOK: the whole option; a BUFFER's and a
+ * BUFFER_TEXT's: td_check_buffer()).  trace-cmd writes each with its NUL.
+ */
 static int visit_string(struct tracedat *td, sm_u64 id, sm_u64 off,
 			sm_u64 size, void *ctx, struct sm_err *err)
 {
-	int start = string_start(id);
-	bool *bad = ctx;
+	struct td_strings *st = ctx;
 	char *buf;
-	int ret;
+	int ret = 0;
 
-	if (start < 0)
+	switch (id) {
+	case 1: case 2: case 5: case 6: case 9:	/* DATE OFFSET UNAME HOOK VERSION */
+	case TRACEDAT_OPTION_BUFFER: case TRACEDAT_OPTION_BUFFER_TEXT:
+		break;
+	default:
 		return 0;
+	}
 	ret = td_payload(td, off, size, TRACEDAT_STRING_MAX, "string option",
 			 &buf, err);
 	if (ret)
 		return ret;
-	if (size <= (sm_u64)start || !memchr(buf + start, 0, size - start)) {
-		td_fail(td, err, "offset %" PRIu64 ": option %" PRIu64 ": %" PRIu64 " bytes with no NUL ending its string",
-			off, id, size);
-		*bad = true;
-		ret = -EBADMSG;
-	}
+	if (id == TRACEDAT_OPTION_BUFFER || id == TRACEDAT_OPTION_BUFFER_TEXT)
+		ret = td_check_buffer(td, st, id, off, buf, size, err);
+	else if (!memchr(buf, 0, size))
+		ret = td_refuse(td, st, err, "offset %" PRIu64 ": option %" PRIu64 ": %" PRIu64 " bytes with no NUL ending its string",
+				off, id, size);
 	free(buf);
 	return ret;
 }
 
 int stackmap_tracedat_check_strings(const char *path, struct sm_err *err)
 {
-	bool bad = false;
-	int ret = td_walk_file(path, true, visit_string, &bad, err);
+	struct td_strings st = { .bad = false };
+	int ret = td_walk_file(path, true, visit_string, &st, err);
 
-	return bad ? ret : 0;
+	return st.bad ? ret : 0;
 }

@@ -100,15 +100,20 @@ int stackmap_tracedat_check_extent(const char *path, struct sm_err *err);
  * end inside their data?
  * @path: a trace.dat
  * @err: set when not: "PATH: offset N: option ID: S bytes with no NUL
- *	ending its string"
+ *	ending its string" (an option that is one string), "PATH: offset N:
+ *	option ID: FIELD: S bytes with no NUL ending its string" (a BUFFER's
+ *	or BUFFER_TEXT's "buffer name" or "buffer clock"; N is the field's
+ *	offset, S the bytes from it to the option's end), "PATH: offset N:
+ *	option ID: buffer offset: S bytes, fewer than its 8"
  *
  * libtracecmd 1.3 (trace-cmd 3.1.6 handle_options()) copies UNAME and
- * VERSION with strdup() and parses DATE, OFFSET, HOOK and a BUFFER's name
- * as C strings, reading past the option when its NUL is missing (a fuzzed
- * UNAME did, in a version 7 and in a version 6 file).  Walks the option
- * chain of a version 7 file as stackmap_snapshot_read_tracedat() does, and
- * the option list of a version 6 file, after its headers (trace-input.c
- * read_headers_v6()).
+ * VERSION with strdup() and parses DATE, OFFSET, HOOK and a BUFFER's or
+ * BUFFER_TEXT's name and (version 7) clock as C strings, reading past the
+ * option when its NUL is missing (fuzzed files did: a UNAME in a version 7
+ * and in a version 6 file, a BUFFER's clock in a version 7 file).  Walks
+ * the option chain of a version 7 file as stackmap_snapshot_read_tracedat()
+ * does, and the option list of a version 6 file, after its headers
+ * (trace-input.c read_headers_v6()).
  *
  * Return: 0 when every such option has its NUL, or when the options cannot
  * be walked (a compressed options section, malformed headers or chain: the
