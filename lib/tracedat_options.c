@@ -461,7 +461,7 @@ static int visit_string(struct tracedat *td, sm_u64 id, sm_u64 off,
 	int ret = 0;
 
 	switch (id) {
-	case 1: case 2: case 5: case 6: case 9:	/* DATE OFFSET UNAME HOOK VERSION */
+	case 1: case 7: case 5: case 6: case 9:	/* DATE OFFSET UNAME HOOK VERSION */
 	case TRACEDAT_OPTION_BUFFER: case TRACEDAT_OPTION_BUFFER_TEXT:
 		break;
 	default:
