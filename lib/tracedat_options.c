@@ -368,6 +368,15 @@ int stackmap_tracedat_check_extent(const char *path, struct sm_err *err)
  * a buffer of exactly its size) to the code that parses it.  Ids from
  * trace-cmd-private.h's enum (TRACECMD_OPTION_*).
  */
+#define TRACEDAT_OPTION_DATE		1
+#define TRACEDAT_OPTION_CPUSTAT		2
+#define TRACEDAT_OPTION_TRACECLOCK	4
+#define TRACEDAT_OPTION_HOOK		6
+#define TRACEDAT_OPTION_OFFSET		7
+#define TRACEDAT_OPTION_CPUCOUNT	8
+#define TRACEDAT_OPTION_VERSION		9
+#define TRACEDAT_OPTION_PROCMAPS	10
+#define TRACEDAT_OPTION_GUEST		13
 #define TRACEDAT_OPTION_BUFFER_TEXT	22
 
 /* Largest option read whole to look for its NULs. */
@@ -447,11 +456,56 @@ static int td_check_buffer(struct tracedat *td, struct td_strings *st,
 }
 
 /*
- * The string checker's visitor: the options whose data trace-cmd 3.1.6
- * reads as C strings, with no bound (trace-input.c handle_options():
- * strtoll() of DATE and OFFSET, strdup() of UNAME and VERSION,
- * tracecmd_create_event_hook() of HOOK: the whole option; a BUFFER's and a
- * BUFFER_TEXT's: td_check_buffer()).  trace-cmd writes each with its NUL.
+ * A GUEST option, as trace-cmd 3.1.6 trace_guest_load() reads it: the
+ * guest's name (strndup() then strlen(): with no NUL, the int size left goes
+ * negative and its unsigned comparisons let the trace id and the CPU count
+ * be read past the option), a u64 trace id, an int CPU count, then (CPU,
+ * host PID) int pairs, each CPU used as an index into a table of that many
+ * (checked against the count, not against 0: a negative one writes before
+ * the table).  The pairs are read while 8 bytes remain, up to the count and
+ * the first CPU at or over it, as libtracecmd does.
+ */
+static int td_check_guest(struct tracedat *td, struct td_strings *st,
+			  sm_u64 id, sm_u64 off, const char *buf, sm_u64 size,
+			  struct sm_err *err)
+{
+	sm_u64 pos = 0, count, cpu, i;
+	int ret;
+
+	ret = td_field_string(td, st, id, off, buf, size, &pos, "guest name",
+			      err);
+	if (ret || size - pos < 12)
+		return ret;
+	count = td_bytes_num(td, buf + pos + 8, 4);
+	pos += 12;
+	if (count >= 0x80000000u)	/* negative: calloc() fails */
+		return 0;
+	for (i = 0; i < count && size - pos >= 8; i++, pos += 8) {
+		cpu = td_bytes_num(td, buf + pos, 4);
+		if (cpu >= 0x80000000u)
+			return td_refuse(td, st, err, "offset %" PRIu64 ": option %" PRIu64 ": guest CPU: %" PRId32 ", negative (libtracecmd would write before its table)",
+					 off + pos, id, (int32_t)(uint32_t)cpu);
+		if (cpu >= count)
+			break;
+	}
+	return 0;
+}
+
+/*
+ * The string checker's visitor: every option trace-cmd 3.1.6
+ * handle_options() (lib/trace-cmd/trace-input.c) would read past, or
+ * before, the buffer it reads the option into:
+ * - DATE and OFFSET (strtoll()), UNAME and VERSION (strdup()), HOOK
+ *   (tracecmd_create_event_hook(): strdup()) and a TRACECLOCK of one byte
+ *   or more (tracecmd_parse_trace_clock(): strtok_r()): the whole option is
+ *   a C string.  trace-cmd writes each with its NUL.  An empty TRACECLOCK
+ *   is what trace-cmd 2.x wrote (its clock followed the CPU data), so it is
+ *   let through (libtracecmd 3.1.6 strtok_r()s its malloc(0) buffer).
+ * - BUFFER and BUFFER_TEXT: td_check_buffer(); GUEST: td_check_guest().
+ * - CPUCOUNT: *(int *)buf, whatever the size.
+ * - CPUSTAT (buf[size - 1] = '\n') and PROCMAPS (buf[size - 1] read) with
+ *   an unsigned size of 0: 4 GiB past the buffer.
+ * The other options are read with their size checked.
  */
 static int visit_string(struct tracedat *td, sm_u64 id, sm_u64 off,
 			sm_u64 size, void *ctx, struct sm_err *err)
@@ -461,8 +515,29 @@ static int visit_string(struct tracedat *td, sm_u64 id, sm_u64 off,
 	int ret = 0;
 
 	switch (id) {
-	case 1: case 7: case 5: case 6: case 9:	/* DATE OFFSET UNAME HOOK VERSION */
-	case TRACEDAT_OPTION_BUFFER: case TRACEDAT_OPTION_BUFFER_TEXT:
+	case TRACEDAT_OPTION_CPUCOUNT:
+		if (size < 4)
+			return td_refuse(td, st, err, "offset %" PRIu64 ": option %" PRIu64 ": CPU count: %" PRIu64 " bytes, fewer than its 4",
+					 off, id, size);
+		return 0;
+	case TRACEDAT_OPTION_CPUSTAT:
+		if (!size)
+			return td_refuse(td, st, err, "offset %" PRIu64 ": option %" PRIu64 ": CPU stats: empty (libtracecmd would write 4 GiB past it)",
+					 off, id);
+		return 0;
+	case TRACEDAT_OPTION_PROCMAPS:
+		if (!size)
+			return td_refuse(td, st, err, "offset %" PRIu64 ": option %" PRIu64 ": process maps: empty (libtracecmd would read 4 GiB past it)",
+					 off, id);
+		return 0;
+	case TRACEDAT_OPTION_TRACECLOCK:
+		if (!size)
+			return 0;
+		break;
+	case TRACEDAT_OPTION_DATE: case TRACEDAT_OPTION_OFFSET:
+	case TRACEDAT_OPTION_UNAME: case TRACEDAT_OPTION_HOOK:
+	case TRACEDAT_OPTION_VERSION: case TRACEDAT_OPTION_BUFFER:
+	case TRACEDAT_OPTION_BUFFER_TEXT: case TRACEDAT_OPTION_GUEST:
 		break;
 	default:
 		return 0;
@@ -473,6 +548,8 @@ static int visit_string(struct tracedat *td, sm_u64 id, sm_u64 off,
 		return ret;
 	if (id == TRACEDAT_OPTION_BUFFER || id == TRACEDAT_OPTION_BUFFER_TEXT)
 		ret = td_check_buffer(td, st, id, off, buf, size, err);
+	else if (id == TRACEDAT_OPTION_GUEST)
+		ret = td_check_guest(td, st, id, off, buf, size, err);
 	else if (!memchr(buf, 0, size))
 		ret = td_refuse(td, st, err, "offset %" PRIu64 ": option %" PRIu64 ": %" PRIu64 " bytes with no NUL ending its string",
 				off, id, size);

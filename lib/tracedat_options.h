@@ -96,28 +96,33 @@ int stackmap_tracedat_read_option(const char *path, unsigned int id,
 int stackmap_tracedat_check_extent(const char *path, struct sm_err *err);
 
 /**
- * stackmap_tracedat_check_strings() - do the string options of a trace.dat
- * end inside their data?
+ * stackmap_tracedat_check_strings() - does libtracecmd read every option of
+ * a trace.dat inside the option's data?
  * @path: a trace.dat
  * @err: set when not: "PATH: offset N: option ID: S bytes with no NUL
  *	ending its string" (an option that is one string), "PATH: offset N:
- *	option ID: FIELD: S bytes with no NUL ending its string" (a BUFFER's
- *	or BUFFER_TEXT's "buffer name" or "buffer clock"; N is the field's
+ *	option ID: FIELD: S bytes with no NUL ending its string" (a string
+ *	field: "buffer name", "buffer clock", "guest name"; N is the field's
  *	offset, S the bytes from it to the option's end), "PATH: offset N:
- *	option ID: buffer offset: S bytes, fewer than its 8"
+ *	option ID: FIELD: S bytes, fewer than its W" (a fixed field: "buffer
+ *	offset", "CPU count"), "PATH: offset N: option ID: FIELD: empty
+ *	(libtracecmd would ...)" (CPU stats, process maps), "PATH: offset N:
+ *	option 13: guest CPU: C, negative (...)"
  *
- * libtracecmd 1.3 (trace-cmd 3.1.6 handle_options()) copies UNAME and
- * VERSION with strdup() and parses DATE, OFFSET, HOOK and a BUFFER's or
- * BUFFER_TEXT's name and (version 7) clock as C strings, reading past the
- * option when its NUL is missing (fuzzed files did: a UNAME in a version 7
- * and in a version 6 file, a BUFFER's clock in a version 7 file).  Walks
- * the option chain of a version 7 file as stackmap_snapshot_read_tracedat()
- * does, and the option list of a version 6 file, after its headers
- * (trace-input.c read_headers_v6()).
+ * libtracecmd 1.3 (trace-cmd 3.1.6 handle_options()) reads each option into
+ * a buffer of its size, then copies UNAME and VERSION with strdup(), parses
+ * DATE, OFFSET, HOOK and TRACECLOCK and a BUFFER's or BUFFER_TEXT's name
+ * and (version 7) clock as C strings, reads a CPUCOUNT's int whatever its
+ * size and the last byte of a CPUSTAT or PROCMAPS at size - 1 (unsigned):
+ * past the option when a NUL or the bytes are missing (fuzzed files did,
+ * a UNAME and a BUFFER's clock).  Walks the option chain of a version 7
+ * file as stackmap_snapshot_read_tracedat() does, and the option list of a
+ * version 6 file, after its headers (trace-input.c read_headers_v6()).
  *
- * Return: 0 when every such option has its NUL, or when the options cannot
- * be walked (a compressed options section, malformed headers or chain: the
- * other checks and libtracecmd say so); -EBADMSG for an option without it.
+ * Return: 0 when every option is read inside it, or when the options
+ * cannot be walked (a compressed options section, malformed headers or
+ * chain: the other checks and libtracecmd say so); -EBADMSG for one that
+ * is not.
  */
 int stackmap_tracedat_check_strings(const char *path, struct sm_err *err);
 
