@@ -338,6 +338,15 @@ static struct tracecmd_input *open_trace(struct reader *r, unsigned int flags,
 	int ret;
 
 	/*
+	 * libtracecmd would read past a string option without its NUL, or a
+	 * fixed field the option does not hold, in the file or in a salvaged
+	 * copy of it (which keeps the options the file holds whole).
+	 */
+	if (stackmap_tracedat_check_strings(r->path, &bad)) {
+		sm_err_set(err, "corrupt: %s", sm_err_after_path(&bad, r->path));
+		return NULL;
+	}
+	/*
 	 * A file whose CPU data, or the options placing it, run past its end
 	 * is read from the copy stackmap_tracedat_salvage() makes (it makes
 	 * none of a whole file): libtracecmd never opens the cut file itself,
@@ -352,11 +361,6 @@ static struct tracecmd_input *open_trace(struct reader *r, unsigned int flags,
 		if (!truncated(r->path, &cut))
 			snprintf(cut.msg, sizeof(cut.msg), "truncated");
 		return open_copy(r, flags, cut.msg, err);
-	}
-	/* libtracecmd would read past a string option without its NUL. */
-	if (stackmap_tracedat_check_strings(r->path, &bad)) {
-		sm_err_set(err, "corrupt: %s", sm_err_after_path(&bad, r->path));
-		return NULL;
 	}
 	/*
 	 * Nor more CPUs than Linux has: libtracecmd 1.3 walks every CPU up
