@@ -436,6 +436,117 @@ START_TEST(v6_printk_format_too_short_is_refused)
 }
 END_TEST
 
+/*
+ * A version 7 file whose top BUFFER option lost the NUL of its clock and
+ * the bytes after it, as the 108-byte file fuzz_tracedat found
+ * (tests/fuzz/regress/fuzz_tracedat/buffer-clock-without-nul.dat, the same
+ * layout): libtracecmd 1.3's handle_buffer_option() strdup()ed the clock
+ * past the option.  fgdecode refuses it first, naming the field.
+ */
+START_TEST(v7_buffer_clock_without_nul_is_refused)
+{
+	FILE *f;
+	long at;
+
+	ck_assert_int_eq(mkt7_write(trace_path, MKT7_NONE, NULL, 0, NULL), 0);
+	run("trace.dat");
+	ck_assert_int_eq(res.status, 0);
+	ck_assert_str_eq(res.out, "cpus=0\n");
+	/* "local", its NUL, the page size and the CPU count: 14 bytes. */
+	at = offset_in_trace("local", 6);
+	ck_assert_int_eq(at, 63);
+	f = fopen(trace_path, "r+");
+	ck_assert_ptr_nonnull(f);
+	ck_assert_int_eq(fseek(f, at + 5, SEEK_SET), 0);
+	ck_assert_int_eq(fwrite("XXXXXXXXX", 1, 9, f), 9);
+	ck_assert_int_eq(fclose(f), 0);
+	run("trace.dat");
+	ck_assert_int_eq(res.status, 1);
+	ck_assert_str_eq(res.out, "");
+	ck_assert_str_eq(res.err,
+		"fgdecode: trace.dat: corrupt: offset 63: option 3: buffer clock: 14 bytes with no NUL ending its string\n");
+}
+END_TEST
+
+/*
+ * Options libtracecmd 1.3 (trace-cmd 3.1.6 handle_options()) reads outside
+ * the buffer it reads them into: each in a version 7 file (before the top
+ * BUFFER option) and a version 6 file's option list, refused naming the
+ * offset (@delta bytes into the option's data) and the field; and options
+ * of the same ids whole, which decode.
+ */
+static const char guest_neg[] = "vm\0" "\1\0\0\0\0\0\0\0" "\2\0\0\0"
+				"\377\377\377\377" "\7\0\0\0";
+static const char guest_ok[] = "vm\0" "\1\0\0\0\0\0\0\0" "\1\0\0\0"
+			       "\0\0\0\0" "\7\0\0\0";
+static const struct option_case {
+	unsigned short id;
+	const char *data;
+	unsigned int len;
+	int v6;			/* also in a version 6 file */
+	long delta;		/* where the message's offset is */
+	const char *why;	/* after "option ID: "; NULL: decodes */
+} option_cases[] = {
+	{ 3, "\0\0\0\0\0\0\0\0" "abc", 11, 1, 8,
+	  "buffer name: 3 bytes with no NUL ending its string" },
+	{ 3, "\0\0\0\0\0\0\0\0" "\0" "local", 14, 0, 9,
+	  "buffer clock: 5 bytes with no NUL ending its string" },
+	{ 22, "\0\0\0\0\0\0\0\0" "\0" "local", 14, 0, 9,
+	  "buffer clock: 5 bytes with no NUL ending its string" },
+	{ 3, "\0\0\0\0\0\0", 6, 1, 0,
+	  "buffer offset: 6 bytes, fewer than its 8" },
+	{ 7, "1234", 4, 1, 0, "4 bytes with no NUL ending its string" },
+	{ 4, "[local] global", 14, 1, 0,
+	  "14 bytes with no NUL ending its string" },
+	{ 8, "\1\0", 2, 1, 0, "CPU count: 2 bytes, fewer than its 4" },
+	{ 2, "", 0, 1, 0,
+	  "CPU stats: empty (libtracecmd would write 4 GiB past it)" },
+	{ 10, "", 0, 1, 0,
+	  "process maps: empty (libtracecmd would read 4 GiB past it)" },
+	{ 13, "vm", 2, 1, 0,
+	  "guest name: 2 bytes with no NUL ending its string" },
+	{ 13, guest_neg, sizeof(guest_neg) - 1, 1, 15,
+	  "guest CPU: -1, negative (libtracecmd would write before its table)" },
+	/* Whole: they decode. */
+	{ 7, "0", 2, 1, 0, NULL },
+	{ 4, "[local] global", 15, 1, 0, NULL },
+	{ 8, "\2\0\0\0", 4, 1, 0, NULL },
+	{ 2, "cpu: 0\n", 8, 1, 0, NULL },
+	{ 13, guest_ok, sizeof(guest_ok) - 1, 1, 0, NULL },
+};
+
+START_TEST(option_read_outside_its_data_is_refused)
+{
+	const struct option_case *c = &option_cases[_i / 2];
+	struct mkt7_option o = { .id = c->id, .data = c->data, .len = c->len };
+	int v6 = _i % 2;
+	char want[256];
+	long at = -1;
+
+	if (v6 && !c->v6)
+		return;
+	if (v6) {
+		tick(0, 1 * SEC, 1);
+		mkt_add_option(mt, c->id, c->data, c->len, &at);
+		write_trace();
+	} else {
+		ck_assert_int_eq(mkt7_write_options(trace_path, MKT7_NONE, NULL, 0, NULL, &o, 1, &at), 0);
+	}
+	ck_assert_int_gt(at, 0);
+	run("trace.dat");
+	if (!c->why) {
+		ck_assert_msg(res.status == 0, "option %u (v%d): exit %d: %s",
+			      c->id, v6 ? 6 : 7, res.status, res.err);
+		return;
+	}
+	snprintf(want, sizeof(want), "fgdecode: trace.dat: corrupt: offset %ld: option %u: %s\n",
+		 at + c->delta, c->id, c->why);
+	ck_assert_int_eq(res.status, 1);
+	ck_assert_str_eq(res.out, "");
+	ck_assert_str_eq(res.err, want);
+}
+END_TEST
+
 TCase *bad_input_tcase(void)
 {
 	TCase *tc = fgd_tcase("bad input", 120);
@@ -454,5 +565,8 @@ TCase *bad_input_tcase(void)
 	tcase_add_test(tc, v7_printk_formats_with_a_line_without_colon_are_refused);
 	tcase_add_test(tc, v7_kallsyms_size_of_2_gib_or_more_is_refused);
 	tcase_add_test(tc, v6_printk_format_too_short_is_refused);
+	tcase_add_test(tc, v7_buffer_clock_without_nul_is_refused);
+	tcase_add_loop_test(tc, option_read_outside_its_data_is_refused, 0,
+			    2 * (int)(sizeof(option_cases) / sizeof(option_cases[0])));
 	return tc;
 }
