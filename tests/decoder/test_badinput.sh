@@ -161,31 +161,62 @@ matrix_kinds() {
 	expect_message pipe "not seekable"
 }
 
-# A UNAME option whose string lost its NUL: libtracecmd 1.3 strdup()s it and
-# reads past the option (what fuzz_tracedat found, under ASan, in a version 7
-# file; a version 6 file's option list is read the same way).  fgdecode
-# refuses the file first, naming the option.
-# string_option_without_nul LABEL FILE
+# A string option whose NUL is lost: libtracecmd 1.3 strdup()s a UNAME and
+# strtok_r()s a TRACECLOCK, reading past the option (what fuzz_tracedat found,
+# under ASan, for a UNAME in a version 7 file; a version 6 file's option list
+# is read the same way).  fgdecode refuses the file first, naming the option;
+# also when the file is cut after its data (CUT bytes off its end), whose
+# salvaged copy keeps the option.
+# string_option_without_nul LABEL FILE ID TEXT [CUT]: the option ID whose
+# string starts with TEXT
 string_option_without_nul() {
-	local label=$1 file=$2 at id size
-	# The UNAME option's string starts "Linux "; its id (5) and size are the 6 bytes before it (no python3 in
-	# the trixie root this also runs in: grep, od and dd).
-	at=$(grep -obUa 'Linux ' "$file" | head -n1 | cut -d: -f1)
+	local label=$1 file=$2 want=$3 text=$4 cut=${5:-0} at id size
+	# The option's id and size are the 6 bytes before its string (no python3 in the trixie root this also
+	# runs in: grep, od and dd).
+	at=$(grep -obUaF "$text" "$file" | head -n1 | cut -d: -f1)
 	id=$(od -An -tu2 -j $((${at:-6} - 6)) -N2 "$file" | tr -d ' ')
 	size=$(od -An -tu4 -j $((${at:-6} - 4)) -N4 "$file" | tr -d ' ')
-	if [[ -z $at || $id != 5 || $(od -An -tu1 -j $((at + size - 1)) -N1 "$file" | tr -d ' ') != 0 ]]; then
-		check "$label" "no UNAME option found"
+	if [[ -z $at || $id != "$want" || $(od -An -tu1 -j $((at + size - 1)) -N1 "$file" | tr -d ' ') != 0 ]]; then
+		check "$label" "no option $want starting \"$text\" found"
 		return
 	fi
-	cp "$file" "$TMP/uname"
-	printf X | dd of="$TMP/uname" bs=1 seek=$((at + size - 1)) conv=notrunc status=none
-	run_case "$label" error "$TMP/uname"
-	expect_message "$label" "^fgdecode: $TMP/uname: corrupt: offset $at: option 5: $size bytes with no NUL ending its string$"
+	head -c $(($(stat -c %s "$file") - cut)) "$file" >"$TMP/string"
+	printf X | dd of="$TMP/string" bs=1 seek=$((at + size - 1)) conv=notrunc status=none
+	run_case "$label" error "$TMP/string"
+	expect_message "$label" "^fgdecode: $TMP/string: corrupt: offset $at: option $id: $size bytes with no NUL ending its string$"
+}
+
+# A version 7 file whose top BUFFER option lost the NUL of its clock and
+# what follows it (page size, CPU count and table): libtracecmd 1.3's
+# handle_buffer_option() strdup()ed the clock past the option (what
+# fuzz_tracedat found in a 108-byte file).  The option is the last one
+# naming the clock: its data is the offset (8 bytes) and the name "" before
+# the clock, its id and size the 6 bytes before that.
+buffer_clock_without_nul() {
+	local label=$1 file=$2 clock at id size
+	clock=$(trace-cmd dump --options -i "$file" 2>/dev/null | sed -n 's/^"\(.*\)" \[clock\]$/\1/p' | tail -n1)
+	at=$(grep -obUaF "$clock" "$file" | tail -n1 | cut -d: -f1)
+	id=$(od -An -tu2 -j $((${at:-15} - 15)) -N2 "$file" | tr -d ' ')
+	size=$(od -An -tu4 -j $((${at:-15} - 13)) -N4 "$file" | tr -d ' ')
+	if [[ -z $clock || -z $at || $id != 3 ]]; then
+		check "$label" "no BUFFER option with a clock found"
+		return
+	fi
+	cp "$file" "$TMP/clock"
+	# From the clock's NUL to the option's end: no NUL left.
+	head -c $((size - 9 - ${#clock})) /dev/zero | tr '\0' X |
+		dd of="$TMP/clock" bs=1 seek=$((at + ${#clock})) conv=notrunc status=none
+	run_case "$label" error "$TMP/clock"
+	expect_message "$label" "^fgdecode: $TMP/clock: corrupt: offset $at: option 3: buffer clock: $((size - 9)) bytes with no NUL ending its string$"
 }
 
 matrix_string_options() {
-	string_option_without_nul uname-without-nul "$TRACE"
-	string_option_without_nul v6-uname-without-nul "$TMP/v6.dat"
+	string_option_without_nul uname-without-nul "$TRACE" 5 'Linux '
+	string_option_without_nul v6-uname-without-nul "$TMP/v6.dat" 5 'Linux '
+	string_option_without_nul cut-v7-uname-without-nul "$TRACE" 5 'Linux ' 118
+	string_option_without_nul traceclock-without-nul "$TRACE" 4 'local '
+	string_option_without_nul v6-traceclock-without-nul "$TMP/v6.dat" 4 'local '
+	buffer_clock_without_nul buffer-clock-without-nul "$TRACE"
 }
 
 matrix_flipped() {
