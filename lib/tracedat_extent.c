@@ -279,7 +279,7 @@ int stackmap_tracedat_extents(const char *path, struct stackmap_extents *out,
 				 visit_table, &w, err);
 	close(td.fd);
 	if (!ret && h.file_version >= 7)
-		ret = td_walk_file(path, false, visit_buffer, &w, err);
+		ret = td_walk_file(path, 0, visit_buffer, &w, err);
 	/*
 	 * trace-cmd writes the top buffer's BUFFER option, with no CPU when
 	 * only instances were recorded (out_write_cpu_data()): without it,

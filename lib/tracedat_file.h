@@ -101,11 +101,16 @@ int td6_options(struct tracedat *td, sm_u64 *off, int max, td_visit_fn visit,
 
 /*
  * Version 7: walk the option chain of @path (tracedat_options.c; see
- * stackmap_snapshot_read_tracedat()), every option to @visit; with @v6, the
- * option list of a version 6 file too, else -ENOTSUP for one.
+ * stackmap_snapshot_read_tracedat()), every option to @visit.  @flags:
+ * TD_WALK_V6, the option list of a version 6 file too, else -ENOTSUP for
+ * one; TD_WALK_TO_DONE, each options section read to its DONE option
+ * whatever its size says, as trace-cmd 3.1.6 handle_options() reads it
+ * (for the checks of what libtracecmd reads), else only inside that size.
  */
-int td_walk_file(const char *path, bool v6, td_visit_fn visit, void *ctx,
-		 struct sm_err *err);
+#define TD_WALK_V6	1
+#define TD_WALK_TO_DONE	2
+int td_walk_file(const char *path, unsigned int flags, td_visit_fn visit,
+		 void *ctx, struct sm_err *err);
 
 /*
  * A version 7 BUFFER option (trace-cmd trace-input.c

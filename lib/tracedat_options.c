@@ -86,10 +86,14 @@ static int td_snapshot(struct tracedat *td, sm_u64 off, sm_u64 size,
 
 /*
  * One options section at @off: every option in it to @visit; *next is set
- * to the next section's offset from its DONE option (0: none).
+ * to the next section's offset from its DONE option (0: none).  With
+ * @to_done, the options are read up to the DONE option wherever it is, as
+ * trace-cmd 3.1.6 handle_options() reads them (it never looks at the
+ * section's size), else only inside the size the section's header gives.
  */
 static int td_section(struct tracedat *td, sm_u64 off, sm_u64 *next,
-		      td_visit_fn visit, void *ctx, struct sm_err *err)
+		      bool to_done, td_visit_fn visit, void *ctx,
+		      struct sm_err *err)
 {
 	sm_u64 id, flags, size, end, oid, osize;
 	int ret;
@@ -114,7 +118,7 @@ static int td_section(struct tracedat *td, sm_u64 off, sm_u64 *next,
 	off += TRACEDAT_SECTION_HDR;
 	end = off + size;
 	*next = 0;
-	while (off < end) {
+	while (to_done || off < end) {
 		ret = td_num(td, off, 2, &oid, "option id", err);
 		if (!ret)
 			ret = td_num(td, off + 2, 4, &osize, "option size", err);
@@ -160,13 +164,15 @@ static int td6_section(struct tracedat *td, const struct tracedat_head *h,
 }
 
 /*
- * Open @path and walk its option chain with @visit; with @v6, also the
- * option list of a version 6 file (td6_section()), else -ENOTSUP for one.
+ * Open @path and walk its option chain with @visit; with TD_WALK_V6 in
+ * @flags, also the option list of a version 6 file (td6_section()), else
+ * -ENOTSUP for one; with TD_WALK_TO_DONE, each section to its DONE option
+ * (td_section()).
  * Return: 0; what td_fields(), td_section(), td6_section() or @visit
  * returned; -errno.
  */
-int td_walk_file(const char *path, bool v6, td_visit_fn visit, void *ctx,
-		 struct sm_err *err)
+int td_walk_file(const char *path, unsigned int flags, td_visit_fn visit,
+		 void *ctx, struct sm_err *err)
 {
 	struct tracedat_head h;
 	struct tracedat td;
@@ -178,8 +184,9 @@ int td_walk_file(const char *path, bool v6, td_visit_fn visit, void *ctx,
 		return ret;
 	ret = td_fields(&td, &h, err);
 	if (!ret && h.file_version < 7)
-		ret = v6 ? td6_section(&td, &h, visit, ctx, err) :
-			   td_no_chain(&td, &h, err);
+		ret = flags & TD_WALK_V6 ?
+			td6_section(&td, &h, visit, ctx, err) :
+			td_no_chain(&td, &h, err);
 	else if (!ret)
 		off = h.options;
 	for (n = 0; !ret && off; n++) {
@@ -189,7 +196,8 @@ int td_walk_file(const char *path, bool v6, td_visit_fn visit, void *ctx,
 			ret = -EBADMSG;
 			break;
 		}
-		ret = td_section(&td, off, &off, visit, ctx, err);
+		ret = td_section(&td, off, &off, flags & TD_WALK_TO_DONE,
+				 visit, ctx, err);
 	}
 	close(td.fd);
 	return ret;
@@ -199,7 +207,7 @@ int td_walk_file(const char *path, bool v6, td_visit_fn visit, void *ctx,
 static int td_walk(const char *path, td_visit_fn visit, void *ctx,
 		   struct sm_err *err)
 {
-	return td_walk_file(path, false, visit, ctx, err);
+	return td_walk_file(path, 0, visit, ctx, err);
 }
 
 /* The snapshot reader's visitor: the last snapshot option wins. */
@@ -276,7 +284,7 @@ int stackmap_tracedat_read_option(const char *path, unsigned int id,
 	struct td_option o = { .id = id, .max_size = max_size };
 	int ret;
 
-	ret = td_walk_file(path, true, visit_option, &o, err);
+	ret = td_walk_file(path, TD_WALK_V6, visit_option, &o, err);
 	if (!ret && !o.found) {
 		sm_err_set(err, "%s: no option 0x%x", path, id);
 		ret = -ENOENT;
@@ -560,7 +568,8 @@ static int visit_string(struct tracedat *td, sm_u64 id, sm_u64 off,
 int stackmap_tracedat_check_strings(const char *path, struct sm_err *err)
 {
 	struct td_strings st = { .bad = false };
-	int ret = td_walk_file(path, true, visit_string, &st, err);
+	int ret = td_walk_file(path, TD_WALK_V6 | TD_WALK_TO_DONE,
+			       visit_string, &st, err);
 
 	return st.bad ? ret : 0;
 }

@@ -116,8 +116,11 @@ int stackmap_tracedat_check_extent(const char *path, struct sm_err *err);
  * size and the last byte of a CPUSTAT or PROCMAPS at size - 1 (unsigned):
  * past the option when a NUL or the bytes are missing (fuzzed files did,
  * a UNAME and a BUFFER's clock).  Walks the option chain of a version 7
- * file as stackmap_snapshot_read_tracedat() does, and the option list of a
- * version 6 file, after its headers (trace-input.c read_headers_v6()).
+ * file as handle_options() and handle_option_done() read it, each section
+ * up to its DONE option whatever the section's size says (a fuzzed file
+ * whose options section said 0 bytes hid a BUFFER name without its NUL
+ * from a walk bound by that size), and the option list of a version 6
+ * file, after its headers (trace-input.c read_headers_v6()).
  *
  * Return: 0 when every option is read inside it, or when the options
  * cannot be walked (a compressed options section, malformed headers or
