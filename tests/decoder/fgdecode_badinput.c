@@ -547,6 +547,36 @@ START_TEST(option_read_outside_its_data_is_refused)
 }
 END_TEST
 
+/*
+ * libtracecmd reads a version 7 options section to its DONE option,
+ * whatever size its header gives: a fuzzed file whose section said 0 bytes
+ * hid a BUFFER name without its NUL from a check that stopped there
+ * (tests/fuzz/regress/fuzz_tracedat/options-size-0-buffer-name-without-nul.dat).
+ */
+START_TEST(options_section_size_does_not_hide_an_option)
+{
+	static const char name[] = "\0\0\0\0\0\0\0\0" "abc";
+	struct mkt7_option o = { .id = 3, .data = name, .len = sizeof(name) - 1 };
+	static const char zero[8];
+	FILE *f;
+	long at;
+
+	ck_assert_int_eq(mkt7_write_options(trace_path, MKT7_NONE, NULL, 0, NULL, &o, 1, &at), 0);
+	ck_assert_int_eq(at, 54);
+	f = fopen(trace_path, "r+");
+	ck_assert_ptr_nonnull(f);
+	/* The options section's header is at 32: its u64 size at 40. */
+	ck_assert_int_eq(fseek(f, 40, SEEK_SET), 0);
+	ck_assert_int_eq(fwrite(zero, 1, 8, f), 8);
+	ck_assert_int_eq(fclose(f), 0);
+	run("trace.dat");
+	ck_assert_int_eq(res.status, 1);
+	ck_assert_str_eq(res.out, "");
+	ck_assert_str_eq(res.err,
+		"fgdecode: trace.dat: corrupt: offset 62: option 3: buffer name: 3 bytes with no NUL ending its string\n");
+}
+END_TEST
+
 TCase *bad_input_tcase(void)
 {
 	TCase *tc = fgd_tcase("bad input", 120);
@@ -566,6 +596,7 @@ TCase *bad_input_tcase(void)
 	tcase_add_test(tc, v7_kallsyms_size_of_2_gib_or_more_is_refused);
 	tcase_add_test(tc, v6_printk_format_too_short_is_refused);
 	tcase_add_test(tc, v7_buffer_clock_without_nul_is_refused);
+	tcase_add_test(tc, options_section_size_does_not_hide_an_option);
 	tcase_add_loop_test(tc, option_read_outside_its_data_is_refused, 0,
 			    2 * (int)(sizeof(option_cases) / sizeof(option_cases[0])));
 	return tc;
