@@ -275,6 +275,6 @@ int stackmap_tracedat_check_printk(const char *path, struct sm_err *err)
 	w.algo = td_algo_of(h.compression, h.compression_version);
 	if (w.algo == TD_ALGO_UNKNOWN)
 		return 0;
-	ret = td_walk_file(path, 0, visit_text, &w, err);
+	ret = td_walk_file(path, TD_WALK_TO_DONE, visit_text, &w, err);
 	return w.refused ? ret : 0;
 }

@@ -55,8 +55,10 @@ const char *stackmap_printk_check_text(const char *text, size_t len,
  *
  * Layout (trace-cmd 3.1.6 lib/trace-cmd/trace-input.c, every number in the
  * file's byte order, given by the header's endianness byte).  Version 7:
- * every KALLSYMS (19) and PRINTK (20) option of the option chain gives, in
- * its first 8 bytes, the offset of a section (handle_options(); an offset
+ * every KALLSYMS (19) and PRINTK (20) option of the option chain (each
+ * section read to its DONE option, whatever its size says, as
+ * handle_options() reads it) gives, in its first 8 bytes, the offset of a
+ * section (handle_options(); an offset
  * of 0 places none): a 16-byte header (u16 id, which must be the option's,
  * u16 flags, u32 description, u64 size; handle_section()), then its data.
  * When the flags have TRACEDAT_SEC_COMPRESS and the file header names an

@@ -336,6 +336,33 @@ START_TEST(page_that_gave_no_record_is_warned_and_fails_strict)
 END_TEST
 
 /*
+ * Make the first options section of the version 7 trace say 0 bytes (the
+ * u64 size 8 bytes into its header, whose offset ends the file header).
+ */
+static void zero_options_size(void)
+{
+	static const char zero[8];
+	unsigned char b[128];
+	unsigned long long opts = 0;
+	size_t n, p = 10;	/* after the magic */
+	FILE *f = fopen(trace_path, "r+");
+	int i;
+
+	ck_assert_ptr_nonnull(f);
+	n = fread(b, 1, sizeof(b) - 1, f);
+	ck_assert_uint_gt(n, 64);
+	b[n] = 0;
+	p += strlen((char *)b + p) + 1 + 1 + 1 + 4;	/* version ... page size */
+	p += strlen((char *)b + p) + 1;			/* compression name */
+	p += strlen((char *)b + p) + 1;			/* and version */
+	for (i = 7; i >= 0; i--)
+		opts = opts << 8 | b[p + i];
+	ck_assert_int_eq(fseek(f, (long)opts + 8, SEEK_SET), 0);
+	ck_assert_int_eq(fwrite(zero, 1, 8, f), 8);
+	ck_assert_int_eq(fclose(f), 0);
+}
+
+/*
  * A version 7 file whose compressed printk formats end in a line without
  * ':', as a damaged byte of a zstd frame (no checksum) made them in a file
  * the fuzzer wrote: libtraceevent 1.7's tep_parse_printk_formats() read
@@ -360,6 +387,12 @@ START_TEST(v7_printk_formats_with_a_line_without_colon_are_refused)
 	ck_assert_str_eq(res.out, "");
 	snprintf(want, sizeof(want), "fgdecode: trace.dat: corrupt: offset %ld: printk formats: line 3 has no ':' (libtraceevent would read past it)\n",
 		 at);
+	ck_assert_str_eq(res.err, want);
+	/* The same, its options section's header saying 0 bytes:
+	 * libtracecmd reads the options to their DONE all the same. */
+	zero_options_size();
+	run("trace.dat");
+	ck_assert_int_eq(res.status, 1);
 	ck_assert_str_eq(res.err, want);
 	/* The same text whole: the file decodes (no CPU, no event). */
 	t.len = t.size = sizeof(printk) - 3;
@@ -557,18 +590,11 @@ START_TEST(options_section_size_does_not_hide_an_option)
 {
 	static const char name[] = "\0\0\0\0\0\0\0\0" "abc";
 	struct mkt7_option o = { .id = 3, .data = name, .len = sizeof(name) - 1 };
-	static const char zero[8];
-	FILE *f;
 	long at;
 
 	ck_assert_int_eq(mkt7_write_options(trace_path, MKT7_NONE, NULL, 0, NULL, &o, 1, &at), 0);
 	ck_assert_int_eq(at, 54);
-	f = fopen(trace_path, "r+");
-	ck_assert_ptr_nonnull(f);
-	/* The options section's header is at 32: its u64 size at 40. */
-	ck_assert_int_eq(fseek(f, 40, SEEK_SET), 0);
-	ck_assert_int_eq(fwrite(zero, 1, 8, f), 8);
-	ck_assert_int_eq(fclose(f), 0);
+	zero_options_size();
 	run("trace.dat");
 	ck_assert_int_eq(res.status, 1);
 	ck_assert_str_eq(res.out, "");
