@@ -166,7 +166,8 @@ int reader_check(const char *path, struct sm_err *err);
  *
  * Return: 0, or with @err set (@r needs no reader_close()): reader_check()'s
  * errors; -EBADMSG when libtracecmd refuses the file (or its repaired
- * copy) or a string option has no NUL; -EIO when it cannot read a buffer
+ * copy) or would read outside an option (stackmap_tracedat_check_strings());
+ * -EIO when it cannot read a buffer
  * instance; -ENOENT or -EPROTO for a stackmap event with a missing or
  * misshapen field, -EPROTO for such a kernel_stack event; -ENOMEM.
  */
