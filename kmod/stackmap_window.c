@@ -86,9 +86,14 @@
  * assumed to be in ns (true of every trace clock but counter and x86-tsc,
  * with which the age is off by the TSC's rate).  Not seen: a buffer that
  * fills and overwrites before its first check (fewer than SM_WINDOW_EVERY
- * cookies on that CPU since it started overwriting), and a window that
+ * cookies on that CPU since it started overwriting), a window that
  * shrinks faster than the checks come (a burst of other events between two
- * cookies, in a buffer measured before the burst).
+ * cookies, in a buffer measured before the burst), and one that shrinks
+ * after a cookie was written (events come faster later: a burst, or a TCG
+ * guest whose host became less loaded): a definition reused for up to
+ * redefine_pct % of the longer window of then may be gone while its cookie
+ * is kept past the oldest redefine_pct % of the window the buffer ends with
+ * (seen once in vm-modes' flight phase on a loaded host: 2 of 1,414 cookies).
  *
  * The measurement takes the CPU buffer's reader_lock
  * (ring_buffer_oldest_event_ts()), which no probe may do: the probe may run
