@@ -396,18 +396,18 @@ static bool stackmap_define(u64 cookie, const unsigned long *ips, u32 depth,
  * Does this recording still hold a definition of @slot for a cookie written
  * on this CPU?  Not when none was written in this epoch.  With overwriting
  * buffers (a CPU's horizon age, see stackmap_window.c), not when the last
- * one is older than the horizon age of the CPU that wrote it or, if another
- * CPU wrote it, of this one; nor when the CPU that wrote it has a shorter
- * horizon than this one, or has one while this one has none: its buffer
- * drops its pages sooner than this CPU's drops the cookie, so a cookie late
- * in this CPU's window would outlive its definition.  Written again here, the
- * definition lasts as long as the cookie.  The clock is read only while the
- * writing CPU has a horizon.
+ * one is older than the horizon age of the CPU that wrote it, nor when
+ * another CPU whose buffers overwrite wrote it: where that CPU's window
+ * starts at the end is not where this CPU's does (they differed by 10 % and
+ * more in vm-modes' flight phase), so a cookie past this CPU's oldest
+ * redefine_pct % could outlive it.  Written again here, the definition lasts
+ * as long as the cookie.  The clock is read only while the writing CPU has a
+ * horizon.
  */
 static bool stackmap_defined(u32 slot, bool *window)
 {
 	struct sm_define d;
-	u64 age, here;
+	u64 age;
 
 	sm_map_last_define(&stackmap_map, slot, &d);
 	*window = false;
@@ -418,15 +418,7 @@ static bool stackmap_defined(u32 slot, bool *window)
 	age = READ_ONCE(per_cpu(stackmap_horizon_age, d.cpu));
 	if (!age)
 		return true;
-	if (d.cpu != smp_processor_id()) {
-		here = this_cpu_read(stackmap_horizon_age);
-		if (!here || here > age) {
-			*window = true;
-			return false;
-		}
-		age = here;
-	}
-	if (d.at + age < ktime_get_mono_fast_ns()) {
+	if (d.cpu != smp_processor_id() || d.at + age < ktime_get_mono_fast_ns()) {
 		*window = true;
 		return false;
 	}

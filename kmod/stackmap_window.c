@@ -73,10 +73,9 @@
  * definition on that CPU is older than now minus that age is defined again
  * on next use, so every cookie in the retained window but those of its
  * oldest redefine_pct % finds its definition there.  A definition another
- * CPU wrote serves a cookie here only while that CPU's horizon age is at
- * least this CPU's (and this CPU has one), and for this CPU's age: a CPU whose
- * buffer keeps less time would drop it before this CPU's buffer drops the
- * cookie (stackmap_defined()).  The horizon moves with
+ * CPU wrote serves a cookie here only while that CPU has no horizon (its
+ * buffers do not overwrite): where two CPUs' windows start at the end differs
+ * by more than their lengths tell (stackmap_defined()).  The horizon moves with
  * time, not with cookie traffic: a CPU that defined stacks and then wrote
  * mostly other events has its old definitions written again at the next
  * cookie that needs them.  A consumer whose reader consumed records there
