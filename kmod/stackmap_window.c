@@ -91,8 +91,7 @@
  * after a cookie was written (events come faster later: a burst, or a TCG
  * guest whose host became less loaded): a definition reused for up to
  * redefine_pct % of the longer window of then may be gone while its cookie
- * is kept past the oldest redefine_pct % of the window the buffer ends with
- * (seen once in vm-modes' flight phase on a loaded host: 2 of 1,414 cookies).
+ * is kept past the oldest redefine_pct % of the window the buffer ends with.
  *
  * The measurement takes the CPU buffer's reader_lock
  * (ring_buffer_oldest_event_ts()), which no probe may do: the probe may run
