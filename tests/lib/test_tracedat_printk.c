@@ -153,12 +153,7 @@ static void write7(enum mkt7_algo algo, const char *printk, long *at)
 /* Overwrite @len bytes of the file at @off. */
 static void patch(long off, const void *p, size_t len)
 {
-	FILE *f = fopen(path, "r+");
-
-	ck_assert_ptr_nonnull(f);
-	ck_assert_int_eq(fseek(f, off, SEEK_SET), 0);
-	ck_assert_uint_eq(fwrite(p, 1, len, f), len);
-	ck_assert_int_eq(fclose(f), 0);
+	ck_assert_int_eq(mkt_patch(path, off, p, len), 0);
 }
 
 static const enum mkt7_algo algos[] = { MKT7_NONE, MKT7_ZSTD, MKT7_ZLIB };
