@@ -72,7 +72,9 @@
  * horizon age is the smallest age of its consumers: a stack whose last
  * definition on that CPU is older than now minus that age is defined again
  * on next use, so every cookie in the retained window but those of its
- * oldest redefine_pct % finds its definition there.  A definition another
+ * oldest 2 * redefine_pct % finds its definition there, as long as the
+ * window ends at least half as long as it was when the cookie reused the
+ * definition (see "Not seen").  A definition another
  * CPU wrote serves a cookie here only while that CPU has no horizon (its
  * buffers do not overwrite): where two CPUs' windows start at the end differs
  * by more than their lengths tell (stackmap_defined()).  The horizon moves with
@@ -87,11 +89,12 @@
  * fills and overwrites before its first check (fewer than SM_WINDOW_EVERY
  * cookies on that CPU since it started overwriting), a window that
  * shrinks faster than the checks come (a burst of other events between two
- * cookies, in a buffer measured before the burst), and one that shrinks
- * after a cookie was written (events come faster later: a burst, or a TCG
- * guest whose host became less loaded): a definition reused for up to
+ * cookies, in a buffer measured before the burst), and one that ends
+ * shorter than it was when a cookie was written (events come faster later:
+ * load, a burst, a TCG guest's host): a definition reused for up to
  * redefine_pct % of the longer window of then may be gone while its cookie
- * is kept past the oldest redefine_pct % of the window the buffer ends with.
+ * is kept past the oldest redefine_pct % of the window the buffer ends with;
+ * past twice that only if the window ended less than half as long.
  *
  * The measurement takes the CPU buffer's reader_lock
  * (ring_buffer_oldest_event_ts()), which no probe may do: the probe may run
