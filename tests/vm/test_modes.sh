@@ -139,7 +139,7 @@ check_flight() {
 		fail flight "$late unknown cookies after the oldest $LATE_PCT % of their CPU's window (first: $(late_unknowns flight trace | head -n1))"
 	say "flight: -b 64, overwritten: $resolved of $cookies retained cookies resolved ($pct %;" \
 		"$(gawk '$1 == "redefines" { print $2 }' "$OUT/flight/stats.txt") re-definitions;" \
-		"latest unknown: $(latest_unknown flight trace) into its CPU's window);" \
+		"latest unknown cookie: $(latest_unknown flight trace));" \
 		"with redefine_pct=0: $r0 of $c0"
 	# The listing saved after the recording is one more definition source.
 	"$FGDECODE" --stack-map "$OUT/flight0/stack_map.txt" "$OUT/flight0/trace.dat" >/dev/null \
@@ -170,7 +170,7 @@ late_unknowns() {
 # latest_unknown MODE BASE: how far into its CPU's span the latest unknown
 # cookie lies ("none" without one): the margin left to LATE_PCT.
 latest_unknown() {
-	unknown_positions "$1" "$2" | gawk '$3 > max { max = $3 } END { print NR ? max " %" : "none" }'
+	unknown_positions "$1" "$2" | gawk '$3 > max { max = $3 } END { print NR ? max " % into its CPU'"'"'s window" : "none" }'
 }
 
 # check_flight_like MODE WHAT: MODE's extracted flight recording overwrote,
@@ -188,7 +188,7 @@ check_flight_like() {
 	((late == 0)) ||
 		fail "$mode" "$late unknown cookies after the oldest $LATE_PCT % of their CPU's window (first: $(late_unknowns "$mode" trace | head -n1)): $2"
 	say "$mode: $2: $(figures "$mode" trace), none unknown after the oldest $LATE_PCT % of a CPU's window" \
-		"(latest: $(latest_unknown "$mode" trace));" \
+		"(latest unknown cookie: $(latest_unknown "$mode" trace));" \
 		"$(gawk '$1 == "redefines" { print $2 }' "$OUT/$mode/stats.txt") re-definitions," \
 		"$(gawk '$1 == "windows" { print $2 }' "$OUT/$mode/stats.txt") windows measured"
 }
