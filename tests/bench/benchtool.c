@@ -207,6 +207,16 @@ static int full_io(int fd, size_t len, int writing, const char *what)
 	return 0;
 }
 
+/* full_io() on @fd, then close it; one error line either way. */
+static int slab_file_io(int fd, size_t len, int writing, const char *what)
+{
+	if (full_io(fd, len, writing, what)) {
+		close(fd);
+		return 1;
+	}
+	return close(fd) ? fail("close", what) : 0;
+}
+
 /* One round in DIR[:FILES]. */
 static int slab_files(const char *spec, long round)
 {
@@ -227,13 +237,15 @@ static int slab_files(const char *spec, long round)
 		fd = open(f, O_WRONLY | O_CREAT | O_TRUNC, 0644);
 		if (fd < 0)
 			return fail("create", f);
-		if (full_io(fd, len, 1, f) || close(fd))
-			return fail("write", f);
+		if (slab_file_io(fd, len, 1, f))
+			return 1;
 		if (stat(f, &st))
 			return fail("stat", f);
 		fd = open(f, O_RDONLY);
-		if (fd < 0 || full_io(fd, len, 0, f) || close(fd))
-			return fail("read", f);
+		if (fd < 0)
+			return fail("open", f);
+		if (slab_file_io(fd, len, 0, f))
+			return 1;
 	}
 	dh = opendir(d);
 	if (!dh)

@@ -427,22 +427,21 @@ function b9s_pct_rows(kb,   vs, n, j, t, st, r) {
 
 # "A / B / C" of sprintf(fmt, figure) for the recorders sm, fe, fe0 of
 # buffer kb ("-" for one not run).
-function b9s_three(kb, key, fmt,   j, v9, out, t) {
+# The figure KEY of stock / front end / front end redefine_pct=0 at KB, each
+# as FMT, or over the figure PER ("-" where a figure is missing or PER is 0).
+function b9s_three(kb, key, fmt, per,   j, v9, out, t, ok) {
 	split("sm fe fe0", v9, " ")
 	for (j = 1; j <= 3; j++) {
 		t = "b9s_" v9[j] "_" kb "_" key
-		out = out (j > 1 ? " / " : "") (t in v ? sprintf(fmt, v[t]) : "-")
+		ok = t in v && (per == "" || (per in v && v[per] > 0))
+		out = out (j > 1 ? " / " : "") (ok ? sprintf(fmt, per == "" ? v[t] : v[t] / v[per]) : "-")
 	}
 	return out
 }
 
-function b9s_span_row(kb,   st, j, v9, t, rs) {
+function b9s_span_row(kb,   st, rs) {
 	st = v["b9s_st_" kb "_resolved_span_s"]
-	split("sm fe fe0", v9, " ")
-	for (j = 1; j <= 3; j++) {
-		t = "b9s_" v9[j] "_" kb "_resolved_span_s"
-		rs = rs (j > 1 ? " / " : "") (t in v && st > 0 ? sprintf("%.2f×", v[t] / st) : "-")
-	}
+	rs = b9s_three(kb, "resolved_span_s", "%.2f×", "b9s_st_" kb "_resolved_span_s")
 	row("B9s time span of the resolvable events kept in the " kb " KiB/CPU buffer (first to last; " \
 	    "stock / front end / front end redefine_pct=0)",
 	    b9s_three(kb, "resolved_span_s", "%.2f s"), sprintf("-O stacktrace %.2f s", st), rs, "reported", "",
