@@ -29,6 +29,7 @@
 
 #include "listing.h"
 #include "payload.h"
+#include "stdout_aside.h"
 #include "tgids.h"
 #include "tracecmd_private.h"
 #include "tracedat_options.h"
@@ -43,13 +44,18 @@ static int usage(void)
 	return 2;
 }
 
-/* Long size recorded in @path (tracecmd_open_head); 0 when unreadable. */
+/*
+ * Long size recorded in @path (tracecmd_open_head); 0 when unreadable.
+ * The HOOK lines libtracecmd prints go to stderr (stdout_aside.h): `show`
+ * prints to stdout.
+ */
 static int trace_long_size(const char *path)
 {
 	struct tracecmd_input *in;
-	int size;
+	int size, saved = sm_stdout_aside();
 
 	in = tracecmd_open_head(path, TRACECMD_FL_LOAD_NO_PLUGINS);
+	sm_stdout_back(saved);
 	if (!in)
 		return 0;
 	size = tep_get_long_size(tracecmd_get_tep(in));

@@ -12,6 +12,7 @@
 #include "kallsyms.h"
 #include "listing.h"
 #include "maplist.h"
+#include "stdout_aside.h"
 #include "tracedat_options.h"
 
 /* Largest listing or kallsyms file read (a full default map is ~90 MiB). */
@@ -153,9 +154,12 @@ static char *tracedat_kallsyms(const char *path, struct sm_err *err)
 	struct tracecmd_input *h;
 	struct kallsyms ks;
 	char *text = NULL;
+	int saved;
 
 	tracecmd_set_loglevel(TEP_LOG_NONE);
+	saved = sm_stdout_aside();	/* its HOOK options (stdout_aside.h) */
 	h = tracecmd_open_head(path, TRACECMD_FL_LOAD_NO_PLUGINS);
+	sm_stdout_back(saved);
 	if (!h) {
 		sm_err_set(err, "%s: a trace.dat whose headers cannot be read", path);
 		return NULL;

@@ -12,6 +12,7 @@
 
 #include "fault.h"
 #include "read.h"
+#include "stdout_aside.h"
 #include "tracecmd_private.h"
 #include "tracedat_options.h"
 #include "tracedat_printk.h"
@@ -235,21 +236,25 @@ static bool truncated(const char *path, struct sm_err *err)
  * When the data part is truncated, 3.1.6 frees the half-built handle with
  * tracecmd_close(), which dereferences NULL; here the handle is left
  * allocated instead and the caller exits with the error (a file a salvage
- * can repair never gets here: open_trace()).
+ * can repair never gets here: open_trace()).  Both steps read options, whose
+ * HOOKs libtracecmd prints to stdout: stdout is set aside meanwhile
+ * (stdout_aside.h).
  */
 static struct tracecmd_input *open_file(const char *path, unsigned int flags,
 					bool *headers)
 {
 	struct tracecmd_input *handle;
+	int saved = sm_stdout_aside();
 
 	*headers = false;
 	handle = FAULT_GUARDED(-1, tracecmd_open_head(path,
 			flags & READER_NO_PLUGINS ? TRACECMD_FL_LOAD_NO_PLUGINS : 0));
-	if (!handle)
-		return NULL;
-	*headers = true;
-	if (FAULT_GUARDED(-1, tracecmd_init_data(handle)) < 0)
-		return NULL;
+	if (handle) {
+		*headers = true;
+		if (FAULT_GUARDED(-1, tracecmd_init_data(handle)) < 0)
+			handle = NULL;
+	}
+	sm_stdout_back(saved);
 	return handle;
 }
 
