@@ -500,6 +500,71 @@ static int td_check_guest(struct tracedat *td, struct td_strings *st,
 }
 
 /*
+ * Does tracecmd_create_event_hook() (trace-cmd 3.1.6
+ * lib/trace-cmd/trace-hooks.c) parse @arg, "[SYSTEM:]EVENT,MATCH[,PID]/
+ * [SYSTEM:]EVENT,MATCH[,FLAGS]"?  Where it does not, it returns NULL and
+ * handle_options() writes through it.  Its strtok() sequence, mirrored on a
+ * copy: no public call checks a hook (that one prints each hook it parses to
+ * stdout).  Its first index counts from the copy's start even after leading
+ * delimiters; so does this one.
+ */
+static bool td_hook_parses(const char *arg)
+{
+	char *str = strdup(arg), *next = NULL, *tok;
+	bool ok = false;
+
+	if (!str)
+		return true;	/* its own strdup() would fail first */
+	tok = strtok_r(str, ":,", &next);
+	if (!tok)
+		goto out;
+	if (arg[strlen(tok)] == ':' && !strtok_r(NULL, ",", &next))
+		goto out;
+	tok = strtok_r(NULL, ",/", &next);		/* the start match */
+	if (!tok)
+		goto out;
+	if (arg[tok - str + strlen(tok)] == ',' && !strtok_r(NULL, "/", &next))
+		goto out;
+	tok = strtok_r(NULL, ":,", &next);		/* the end event */
+	if (!tok)
+		goto out;
+	if (arg[tok - str + strlen(tok)] == ':' && !strtok_r(NULL, ",", &next))
+		goto out;
+	tok = strtok_r(NULL, ",", &next);		/* the end match */
+	if (!tok)
+		goto out;
+	if (arg[tok - str + strlen(tok)] == ',' && !strtok_r(NULL, "", &next))
+		goto out;
+	ok = true;
+out:
+	free(str);
+	return ok;
+}
+
+/*
+ * Does tracecmd_parse_trace_clock() (trace-cmd 3.1.6
+ * lib/trace-cmd/trace-input.c) find a name in @clocks, the trace_clock
+ * file's text?  The first space-separated word that starts with '[' is the
+ * current clock, and extract_trace_clock() passes what strtok_r(word, "[]")
+ * gives to sscanf(): NULL for a word of brackets alone.
+ */
+static bool td_clock_named(const char *clocks)
+{
+	const char *w = clocks;
+	size_t n;
+
+	for (;;) {
+		w += strspn(w, " ");
+		if (!*w)
+			return true;
+		n = strcspn(w, " ");
+		if (*w == '[')
+			return strspn(w, "[]") < n;
+		w += n;
+	}
+}
+
+/*
  * The string checker's visitor: every option trace-cmd 3.1.6
  * handle_options() (lib/trace-cmd/trace-input.c) would read past, or
  * before, the buffer it reads the option into:
@@ -513,6 +578,8 @@ static int td_check_guest(struct tracedat *td, struct td_strings *st,
  * - CPUCOUNT: *(int *)buf, whatever the size.
  * - CPUSTAT (buf[size - 1] = '\n') and PROCMAPS (buf[size - 1] read) with
  *   an unsigned size of 0: 4 GiB past the buffer.
+ * - HOOK that does not parse and TRACECLOCK whose current clock is brackets
+ *   alone: a NULL dereference (td_hook_parses(), td_clock_named()).
  * The other options are read with their size checked.
  */
 static int visit_string(struct tracedat *td, sm_u64 id, sm_u64 off,
@@ -561,6 +628,12 @@ static int visit_string(struct tracedat *td, sm_u64 id, sm_u64 off,
 	else if (!memchr(buf, 0, size))
 		ret = td_refuse(td, st, err, "offset %" PRIu64 ": option %" PRIu64 ": %" PRIu64 " bytes with no NUL ending its string",
 				off, id, size);
+	else if (id == TRACEDAT_OPTION_HOOK && !td_hook_parses(buf))
+		ret = td_refuse(td, st, err, "offset %" PRIu64 ": option %" PRIu64 ": hook: not [SYSTEM:]EVENT,MATCH[,PID]/[SYSTEM:]EVENT,MATCH[,FLAGS] (libtracecmd would write through NULL)",
+				off, id);
+	else if (id == TRACEDAT_OPTION_TRACECLOCK && !td_clock_named(buf))
+		ret = td_refuse(td, st, err, "offset %" PRIu64 ": option %" PRIu64 ": trace clock: the current clock's word is brackets alone (libtracecmd would read through NULL)",
+				off, id);
 	free(buf);
 	return ret;
 }

@@ -507,6 +507,8 @@ static const char guest_neg[] = "vm\0" "\1\0\0\0\0\0\0\0" "\2\0\0\0"
 				"\377\377\377\377" "\7\0\0\0";
 static const char guest_ok[] = "vm\0" "\1\0\0\0\0\0\0\0" "\1\0\0\0"
 			       "\0\0\0\0" "\7\0\0\0";
+/* What `trace-cmd record -H` stores; libtracecmd prints it to stdout. */
+static const char hook_ok[] = "sched:sched_switch,prev_pid/sched:sched_switch,next_pid";
 static const struct option_case {
 	unsigned short id;
 	const char *data;
@@ -535,12 +537,17 @@ static const struct option_case {
 	  "guest name: 2 bytes with no NUL ending its string" },
 	{ 13, guest_neg, sizeof(guest_neg) - 1, 1, 15,
 	  "guest CPU: -1, negative (libtracecmd would write before its table)" },
+	{ 6, "a,b/c", 6, 1, 0,
+	  "hook: not [SYSTEM:]EVENT,MATCH[,PID]/[SYSTEM:]EVENT,MATCH[,FLAGS] (libtracecmd would write through NULL)" },
+	{ 4, "x []", 5, 1, 0,
+	  "trace clock: the current clock's word is brackets alone (libtracecmd would read through NULL)" },
 	/* Whole: they decode. */
 	{ 7, "0", 2, 1, 0, NULL },
 	{ 4, "[local] global", 15, 1, 0, NULL },
 	{ 8, "\2\0\0\0", 4, 1, 0, NULL },
 	{ 2, "cpu: 0\n", 8, 1, 0, NULL },
 	{ 13, guest_ok, sizeof(guest_ok) - 1, 1, 0, NULL },
+	{ 6, hook_ok, sizeof(hook_ok), 1, 0, NULL },
 };
 
 START_TEST(option_read_outside_its_data_is_refused)
@@ -565,6 +572,12 @@ START_TEST(option_read_outside_its_data_is_refused)
 	if (!c->why) {
 		ck_assert_msg(res.status == 0, "option %u (v%d): exit %d: %s",
 			      c->id, v6 ? 6 : 7, res.status, res.err);
+		/* libtracecmd's line for a hook goes to stderr, not into the results. */
+		ck_assert_msg(!strstr(res.out, "start "), "option %u (v%d): stdout: %s",
+			      c->id, v6 ? 6 : 7, res.out);
+		if (c->id == 6)
+			ck_assert_ptr_nonnull(strstr(res.err,
+				"start sched:sched_switch:prev_pid ((null)) end sched:sched_switch:next_pid"));
 		return;
 	}
 	snprintf(want, sizeof(want), "fgdecode: trace.dat: corrupt: offset %ld: option %u: %s\n",
