@@ -505,36 +505,37 @@ static int td_check_guest(struct tracedat *td, struct td_strings *st,
  * [SYSTEM:]EVENT,MATCH[,FLAGS]"?  Where it does not, it returns NULL and
  * handle_options() writes through it.  Its strtok() sequence, mirrored on a
  * copy: no public call checks a hook (that one prints each hook it parses to
- * stdout).  Its first index counts from the copy's start even after leading
- * delimiters; so does this one.
+ * stdout).  Each step takes a token; where the character after it in @arg is
+ * the step's @more, one more token must follow.  Its first index counts from
+ * the copy's start even after leading delimiters; so does this one.
  */
 static bool td_hook_parses(const char *arg)
 {
+	static const struct {
+		const char *delim;	/* the token's delimiters */
+		char more;		/* after the token: one more follows */
+		const char *more_delim;	/* that one's delimiters */
+	} steps[] = {
+		{ ":,", ':', "," },	/* [SYSTEM:]EVENT of the start */
+		{ ",/", ',', "/" },	/* its MATCH[,PID] */
+		{ ":,", ':', "," },	/* [SYSTEM:]EVENT of the end */
+		{ ",", ',', "" },	/* its MATCH[,FLAGS] */
+	};
 	char *str = strdup(arg), *next = NULL, *tok;
+	size_t i, end;
 	bool ok = false;
 
 	if (!str)
 		return true;	/* its own strdup() would fail first */
-	tok = strtok_r(str, ":,", &next);
-	if (!tok)
-		goto out;
-	if (arg[strlen(tok)] == ':' && !strtok_r(NULL, ",", &next))
-		goto out;
-	tok = strtok_r(NULL, ",/", &next);		/* the start match */
-	if (!tok)
-		goto out;
-	if (arg[tok - str + strlen(tok)] == ',' && !strtok_r(NULL, "/", &next))
-		goto out;
-	tok = strtok_r(NULL, ":,", &next);		/* the end event */
-	if (!tok)
-		goto out;
-	if (arg[tok - str + strlen(tok)] == ':' && !strtok_r(NULL, ",", &next))
-		goto out;
-	tok = strtok_r(NULL, ",", &next);		/* the end match */
-	if (!tok)
-		goto out;
-	if (arg[tok - str + strlen(tok)] == ',' && !strtok_r(NULL, "", &next))
-		goto out;
+	for (i = 0; i < sizeof(steps) / sizeof(steps[0]); i++) {
+		tok = strtok_r(i ? NULL : str, steps[i].delim, &next);
+		if (!tok)
+			goto out;
+		end = (i ? (size_t)(tok - str) : 0) + strlen(tok);
+		if (arg[end] == steps[i].more &&
+		    !strtok_r(NULL, steps[i].more_delim, &next))
+			goto out;
+	}
 	ok = true;
 out:
 	free(str);
