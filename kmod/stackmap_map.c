@@ -54,8 +54,9 @@ static u32 sm_hash(const struct sm_map *map, const unsigned long *ips,
  * @generation: first generation, non-zero (see sm_generation_next())
  *
  * Memory: 2 * roundup_pow_of_two(@max_entries) slots of 40 bytes,
- * @max_frames * sizeof(long) of frames and 4 * @max_entries bytes of hit
- * counters per possible CPU (sm_nr_cpus()); sm_map_bytes() reports the total.
+ * @max_frames * sizeof(long) of frames, and per possible CPU (sm_nr_cpus())
+ * 4 * @max_entries bytes of hit counters and 16 * @max_entries bytes of
+ * that CPU's last definitions; sm_map_bytes() reports the total.
  *
  * Return: 0, -EINVAL for a zero or too large size or generation 0, -ENOMEM.
  */
@@ -76,7 +77,12 @@ int sm_map_init(struct sm_map *map, u32 max_entries, u32 max_frames,
 	map->frames = sm_zalloc(max_frames, sizeof(*map->frames));
 	map->hits = sm_zalloc((size_t)map->nr_cpus * max_entries,
 			      sizeof(*map->hits));
-	if (!map->slots || !map->frames || !map->hits) {
+	map->cpu_defined_at = sm_zalloc((size_t)map->nr_cpus * max_entries,
+					sizeof(*map->cpu_defined_at));
+	map->cpu_defined = sm_zalloc((size_t)map->nr_cpus * max_entries,
+				     sizeof(*map->cpu_defined));
+	if (!map->slots || !map->frames || !map->hits ||
+	    !map->cpu_defined_at || !map->cpu_defined) {
 		sm_map_destroy(map);
 		return -ENOMEM;
 	}
@@ -94,17 +100,27 @@ void sm_map_destroy(struct sm_map *map)
 	sm_free(map->slots);
 	sm_free(map->frames);
 	sm_free(map->hits);
+	sm_free(map->cpu_defined_at);
+	sm_free(map->cpu_defined);
 	map->slots = NULL;
 	map->frames = NULL;
 	map->hits = NULL;
+	map->cpu_defined_at = NULL;
+	map->cpu_defined = NULL;
 }
 
-/** sm_map_bytes() - bytes of slot table, frame arena and hit counters. */
+/**
+ * sm_map_bytes() - bytes of slot table, frame arena, hit counters and
+ *	per-CPU definition times
+ */
 size_t sm_map_bytes(const struct sm_map *map)
 {
+	size_t per_entry = sizeof(*map->hits) + sizeof(*map->cpu_defined_at) +
+			   sizeof(*map->cpu_defined);
+
 	return (size_t)map->nr_slots * sizeof(*map->slots) +
 	       (size_t)map->max_frames * sizeof(*map->frames) +
-	       (size_t)map->nr_cpus * map->max_entries * sizeof(*map->hits);
+	       (size_t)map->nr_cpus * map->max_entries * per_entry;
 }
 
 /* Take @n from counter @v unless that would pass @limit. */
@@ -312,6 +328,60 @@ void sm_map_last_define(const struct sm_map *map, u32 slot,
 	d->at = READ_ONCE(s->defined_at);
 }
 
+/* Index of @slot's entry in row @cpu of the per-CPU definition times. */
+static size_t sm_cpu_define_index(const struct sm_map *map, u32 slot, u32 cpu)
+{
+	return (size_t)cpu * map->max_entries +
+	       READ_ONCE(map->slots[slot].entry);
+}
+
+/**
+ * sm_map_cpu_define() - when a slot was last defined on one CPU
+ * @map: the map
+ * @slot: slot index of a published stack (a cookie sm_map_get_cookie()
+ *	returned), < map->nr_slots
+ * @cpu: the CPU, < map->nr_cpus
+ * @d: filled in: @d->epoch of the last definition sm_map_note_define()
+ *	noted as written on @cpu (0: none since the last reset), the
+ *	consumers that took one there in that epoch, its time @d->at and
+ *	@d->cpu = @cpu
+ *
+ * Context: any.  Only @cpu writes its row, so a caller on @cpu reads it
+ * whole unless it interrupted that write; then it may read one definition's
+ * epoch and consumers with another's time, or miss consumers a write it
+ * interrupted adds, all of definitions already written.
+ */
+void sm_map_cpu_define(const struct sm_map *map, u32 slot, u32 cpu,
+		       struct sm_define *d)
+{
+	size_t i = sm_cpu_define_index(map, slot, cpu);
+
+	u64 defined = READ_ONCE(map->cpu_defined[i]);
+
+	d->epoch = defined >> 32;
+	d->consumers = (u32)defined;
+	d->cpu = cpu;
+	d->at = READ_ONCE(map->cpu_defined_at[i]);
+}
+
+/*
+ * This CPU's row: a plain update, since no other CPU writes it.  An NMI
+ * noting a definition between the read and the write loses its consumers
+ * (never adds any): a consumer is defined again, which decoders accept.
+ */
+static void sm_note_cpu_define(struct sm_map *map, u32 slot,
+			       const struct sm_define *d)
+{
+	size_t i = sm_cpu_define_index(map, slot, d->cpu);
+	u64 old = READ_ONCE(map->cpu_defined[i]);
+	u64 new = (u64)d->epoch << 32 | d->consumers;
+
+	if ((u32)(old >> 32) == d->epoch)
+		new |= (u32)old;
+	WRITE_ONCE(map->cpu_defined_at[i], d->at);
+	WRITE_ONCE(map->cpu_defined[i], new);
+}
+
 /* Tries of the epoch-and-consumers update before it gives up. */
 #define SM_NOTE_TRIES	4
 
@@ -321,10 +391,11 @@ void sm_map_last_define(const struct sm_map *map, u32 slot,
  * @slot: slot of a cookie just returned by sm_map_get_cookie()
  * @d: the epoch (non-zero), the consumers that took it, its CPU and time
  *
- * Context: any.  Call it once the definition really reached a ring buffer.
- * In the slot's epoch the consumers add to those already noted; a new epoch
- * replaces them.  Racing notes may lose consumers (never add any): then a
- * consumer is defined again, which decoders accept.
+ * Context: any, on the CPU @d->cpu names (its row of the per-CPU times is
+ * written here; sm_map_cpu_define()).  Call it once the definition really
+ * reached a ring buffer.  In the slot's epoch the consumers add to those
+ * already noted; a new epoch replaces them.  Racing notes may lose consumers
+ * (never add any): then a consumer is defined again, which decoders accept.
  */
 void sm_map_note_define(struct sm_map *map, u32 slot,
 			const struct sm_define *d)
@@ -333,6 +404,8 @@ void sm_map_note_define(struct sm_map *map, u32 slot,
 	u64 old = READ_ONCE(s->defined), new, found;
 	int tries;
 
+	if (d->cpu < map->nr_cpus)
+		sm_note_cpu_define(map, slot, d);
 	WRITE_ONCE(s->defined_cpu, d->cpu);
 	WRITE_ONCE(s->defined_at, d->at);
 	for (tries = 0; tries < SM_NOTE_TRIES; tries++) {
@@ -415,6 +488,9 @@ void sm_map_reset_finish(struct sm_map *map, u32 generation)
 	memset(map->slots, 0, (size_t)map->nr_slots * sizeof(*map->slots));
 	memset(map->hits, 0,
 	       (size_t)map->nr_cpus * map->max_entries * sizeof(*map->hits));
+	/* Entries are handed out again: no CPU holds a definition of them. */
+	memset(map->cpu_defined, 0, (size_t)map->nr_cpus *
+	       map->max_entries * sizeof(*map->cpu_defined));
 	atomic_set(&map->entries_used, 0);
 	atomic_set(&map->frames_used, 0);
 	atomic_set(&map->frames_wasted, 0);

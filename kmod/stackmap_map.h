@@ -3,8 +3,8 @@
  * The stack map: a preallocated, lock-free hash map that stores each distinct
  * kernel stack once and names it by a cookie (include/stackmap/cookie.h).
  *
- * Context: sm_map_get_cookie(), sm_map_last_define(), sm_map_note_define()
- * and sm_map_slot_stack()
+ * Context: sm_map_get_cookie(), sm_map_last_define(), sm_map_cpu_define(),
+ * sm_map_note_define() and sm_map_slot_stack()
  * take no lock, never sleep and never allocate; they are safe in NMI, IRQ and
  * process context, provided the caller is inside an RCU read-side section
  * (any preempt-disabled region in the kernel) so that a reset can wait for it.
@@ -88,7 +88,13 @@ struct sm_define {
  * @hits: per-CPU hit counters, @nr_cpus rows of @max_entries: a hit
  *	increments the row of the CPU it runs on, so CPUs hitting the same
  *	stack never write the same cache line
- * @nr_cpus: rows of @hits
+ * @cpu_defined_at: per-CPU time of the last definition of each entry
+ *	written on that CPU (sm_define.at), @nr_cpus rows of @max_entries,
+ *	each row written only by its CPU (sm_map_note_define())
+ * @cpu_defined: the same shape: the recording epoch of that definition
+ *	(0: none on that CPU since the last reset) << 32 | the consumers
+ *	that took one on that CPU in that epoch
+ * @nr_cpus: rows of @hits, @cpu_defined_at and @cpu_defined
  * @max_entries: most stacks stored at once
  * @max_frames: capacity of @frames
  * @seed: jhash seed, fixed for the map's lifetime
@@ -102,6 +108,8 @@ struct sm_map {
 	struct sm_slot *slots;
 	unsigned long *frames;
 	atomic_t *hits;
+	u64 *cpu_defined_at;
+	u64 *cpu_defined;
 	u32 nr_cpus;
 	u32 nr_slots;
 	u32 max_entries;
@@ -129,6 +137,8 @@ int sm_map_get_cookie(struct sm_map *map, const unsigned long *ips,
 		      u32 depth, u32 info, u64 *cookie);
 void sm_map_last_define(const struct sm_map *map, u32 slot,
 			struct sm_define *d);
+void sm_map_cpu_define(const struct sm_map *map, u32 slot, u32 cpu,
+		       struct sm_define *d);
 void sm_map_note_define(struct sm_map *map, u32 slot,
 			const struct sm_define *d);
 u32 sm_map_slot_stack(const struct sm_map *map, u32 slot,

@@ -394,35 +394,40 @@ static bool stackmap_define(u64 cookie, const unsigned long *ips, u32 depth,
 
 /*
  * Does this recording still hold a definition of @slot for a cookie written
- * on this CPU?  Not when none was written in this epoch.  With overwriting
- * buffers (a CPU's horizon age, see stackmap_window.c), not when the last
- * one is older than the horizon age of the CPU that wrote it, nor when
- * another CPU whose buffers overwrite wrote it: where that CPU's window
- * starts at the end is not where this CPU's does (they differed by 10 % and
- * more in vm-modes' flight phase), so a cookie past this CPU's oldest
- * redefine_pct % could outlive it.  Written again here, the definition lasts
- * as long as the cookie.  The clock is read only while the writing CPU has a
- * horizon.
+ * on this CPU?  Not when none was written in this epoch.  Yes when the last
+ * one went to a CPU whose buffers do not overwrite (no horizon age, see
+ * stackmap_window.c).  Otherwise only a definition this CPU wrote serves:
+ * where another CPU's window starts at the end is not where this CPU's does
+ * (they differed by 10 % and more in vm-modes' flight phase), so a cookie
+ * past this CPU's oldest redefine_pct % could outlive it.  This CPU's own
+ * last definition in the epoch serves while this CPU has no horizon or it
+ * is younger than this CPU's horizon age; written again here, the definition
+ * lasts as long as the cookie.  Each CPU keeps its own (sm_map_cpu_define()),
+ * so a stack used on two CPUs in turn is not defined again at every turn.
+ * The clock is read only while a horizon is in force.
  */
 static bool stackmap_defined(u32 slot, bool *window)
 {
+	u32 epoch = stackmap_epoch_now(), cpu = smp_processor_id();
 	struct sm_define d;
 	u64 age;
 
 	sm_map_last_define(&stackmap_map, slot, &d);
 	*window = false;
-	if (d.epoch != stackmap_epoch_now())
+	if (d.epoch != epoch)
 		return false;
 	if (d.cpu >= nr_cpu_ids)
 		return true;
-	age = READ_ONCE(per_cpu(stackmap_horizon_age, d.cpu));
-	if (!age)
+	if (!READ_ONCE(per_cpu(stackmap_horizon_age, d.cpu)))
 		return true;
-	if (d.cpu != smp_processor_id() || d.at + age < ktime_get_mono_fast_ns()) {
-		*window = true;
-		return false;
-	}
-	return true;
+	if (d.cpu != cpu)
+		sm_map_cpu_define(&stackmap_map, slot, cpu, &d);
+	age = this_cpu_read(stackmap_horizon_age);
+	if (d.epoch == epoch &&
+	    (!age || d.at + age >= ktime_get_mono_fast_ns()))
+		return true;
+	*window = true;
+	return false;
 }
 
 /*
@@ -450,7 +455,9 @@ static bool stackmap_maybe_define(u64 cookie, const unsigned long *ips,
  * Did a consumer take the cookie just emitted at @level without ever
  * having taken its definition in this epoch?  A pid filter, a cpumask or a
  * filter on stack_define can keep a definition from one buffer while
- * another takes it.  Perf takes whatever is emitted while it is on
+ * another takes it.  While the slot's last definition went to a CPU whose
+ * buffers overwrite, only those taken on this CPU count (the rule of
+ * stackmap_defined()).  Perf takes whatever is emitted while it is on
  * (@defined_before: a definition preceded the cookie), and is never seen
  * taking anything.
  */
@@ -464,6 +471,9 @@ static bool stackmap_undefined_taker(u32 slot, int level, bool defined_before)
 	if (!takers)
 		return false;
 	sm_map_last_define(&stackmap_map, slot, &d);
+	if (d.epoch == stackmap_epoch_now() && d.cpu < nr_cpu_ids &&
+	    READ_ONCE(per_cpu(stackmap_horizon_age, d.cpu)))
+		sm_map_cpu_define(&stackmap_map, slot, smp_processor_id(), &d);
 	if (d.epoch == stackmap_epoch_now())
 		have = d.consumers;
 	if (defined_before)

@@ -77,7 +77,10 @@
  * definition (see "Not seen").  A definition another
  * CPU wrote serves a cookie here only while that CPU has no horizon (its
  * buffers do not overwrite): where two CPUs' windows start at the end differs
- * by more than their lengths tell (stackmap_defined()).  The horizon moves with
+ * by more than their lengths tell (stackmap_defined()).  Each CPU remembers
+ * the last definition of each stack it wrote, and which consumers took it
+ * (sm_map_cpu_define()), so a stack used on CPUs in turn is defined again on
+ * one only when that CPU's own definition ages.  The horizon moves with
  * time, not with cookie traffic: a CPU that defined stacks and then wrote
  * mostly other events has its old definitions written again at the next
  * cookie that needs them.  A consumer whose reader consumed records there

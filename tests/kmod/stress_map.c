@@ -79,6 +79,7 @@ struct worker {
 	struct log_entry *log;
 	u32 nlog;
 	u64 count[N_OUTCOMES];
+	u64 defines;	/* definitions noted and read back (check_cpu_define()) */
 	const char *error;
 };
 
@@ -173,6 +174,26 @@ static const char *check_cookie(u64 cookie, u32 key)
 	return NULL;
 }
 
+/*
+ * Inside the read-side section: note a definition of the cookie's slot on
+ * this thread's CPU (epoch @i + 1, time @i) and read the row back.  Other
+ * threads note the same slot on their rows at once; no reset can clear the
+ * row before the section ends.
+ */
+static const char *check_cpu_define(u64 cookie, u32 i)
+{
+	struct sm_define d = { .epoch = i + 1, .consumers = 1u << (sm_user_cpu % 32),
+			       .cpu = sm_user_cpu, .at = i };
+	struct sm_define got;
+	u32 slot = stackmap_cookie_slot(cookie);
+
+	sm_map_note_define(&map, slot, &d);
+	sm_map_cpu_define(&map, slot, sm_user_cpu, &got);
+	if (got.epoch != d.epoch || got.at != d.at || got.consumers != d.consumers)
+		return "a CPU's own definition row reads back another definition";
+	return NULL;
+}
+
 static void wait_reset(void)
 {
 	/* Relaxed: the map's own acquire of its reset flag must do the work. */
@@ -206,9 +227,13 @@ static void *worker_main(void *arg)
 		ticket = take_ticket();
 		ret = sm_map_get_cookie(&map, stacks[key_stack(key)],
 					depths[key_stack(key)], key_info(key), &cookie);
-		if (ret == SM_LOOKUP_INSERTED || ret == SM_LOOKUP_HIT)
+		if (ret == SM_LOOKUP_INSERTED || ret == SM_LOOKUP_HIT) {
 			w->error = check_cookie(cookie, key);
-		else if (ret <= 0 || ret >= STACKMAP_FALLBACK_MAX)
+			if (!w->error && !(r & 6)) {
+				w->error = check_cpu_define(cookie, i);
+				w->defines++;
+			}
+		} else if (ret <= 0 || ret >= STACKMAP_FALLBACK_MAX)
 			w->error = "unknown return value";
 		rcu_standin_unlock(&rcu, w->id);
 		if (w->error)
@@ -424,7 +449,7 @@ int main(int argc, char **argv)
 	struct resetter rs;
 	pthread_t resetter;
 	struct log_entry *all;
-	u64 count[N_OUTCOMES] = { 0 }, lookups, lost = 0;
+	u64 count[N_OUTCOMES] = { 0 }, lookups, lost = 0, defines = 0;
 	size_t n = 0;
 	int ret = 0;
 
@@ -473,19 +498,27 @@ int main(int argc, char **argv)
 		n += w->nlog;
 		for (int r = 0; r < N_OUTCOMES; r++)
 			count[r] += w->count[r];
+		defines += w->defines;
 		free(w->log);
 	}
 	if (!ret)
 		ret = check_hits(all, n);
 	if (!ret)
 		ret = check_logs(all, n, &lost);
+	/* A quarter of the cookies noted a definition: at least an eighth. */
+	if (!ret && defines < lookups / 8) {
+		fprintf(stderr, "stress: only %llu definitions noted in %llu lookups\n",
+			(unsigned long long)defines, (unsigned long long)lookups);
+		ret = 1;
+	}
 	if (!ret)
 		ret = check_minimums(count, lookups,
 				     lost + count[STACKMAP_FALLBACK_INFLIGHT], rs.done);
 	printf("stress: %d threads, %llu lookups: inserted %llu hit %llu, "
 	       "fallbacks full %llu probe %llu inflight %llu reset %llu, "
 	       "races %llu (lost %llu inflight %llu), resets %u, "
-	       "%zu cookies checked, generation %u: %s\n",
+	       "%zu cookies checked, %llu definitions noted on a CPU's row "
+	       "and read back, generation %u: %s\n",
 	       nthreads, (unsigned long long)lookups,
 	       (unsigned long long)count[N_INSERTED],
 	       (unsigned long long)count[N_HIT],
@@ -496,7 +529,7 @@ int main(int argc, char **argv)
 	       (unsigned long long)(lost + count[STACKMAP_FALLBACK_INFLIGHT]),
 	       (unsigned long long)lost,
 	       (unsigned long long)count[STACKMAP_FALLBACK_INFLIGHT],
-	       rs.done, n, map.generation, ret ? "FAILED" : "ok");
+	       rs.done, n, (unsigned long long)defines, map.generation, ret ? "FAILED" : "ok");
 	free(all);
 	sm_map_destroy(&map);
 	return ret;

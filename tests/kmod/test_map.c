@@ -292,7 +292,7 @@ START_TEST(test_hits_of_all_cpus_add_up)
 	sm_map_slot_stack(&map, stackmap_cookie_slot(c), &got, &hits, NULL);
 	ck_assert_uint_eq(hits, 6);
 	ck_assert_uint_eq(sm_map_bytes(&map), map.nr_slots * sizeof(struct sm_slot) +
-			  64 * sizeof(long) + 3 * 16 * sizeof(atomic_t));
+			  64 * sizeof(long) + 3 * 16 * (sizeof(atomic_t) + 2 * sizeof(u64)));
 	sm_user_cpu = 0;
 	sm_user_nr_cpus = 1;
 	teardown();
@@ -375,6 +375,91 @@ START_TEST(test_define_state_round_trip)
 }
 END_TEST
 
+/*
+ * Each CPU keeps the last definition it wrote of each stack: a note on one
+ * CPU leaves another's row alone, consumers add up per CPU within an epoch,
+ * a new epoch replaces them, and a reset forgets every row.
+ */
+START_TEST(test_cpu_define_rows)
+{
+	struct sm_define d = { .epoch = 4, .consumers = 0x1, .cpu = 0,
+			       .at = 1000 };
+	struct sm_define got;
+	unsigned long a[6], b[6];
+	u32 sa, sb;
+	u64 c;
+
+	sm_user_nr_cpus = 2;
+	setup_small(16, 256);
+	make_stack(a, 6, 1);
+	make_stack(b, 6, 2);
+	ck_assert_int_eq(sm_map_get_cookie(&map, a, 6, 0, &c), SM_LOOKUP_INSERTED);
+	sa = stackmap_cookie_slot(c);
+	ck_assert_int_eq(sm_map_get_cookie(&map, b, 6, 0, &c), SM_LOOKUP_INSERTED);
+	sb = stackmap_cookie_slot(c);
+	sm_map_cpu_define(&map, sa, 1, &got);
+	ck_assert_uint_eq(got.epoch, 0);
+	ck_assert_uint_eq(got.cpu, 1);
+
+	sm_map_note_define(&map, sa, &d);
+	d.cpu = 1;
+	d.consumers = 0x2;
+	d.at = 2000;
+	sm_map_note_define(&map, sa, &d);
+	/* The slot's last definition is CPU 1's; CPU 0 keeps its own. */
+	sm_map_last_define(&map, sa, &got);
+	ck_assert_uint_eq(got.cpu, 1);
+	ck_assert_uint_eq(got.consumers, 0x3);
+	sm_map_cpu_define(&map, sa, 0, &got);
+	ck_assert_uint_eq(got.epoch, 4);
+	ck_assert_uint_eq(got.consumers, 0x1);
+	ck_assert_uint_eq(got.at, 1000);
+	sm_map_cpu_define(&map, sa, 1, &got);
+	ck_assert_uint_eq(got.epoch, 4);
+	ck_assert_uint_eq(got.consumers, 0x2);
+	ck_assert_uint_eq(got.at, 2000);
+	/* Another stack's rows are its own. */
+	sm_map_cpu_define(&map, sb, 0, &got);
+	ck_assert_uint_eq(got.epoch, 0);
+
+	/* Same epoch: consumers add up on the CPU; a new one replaces them. */
+	d.consumers = 0x8;
+	d.at = 3000;
+	sm_map_note_define(&map, sa, &d);
+	sm_map_cpu_define(&map, sa, 1, &got);
+	ck_assert_uint_eq(got.consumers, 0xa);
+	ck_assert_uint_eq(got.at, 3000);
+	d.epoch = 5;
+	d.consumers = 0x4;
+	sm_map_note_define(&map, sa, &d);
+	sm_map_cpu_define(&map, sa, 1, &got);
+	ck_assert_uint_eq(got.epoch, 5);
+	ck_assert_uint_eq(got.consumers, 0x4);
+	sm_map_cpu_define(&map, sa, 0, &got);
+	ck_assert_uint_eq(got.epoch, 4);
+
+	/* A CPU the map has no row for changes nothing but the slot. */
+	d.cpu = 2;
+	d.epoch = 6;
+	sm_map_note_define(&map, sa, &d);
+	sm_map_last_define(&map, sa, &got);
+	ck_assert_uint_eq(got.epoch, 6);
+	sm_map_cpu_define(&map, sa, 1, &got);
+	ck_assert_uint_eq(got.epoch, 5);
+
+	/* After a reset the entries are handed out again with no definition. */
+	sm_map_reset_begin(&map);
+	sm_map_reset_finish(&map, 9);
+	ck_assert_int_eq(sm_map_get_cookie(&map, b, 6, 0, &c), SM_LOOKUP_INSERTED);
+	sm_map_cpu_define(&map, stackmap_cookie_slot(c), 0, &got);
+	ck_assert_uint_eq(got.epoch, 0);
+	sm_map_cpu_define(&map, stackmap_cookie_slot(c), 1, &got);
+	ck_assert_uint_eq(got.epoch, 0);
+	teardown();
+	sm_user_nr_cpus = 1;
+}
+END_TEST
+
 /* The owner and the flags are part of the key: same frames, other cookie. */
 START_TEST(test_info_is_part_of_the_key)
 {
@@ -413,7 +498,7 @@ START_TEST(test_init_rejects_bad_sizes)
 	ck_assert_int_eq(sm_map_init(&map, 1000, 10, SEED, 1), 0);
 	ck_assert_uint_eq(map.nr_slots, 2048);
 	ck_assert_uint_eq(sm_map_bytes(&map), 2048 * sizeof(struct sm_slot) + 10 * sizeof(long) +
-			  1000 * sizeof(atomic_t));
+			  1000 * (sizeof(atomic_t) + 2 * sizeof(u64)));
 	teardown();
 }
 END_TEST
@@ -438,6 +523,7 @@ static Suite *map_suite(void)
 	tcase_add_test(tc, test_reset_new_generation_forgets_stacks);
 	tcase_add_test(tc, test_generation_next);
 	tcase_add_test(tc, test_define_state_round_trip);
+	tcase_add_test(tc, test_cpu_define_rows);
 	tcase_add_test(tc, test_info_is_part_of_the_key);
 	tcase_add_test(tc, test_init_rejects_bad_sizes);
 	suite_add_tcase(s, tc);
