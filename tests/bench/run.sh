@@ -32,6 +32,8 @@
 #   BENCH_B9S_EVENTS="kmem:kmalloc kmem:kfree kmem:kmem_cache_alloc"
 #                                 B9s: the events with stacks (default these
 #                                 and kmem:kmem_cache_free)
+#   BENCH_BOOT1_SMP=2             vCPUs of the guest of B1, B5, B9, B9s (default
+#                                 1; B9s on two shows definitions per CPU)
 #   BENCH_PEERS_SUITE=trixie      peers: the Debian release whose perf and
 #                                 bpftrace the guest runs (default bookworm,
 #                                 trixie for STACKMAP_KERNEL=newest)
@@ -509,7 +511,13 @@ b9s_names() {
 # per_event PREFIX: from one recorder's figures (stdin), its whole ring-buffer
 # bytes per slab event kept and their split: the slab events' own bytes,
 # their stacks' (kernel_stack, or every stackmap record) and of those the
-# definitions'; and the definitions' share of the buffer kept.
+# definitions'; and the definitions' share of the buffer kept.  With
+# definitions, "floor_resolved": the resolvable events the same buffer would
+# keep with one definition per distinct stack per CPU ("cpu_distinct", of
+# the resolved events) instead of those it kept, each of the mean size, the
+# bytes saved going to events of the mean size without definitions: about
+# the most any rule of re-definition keeps in a buffer that defines its own
+# stacks (a longer window holds more stacks, so a little less).
 per_event() {
 	awk -v p="$1_" -v names="$(b9s_names ' ')" '
 	{ v[$1] = $2 }
@@ -526,6 +534,11 @@ per_event() {
 		printf "%sstack_rb_per_event %.2f\n", p, (tot - ev) / cnt
 		printf "%sdefine_rb_per_event %.2f\n", p, v[p "stack_define_rb"] / cnt
 		printf "%sdefine_pct %.2f\n", p, tot ? 100 * v[p "stack_define_rb"] / tot : 0
+		nd = v[p "stack_define_count"]
+		if (nd > 0 && v[p "cpu_distinct"] > 0 && v[p "cpu_distinct"] < nd && tot > v[p "stack_define_rb"]) {
+			saved = (nd - v[p "cpu_distinct"]) * v[p "stack_define_rb"] / nd
+			printf "%sfloor_resolved %.0f\n", p, v[p "resolved"] * tot / (tot - saved)
+		}
 	}'
 }
 
@@ -546,6 +559,7 @@ slab_kept() {
 	function finish() {
 		if (got) {
 			distinct[stack] = 1
+			cpu_distinct[cpu "|" stack] = 1
 			frames += depth
 		}
 		pend = got = 0
@@ -564,6 +578,7 @@ slab_kept() {
 		finish()
 		if (match($0, " [0-9]+\\.[0-9]+: (" names "): ")) {
 			ts = substr($0, RSTART + 1, RLENGTH) + 0
+			cpu = match($0, /\[[0-9]+\] /) ? substr($0, RSTART + 1, RLENGTH - 3) + 0 : -1
 			n++
 			if (!t0) t0 = ts
 			t1 = ts
@@ -583,6 +598,10 @@ slab_kept() {
 		for (s in distinct)
 			nd++
 		print p "_distinct", nd
+		nd = 0
+		for (s in cpu_distinct)
+			nd++
+		print p "_cpu_distinct", nd
 		printf "%s_mean_depth %.2f\n", p, r ? frames / r : 0
 		print p "_definitions", count("definitions?")
 		print p "_from_snapshot", count("from snapshot")
@@ -722,7 +741,7 @@ main() {
 	# (run_qemu), on one vCPU it has not; its loop is single-threaded.
 	# B9 counts per CPU buffer, which one vCPU keeps simple.
 	if [[ -n $BOOT1 ]]; then
-		attempt "${BOOT1^^} (guest)" run_guest "$BOOT1" 1G 1
+		attempt "${BOOT1^^} (guest)" run_guest "$BOOT1" 1G "${BENCH_BOOT1_SMP:-1}"
 		! want b1 || attempt "B1 B7 (trace sizes, map stats)" run_b1_host
 		! want b9 || attempt "B9 (flight recorders)" run_b9_host
 		! want b9s || attempt "B9s (flight recorders, slab workload)" run_b9s_host

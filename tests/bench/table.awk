@@ -400,6 +400,7 @@ function b9s_rows(   list, n, i, j, kb, st, t, v9, r, what, evs, desc, first) {
 		b9s_span_row(kb)
 		b9s_bytes_row(kb)
 		b9s_defines_row(kb)
+		b9s_floor_row(kb)
 		b9s_pct_rows(kb)
 	}
 }
@@ -472,6 +473,25 @@ function b9s_defines_row(kb,   st) {
 	    " B of " b9s_three(kb, "map_entries", "%d") " entries",
 	    sprintf("-O stacktrace: %d distinct stacks, mean depth %.1f", v[st "_distinct"], v[st "_mean_depth"]),
 	    "", "reported", "", "TCG guest")
+}
+
+# What stock and the front end would keep with one definition per distinct
+# stack per CPU window (run.sh's per_event(): the floor of a buffer that
+# defines its own stacks), beside what they kept.
+function b9s_floor_row(kb,   st, t) {
+	st = "b9s_st_" kb
+	if (!have("b9s_sm_" kb "_floor_resolved", st "_resolved") || !v[st "_resolved"])
+		return
+	row("B9s at one definition per distinct stack per CPU window, " kb " KiB/CPU (the most a buffer " \
+	    "that defines its own stacks keeps; stock / front end): definitions kept, distinct stacks per " \
+	    "CPU; resolvable events at that floor",
+	    sprintf("%d / %d definitions, %d / %d stacks per CPU; %d / %d", v["b9s_sm_" kb "_stack_define_count"],
+		    v["b9s_fe_" kb "_stack_define_count"], v["b9s_sm_" kb "_cpu_distinct"],
+		    v["b9s_fe_" kb "_cpu_distinct"], v["b9s_sm_" kb "_floor_resolved"],
+		    v["b9s_fe_" kb "_floor_resolved"]),
+	    sprintf("-O stacktrace %d", v[st "_resolved"]),
+	    sprintf("%.2f× / %.2f×", v["b9s_sm_" kb "_floor_resolved"] / v[st "_resolved"],
+		    v["b9s_fe_" kb "_floor_resolved"] / v[st "_resolved"]), "reported", "", "TCG guest")
 }
 
 # Context rows for the extra redefine_pct values of b9_pcts (after 0).
