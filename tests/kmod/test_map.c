@@ -375,6 +375,21 @@ START_TEST(test_define_state_round_trip)
 }
 END_TEST
 
+/* @cpu's row for @slot holds a definition of @epoch, @consumers and @at. */
+static void expect_cpu_define(u32 slot, u32 cpu, u32 epoch, u32 consumers,
+			      u64 at)
+{
+	struct sm_define got;
+
+	sm_map_cpu_define(&map, slot, cpu, &got);
+	ck_assert_uint_eq(got.cpu, cpu);
+	ck_assert_uint_eq(got.epoch, epoch);
+	if (!epoch)
+		return;
+	ck_assert_uint_eq(got.consumers, consumers);
+	ck_assert_uint_eq(got.at, at);
+}
+
 /*
  * Each CPU keeps the last definition it wrote of each stack: a note on one
  * CPU leaves another's row alone, consumers add up per CPU within an epoch,
@@ -397,9 +412,7 @@ START_TEST(test_cpu_define_rows)
 	sa = stackmap_cookie_slot(c);
 	ck_assert_int_eq(sm_map_get_cookie(&map, b, 6, 0, &c), SM_LOOKUP_INSERTED);
 	sb = stackmap_cookie_slot(c);
-	sm_map_cpu_define(&map, sa, 1, &got);
-	ck_assert_uint_eq(got.epoch, 0);
-	ck_assert_uint_eq(got.cpu, 1);
+	expect_cpu_define(sa, 1, 0, 0, 0);
 
 	sm_map_note_define(&map, sa, &d);
 	d.cpu = 1;
@@ -410,33 +423,21 @@ START_TEST(test_cpu_define_rows)
 	sm_map_last_define(&map, sa, &got);
 	ck_assert_uint_eq(got.cpu, 1);
 	ck_assert_uint_eq(got.consumers, 0x3);
-	sm_map_cpu_define(&map, sa, 0, &got);
-	ck_assert_uint_eq(got.epoch, 4);
-	ck_assert_uint_eq(got.consumers, 0x1);
-	ck_assert_uint_eq(got.at, 1000);
-	sm_map_cpu_define(&map, sa, 1, &got);
-	ck_assert_uint_eq(got.epoch, 4);
-	ck_assert_uint_eq(got.consumers, 0x2);
-	ck_assert_uint_eq(got.at, 2000);
+	expect_cpu_define(sa, 0, 4, 0x1, 1000);
+	expect_cpu_define(sa, 1, 4, 0x2, 2000);
 	/* Another stack's rows are its own. */
-	sm_map_cpu_define(&map, sb, 0, &got);
-	ck_assert_uint_eq(got.epoch, 0);
+	expect_cpu_define(sb, 0, 0, 0, 0);
 
 	/* Same epoch: consumers add up on the CPU; a new one replaces them. */
 	d.consumers = 0x8;
 	d.at = 3000;
 	sm_map_note_define(&map, sa, &d);
-	sm_map_cpu_define(&map, sa, 1, &got);
-	ck_assert_uint_eq(got.consumers, 0xa);
-	ck_assert_uint_eq(got.at, 3000);
+	expect_cpu_define(sa, 1, 4, 0xa, 3000);
 	d.epoch = 5;
 	d.consumers = 0x4;
 	sm_map_note_define(&map, sa, &d);
-	sm_map_cpu_define(&map, sa, 1, &got);
-	ck_assert_uint_eq(got.epoch, 5);
-	ck_assert_uint_eq(got.consumers, 0x4);
-	sm_map_cpu_define(&map, sa, 0, &got);
-	ck_assert_uint_eq(got.epoch, 4);
+	expect_cpu_define(sa, 1, 5, 0x4, 3000);
+	expect_cpu_define(sa, 0, 4, 0x1, 1000);
 
 	/* A CPU the map has no row for changes nothing but the slot. */
 	d.cpu = 2;
@@ -444,17 +445,14 @@ START_TEST(test_cpu_define_rows)
 	sm_map_note_define(&map, sa, &d);
 	sm_map_last_define(&map, sa, &got);
 	ck_assert_uint_eq(got.epoch, 6);
-	sm_map_cpu_define(&map, sa, 1, &got);
-	ck_assert_uint_eq(got.epoch, 5);
+	expect_cpu_define(sa, 1, 5, 0x4, 3000);
 
 	/* After a reset the entries are handed out again with no definition. */
 	sm_map_reset_begin(&map);
 	sm_map_reset_finish(&map, 9);
 	ck_assert_int_eq(sm_map_get_cookie(&map, b, 6, 0, &c), SM_LOOKUP_INSERTED);
-	sm_map_cpu_define(&map, stackmap_cookie_slot(c), 0, &got);
-	ck_assert_uint_eq(got.epoch, 0);
-	sm_map_cpu_define(&map, stackmap_cookie_slot(c), 1, &got);
-	ck_assert_uint_eq(got.epoch, 0);
+	expect_cpu_define(stackmap_cookie_slot(c), 0, 0, 0, 0);
+	expect_cpu_define(stackmap_cookie_slot(c), 1, 0, 0, 0);
 	teardown();
 	sm_user_nr_cpus = 1;
 }
