@@ -112,6 +112,7 @@ void sm_map_destroy(struct sm_map *map)
 /**
  * sm_map_bytes() - bytes of slot table, frame arena, hit counters and
  *	per-CPU definition times
+ * @map: the map
  */
 size_t sm_map_bytes(const struct sm_map *map)
 {
