@@ -1,13 +1,19 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * plugin_stackmap: the trace.dat `trace-cmd report` reads, from its command
- * line (/proc/self/cmdline): where the plugin finds the map snapshot when
- * the "file" option does not name one.
+ * line (/proc/self/cmdline) and the files it has open: where the plugin
+ * finds the map snapshot and the definitions later in the file when the
+ * "file" option does not name one.
  */
+#include <dirent.h>
+#include <fcntl.h>
+#include <limits.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "plugin_stackmap.h"
 
@@ -68,17 +74,76 @@ static const char *report_input(char **argv, int argc)
 	return input ? input : "trace.dat";
 }
 
+/* Is @fd a regular file that starts as a trace.dat does ("\027\010Dtracing")? */
+static bool is_open_trace(int fd)
+{
+	static const char magic[10] = "\027\010Dtracing";
+	char head[sizeof(magic)];
+	struct stat st;
+
+	return !fstat(fd, &st) && S_ISREG(st.st_mode) &&
+	       pread(fd, head, sizeof(head), 0) == (ssize_t)sizeof(head) &&
+	       !memcmp(head, magic, sizeof(magic));
+}
+
+/*
+ * The one trace.dat this process has open (/proc/self/fd; pread() leaves
+ * its offset alone), as a malloc'ed path; NULL when none or several are.
+ */
+static char *only_open_trace(void)
+{
+	struct dirent *d;
+	char link[sizeof("/proc/self/fd/") + sizeof(d->d_name)];
+	char path[PATH_MAX], *found = NULL;
+	ssize_t len;
+	int n = 0;
+	DIR *dir;
+
+	dir = opendir("/proc/self/fd");
+	if (!dir)
+		return NULL;
+	while ((d = readdir(dir))) {
+		if (d->d_name[0] < '0' || d->d_name[0] > '9' ||
+		    atoi(d->d_name) == dirfd(dir) || !is_open_trace(atoi(d->d_name)))
+			continue;
+		snprintf(link, sizeof(link), "/proc/self/fd/%s", d->d_name);
+		len = readlink(link, path, sizeof(path) - 1);
+		if (len <= 0 || n++)
+			continue;
+		path[len] = '\0';
+		found = strdup(path);
+	}
+	closedir(dir);
+	if (n == 1)
+		return found;
+	free(found);
+	return NULL;
+}
+
+/* Do paths @a and @b name the same file? */
+static bool same_file(const char *a, const char *b)
+{
+	struct stat sa, sb;
+
+	return !stat(a, &sa) && !stat(b, &sb) && sa.st_dev == sb.st_dev &&
+	       sa.st_ino == sb.st_ino;
+}
+
 /*
  * The trace.dat `trace-cmd report` was given (/proc/self/cmdline), when this
  * process is trace-cmd (argv[0]'s last component) running "report"; NULL
  * otherwise, so no other program picks up a ./trace.dat by accident.
- * Returns a malloc'ed path or NULL.
+ * trace-cmd 3.1.6 cuts the value of each -O at its '=' in place
+ * (tracecmd/trace-read.c process_plugin_option()), so the command line then shows one
+ * word more than it was given ("-O stackmap:addr 0"), which reads as the
+ * file: when what the command line names is not the one trace.dat this
+ * process has open, that one is.  Returns a malloc'ed path or NULL.
  */
 char *cmdline_trace(void)
 {
 	enum { MAX_ARGS = 256 };
 	static char buf[65536];
-	char *argv[MAX_ARGS], *p, *prog;
+	char *argv[MAX_ARGS], *p, *prog, *open_trace;
 	const char *input;
 	int argc = 0;
 	size_t n;
@@ -99,5 +164,11 @@ char *cmdline_trace(void)
 	if (strcmp(prog ? prog + 1 : argv[0], "trace-cmd"))
 		return NULL;
 	input = report_input(argv + 2, argc - 2);
-	return input ? strdup(input) : NULL;
+	if (!input)
+		return NULL;
+	open_trace = only_open_trace();
+	if (open_trace && !same_file(input, open_trace))
+		return open_trace;
+	free(open_trace);
+	return strdup(input);
 }
