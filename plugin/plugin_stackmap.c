@@ -43,13 +43,15 @@
  *
  * A plugin sees the events in the order they are printed (time order), so it
  * resolves a cookie from the stack_define events printed before it first,
- * then from the map snapshot stored in the trace (snapshot_table.h), only for
- * exactly the same generation and slot.  A plugin gets no file name: the
- * snapshot is read, once, when the first cookie the definitions do not
- * resolve is printed, from the file of the "file" option or else, in
- * `trace-cmd report`, the file it reads (-i FILE, its first non-option
- * argument, or ./trace.dat; from /proc/self/cmdline).  See
- * man/plugin_stackmap.7.
+ * then from every stack_define of the file (plugin_scan.c: a flight
+ * recorder's cookie whose definition before it left the buffer), then from
+ * the map snapshot stored in the trace (snapshot_table.h), only for exactly
+ * the same generation and slot.  A plugin gets no file name: the file's
+ * definitions and snapshot are read, once, when the first cookie the printed
+ * definitions do not resolve is printed, from the file of the "file" option
+ * or else, in `trace-cmd report`, the file it reads (-i FILE, its first
+ * non-option argument, or ./trace.dat, from /proc/self/cmdline; the one
+ * trace.dat it has open when that is another).  See man/plugin_stackmap.7.
  *
  * Options (trace-cmd report -O stackmap:NAME=VALUE; trace-cmd list -O):
  *   addr=1     print "(ADDR)" after each symbol
@@ -57,6 +59,7 @@
  *   defs=0     print each stack_define's stack under it
  *   snapshot=1 look for the snapshot at all
  *   file=PATH  read the snapshot from PATH (a trace.dat)
+ *   scan=0     never read the definitions later in the file
  *   stack_map=PATH  also resolve cookies from a saved stack_map listing
  *              (or "live": /sys/kernel/debug/stackmap/stack_map), after
  *              the definitions and the snapshot, for its generation only
@@ -107,6 +110,10 @@ PLUGIN_EXPORT struct tep_plugin_option TEP_PLUGIN_OPTIONS[] = {
 		.name = "stack_map", .plugin_alias = PLUGIN_ALIAS, .value = "",
 		.description = "saved stack_map listing (or 'live') to resolve cookies from, after the trace's own",
 	},
+	[OPT_SCAN] = {
+		.name = "scan", .plugin_alias = PLUGIN_ALIAS, .set = 1,
+		.description = "resolve cookies from definitions later in the file too (reads it once)",
+	},
 	[NR_OPTS] = { .name = NULL },
 };
 
@@ -116,9 +123,9 @@ static struct stackmap_ctx *contexts;
  * The fields of stackmap event @event, looked up once per tep handle (a bad
  * format is looked at again on each record, and reported each time).
  */
-static const struct tepstack_fields *fields_of(struct stackmap_ctx *ctx,
-					       struct tep_event *event,
-					       struct sm_err *err)
+const struct tepstack_fields *fields_of(struct stackmap_ctx *ctx,
+					struct tep_event *event,
+					struct sm_err *err)
 {
 	int kind = tepstack_kind_of(event);
 	struct tepstack_fields *f;
@@ -317,6 +324,7 @@ PLUGIN_EXPORT int TEP_PLUGIN_UNLOADER(struct tep_handle *tep)
 	if (!contexts)
 		tep_plugin_remove_options(TEP_PLUGIN_OPTIONS);
 	stacktab_free(ctx->tab);
+	stacktab_free(ctx->later);
 	stacktab_free(ctx->snap);
 	stacktab_free(ctx->listing);
 	sm_pairing_fini(&ctx->pairing);

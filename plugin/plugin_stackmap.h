@@ -3,7 +3,8 @@
  * plugin_stackmap's own header: what its files share (plugin_stackmap.c:
  * the options, the handlers and their registration; plugin_args.c: the
  * trace `trace-cmd report` reads; plugin_tables.c: the snapshot and the
- * listing, and resolving a cookie; plugin_watch.c: the other events'
+ * listing, and resolving a cookie; plugin_scan.c: the definitions later in
+ * the file; plugin_watch.c: the other events'
  * handlers and which event a stack record belongs to; plugin_print.c: the
  * stacks as they are printed).  Not installed.
  */
@@ -25,13 +26,13 @@
 
 enum {
 	OPT_ADDR, OPT_COMPACT, OPT_DEFS, OPT_SNAPSHOT, OPT_FILE, OPT_STACK_MAP,
-	NR_OPTS
+	OPT_SCAN, NR_OPTS
 };
 
 extern struct tep_plugin_option TEP_PLUGIN_OPTIONS[];
 #define OPT_SET(o)	(TEP_PLUGIN_OPTIONS[o].set)
 
-/* Snapshot loading state of a context. */
+/* Loading state of a context's snapshot, listing or later definitions. */
 enum snap_state { SNAP_UNTRIED = 0, SNAP_LOADED, SNAP_NONE };
 
 #define LIVE_STACK_MAP	"/sys/kernel/debug/stackmap/stack_map"
@@ -53,14 +54,17 @@ struct wrap {
 
 /*
  * One per tep handle the plugin is loaded into: the definitions seen so far,
- * the stacks of the snapshot and of the stack_map option (loaded on first
- * need), and the events of each CPU that can still take a stack record.
+ * every definition of the file, the stacks of the snapshot and of the
+ * stack_map option (loaded on first need), and the events of each CPU that
+ * can still take a stack record.
  */
 struct stackmap_ctx {
 	struct tep_handle *tep;
 	struct stacktab *tab;
+	struct stacktab *later;
 	struct stacktab *snap;
 	struct stacktab *listing;
+	enum snap_state later_state;
 	enum snap_state snap_state;
 	enum snap_state listing_state;
 	/* Map ids: of the definitions seen so far, the snapshot, the listing. */
@@ -80,8 +84,16 @@ struct stackmap_ctx {
 };
 
 
+/* plugin_stackmap.c */
+const struct tepstack_fields *fields_of(struct stackmap_ctx *ctx,
+				       struct tep_event *event,
+				       struct sm_err *err);
+
 /* plugin_args.c */
 char *cmdline_trace(void);
+
+/* plugin_scan.c */
+void scan_definitions(struct stackmap_ctx *ctx);
 
 /* plugin_tables.c */
 void note_map_id(struct stackmap_ctx *ctx, sm_u64 id);

@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * plugin_stackmap: the stacks a cookie is resolved from besides the
- * definitions printed before it: the map snapshot stored in the trace and
- * the stack_map option's listing, each loaded on first need and used only
- * while it is of the trace's map (map_id.h).
+ * definitions printed before it: those later in the file (plugin_scan.c),
+ * the map snapshot stored in the trace and the stack_map option's listing,
+ * each loaded on first need, the last two used only while they are of the
+ * trace's map (map_id.h).
  */
 #include <errno.h>
 #include <stdio.h>
@@ -128,31 +129,55 @@ void note_map_id(struct stackmap_ctx *ctx, sm_u64 id)
 }
 
 /*
- * Resolve @cookie: definitions first, then the snapshot, then the
- * stack_map option's listing (both loaded on need), each for exactly the
- * same generation and slot.
+ * Look @cookie up in @tab (NULL: not loaded) after the sources before it
+ * gave *@res: true with *@res set when @tab has its stack (or, with
+ * @conflicts, two of them); "stale" replaces "unknown" and the look goes on.
+ */
+static bool next_source(const struct stacktab *tab, sm_u64 cookie,
+			struct stacktab_stack *out, bool conflicts,
+			enum stacktab_result *res)
+{
+	enum stacktab_result r;
+
+	if (!tab)
+		return false;
+	r = stacktab_lookup(tab, cookie, out);
+	if (r == STACKTAB_FOUND || (conflicts && r == STACKTAB_CONFLICT)) {
+		*res = r;
+		return true;
+	}
+	if (r == STACKTAB_STALE && *res == STACKTAB_UNKNOWN)
+		*res = STACKTAB_STALE;
+	return false;
+}
+
+/*
+ * Resolve @cookie: the definitions printed before it, then every definition
+ * of the file (plugin_scan.c), then the snapshot, then the stack_map
+ * option's listing (each loaded on need), each for exactly the same
+ * generation and slot; "stale" from a later source only where the earlier
+ * ones know nothing of the slot.  fgdecode's order (it reads every
+ * definition first), but a definition printed before the cookie wins over
+ * a conflicting one later in the file.
  */
 enum stacktab_result resolve(struct stackmap_ctx *ctx, sm_u64 cookie,
 			     struct stacktab_stack *out)
 {
-	enum stacktab_result res, lres;
+	enum stacktab_result res;
 
 	res = stacktab_lookup(ctx->tab, cookie, out);
 	if (res == STACKTAB_FOUND || res == STACKTAB_CONFLICT)
 		return res;
+	if (ctx->later_state == SNAP_UNTRIED)
+		scan_definitions(ctx);
+	if (next_source(ctx->later, cookie, out, true, &res))
+		return res;
 	if (ctx->snap_state == SNAP_UNTRIED)
 		load_snapshot(ctx);
-	res = stackmap_snapshot_resolve(ctx->tab, ctx->snap, cookie, out,
-					NULL);
-	if (res == STACKTAB_FOUND || res == STACKTAB_CONFLICT)
+	if (next_source(ctx->snap, cookie, out, false, &res))
 		return res;
 	if (ctx->listing_state == SNAP_UNTRIED)
 		load_listing(ctx);
-	if (!ctx->listing)
-		return res;
-	lres = stacktab_lookup(ctx->listing, cookie, out);
-	if (lres == STACKTAB_FOUND ||
-	    (lres == STACKTAB_STALE && res == STACKTAB_UNKNOWN))
-		return lres;
+	next_source(ctx->listing, cookie, out, false, &res);
 	return res;
 }

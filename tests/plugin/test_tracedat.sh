@@ -4,11 +4,13 @@
 #  1. the snapshot is written, read back with the listing's values, and
 #     stock trace-cmd report (unchanged output), dump and convert (snapshot
 #     kept) accept the file; a version 6 file is refused and left unchanged;
-#  2. with the stack_define events filtered out of the report, the plugin
-#     resolves every cookie from the snapshot (found via -i FILE, -iFILE, a
-#     positional FILE, ./trace.dat, or -O stackmap:file=) to the stack the
-#     definitions give, and prints
-#     "unknown" markers with -O stackmap:snapshot=0; with the definitions'
+#  2. with the stack_define events filtered out of the report and scan=0,
+#     the plugin resolves every cookie from the snapshot (found via -i FILE,
+#     -iFILE, a positional FILE, ./trace.dat, or -O stackmap:file=) to the
+#     stack the definitions give, and prints
+#     "unknown" markers with -O stackmap:snapshot=0; with scan (the default)
+#     it reads those definitions from the file instead and every cookie
+#     resolves; with the definitions'
 #     lines dropped after the report instead (plugin_stackmap.7's way on a
 #     stock trace), every cookie still resolves;
 #  3. the addr, compact and defs options change exactly what they promise.
@@ -75,30 +77,43 @@ cmp -s "$TMP/v6.dat" "$TMP/v6.orig" && ok || bad "v6 file modified"
 "$SNAP" show "$TMP/v6.dat" >/dev/null 2>&1
 expect "v6 show exit" 1 $?
 
-# 2. Snapshot resolution.  Reference: every stack the definitions give.
+# 2. Snapshot resolution (scan=0: not from the definitions the report leaves
+# out, which the plugin otherwise reads from the file), then the scan's.
+# Reference: every stack the definitions give.
+NOSCAN=(-O stackmap:scan=0)
 trace-cmd report -i "$T" 2>/dev/null | grep -v ': stack_define: ' >"$TMP/full"
 nfull=$(stacks "$TMP/full")
 [[ $nfull -gt 0 ]] && ok || bad "no stacks in the reference report"
 # plugin_stackmap.7's way to hide the definitions on a stock trace: every cookie still resolves.
 expect "report | grep -v stack_define: no unknown cookie" 0 "$(grep -c '^=> <unknown cookie' "$TMP/full")"
 expect "report | grep -v stack_define: no definition line" 0 "$(grep -c 'stack_define' "$TMP/full")"
-(cd "$TMP" && trace-cmd report -v -F stack_define -i snap.dat 2>/dev/null) >"$TMP/nodefs"
+(cd "$TMP" && trace-cmd report -v -F stack_define "${NOSCAN[@]}" -i snap.dat 2>/dev/null) >"$TMP/nodefs"
 cmp -s "$TMP/full" "$TMP/nodefs" && ok || bad "stacks from the snapshot (-i) differ from the definitions'"
-(cd "$TMP" && cp snap.dat trace.dat && trace-cmd report -v -F stack_define 2>/dev/null) >"$TMP/nodefs2"
+(cd "$TMP" && cp snap.dat trace.dat && trace-cmd report -v -F stack_define "${NOSCAN[@]}" 2>/dev/null) >"$TMP/nodefs2"
 cmp -s "$TMP/full" "$TMP/nodefs2" && ok || bad "stacks from the snapshot (./trace.dat) differ"
 mkdir "$TMP/empty"
-(cd "$TMP/empty" && trace-cmd report -v -F stack_define ../snap.dat 2>/dev/null) >"$TMP/nodefs4"
+(cd "$TMP/empty" && trace-cmd report -v -F stack_define "${NOSCAN[@]}" ../snap.dat 2>/dev/null) >"$TMP/nodefs4"
 cmp -s "$TMP/full" "$TMP/nodefs4" && ok || bad "stacks from the snapshot (positional FILE) differ"
-(cd "$TMP/empty" && trace-cmd report -v -F stack_define -i../snap.dat 2>/dev/null) >"$TMP/nodefs5"
+(cd "$TMP/empty" && trace-cmd report -v -F stack_define "${NOSCAN[@]}" -i../snap.dat 2>/dev/null) >"$TMP/nodefs5"
 cmp -s "$TMP/full" "$TMP/nodefs5" && ok || bad "stacks from the snapshot (-iFILE) differ"
 (cd "$TMP" && trace-cmd report -i snap.dat -v -F stack_define -i snap.dat -F stack_define 2>/dev/null) >"$TMP/two"
-expect "two -i: no snapshot looked for, every cookie unknown" "$((2 * $(grep -c ': stack_cookie: ' "$TMP/full")))" \
+expect "two -i: no snapshot nor definitions looked for, every cookie unknown" "$((2 * $(grep -c ': stack_cookie: ' "$TMP/full")))" \
 	"$(grep -c '^=> <unknown cookie gen' "$TMP/two")"
-trace-cmd report -v -F stack_define -O stackmap:file="$T" -i "$SRC" 2>/dev/null >"$TMP/nodefs3"
+# trace-cmd cuts "-O NAME=VALUE" at its '=' in its argv: the command line then reads "-O NAME VALUE".
+(cd "$TMP/empty" && trace-cmd report -O stackmap:addr=0 -v -F stack_define "${NOSCAN[@]}" -i ../snap.dat 2>/dev/null) \
+	>"$TMP/nodefs6"
+expect "-O NAME=VALUE before -i: no unknown cookie" 0 "$(grep -c '^=> <unknown cookie' "$TMP/nodefs6")"
+expect "-O NAME=VALUE before -i: every stack" "$nfull" "$(stacks "$TMP/nodefs6")"
+trace-cmd report -v -F stack_define "${NOSCAN[@]}" -O stackmap:file="$T" -i "$SRC" 2>/dev/null >"$TMP/nodefs3"
 cmp -s "$TMP/full" "$TMP/nodefs3" && ok || bad "stacks from the snapshot (file=) differ"
-trace-cmd report -v -F stack_define -O stackmap:snapshot=0 -i "$T" 2>/dev/null >"$TMP/nosnap"
+trace-cmd report -v -F stack_define "${NOSCAN[@]}" -O stackmap:snapshot=0 -i "$T" 2>/dev/null >"$TMP/nosnap"
 ncookies=$(grep -c ': stack_cookie: ' "$TMP/full")
-expect "snapshot=0: every cookie unknown" "$ncookies" "$(grep -c '^=> <unknown cookie gen' "$TMP/nosnap")"
+expect "snapshot=0 scan=0: every cookie unknown" "$ncookies" "$(grep -c '^=> <unknown cookie gen' "$TMP/nosnap")"
+# With scan (the default) the definitions the report leaves out are read from the file: every cookie resolves.
+trace-cmd report -v -F stack_define -O stackmap:snapshot=0 -i "$T" 2>/dev/null >"$TMP/scan"
+cmp -s "$TMP/full" "$TMP/scan" && ok || bad "stacks from the file's definitions (scan, snapshot=0) differ"
+(cd "$TMP/empty" && trace-cmd report -v -F stack_define -O stackmap:snapshot=0 ../snap.dat 2>/dev/null) >"$TMP/scan2"
+cmp -s "$TMP/full" "$TMP/scan2" && ok || bad "stacks from the file's definitions (positional FILE) differ"
 trace-cmd report -v -F stack_define -O stackmap:file=/nonexistent.dat -i "$T" 2>"$TMP/err" >/dev/null
 grep -q '^plugin_stackmap: /nonexistent.dat: No such file' "$TMP/err" && ok || bad "file= error: $(head -c 300 "$TMP/err")"
 
