@@ -11,8 +11,10 @@
 # captured for (in --folded, each event's stacks end in the frame that
 # event's tracepoint sits in: __schedule for sched_switch, try_to_wake_up
 # for sched_waking; the others are orphans, named by their owner), and the
-# resolved/unknown/orphan counts of fgdecode's summary. Prints one line per
-# mode with the figures. Needs `make` (kmod/stackmap.ko, decoder/fgdecode).
+# resolved/unknown/orphan counts of fgdecode's summary; in the flight
+# recorder, trace-cmd report with the plugin shows fgdecode's stacks
+# (tests/plugin/check_report.sh). Prints one line per mode with the figures.
+# Needs `make` (kmod/stackmap.ko, decoder/fgdecode, plugin/).
 set -euo pipefail
 
 # shellcheck source=tests/vm/lib.sh
@@ -137,10 +139,16 @@ check_flight() {
 	late=$(late_unknowns flight trace | wc -l)
 	((late == 0)) ||
 		fail flight "$late unknown cookies after the oldest $LATE_PCT % of their CPU's window (first: $(late_unknowns flight trace | head -n1))"
+	# trace-cmd report with the plugin resolves what fgdecode does: a cookie whose definition before it left
+	# the buffer finds one written again later (plugin_scan.c).
+	"$ROOT/tests/plugin/check_report.sh" "$OUT/flight/trace.dat" >"$OUT/flight/report.txt" 2>&1 ||
+		fail flight "trace-cmd report's stacks differ from fgdecode's: $(grep -m1 -v '^check_report: ok' \
+			"$OUT/flight/report.txt")"
 	say "flight: -b 64, overwritten: $resolved of $cookies retained cookies resolved ($pct %;" \
 		"$(gawk '$1 == "redefines" { print $2 }' "$OUT/flight/stats.txt") re-definitions;" \
 		"latest unknown cookie: $(latest_unknown flight trace));" \
-		"with redefine_pct=0: $r0 of $c0"
+		"with redefine_pct=0: $r0 of $c0; trace-cmd report:" \
+		"$(sed -n 's/^check_report: \([0-9]* stacks: [0-9]* identical\).*/\1/p' "$OUT/flight/report.txt")"
 	# The listing saved after the recording is one more definition source.
 	"$FGDECODE" --stack-map "$OUT/flight0/stack_map.txt" "$OUT/flight0/trace.dat" >/dev/null \
 		2>"$OUT/flight0/listing.summary" || fail flight "fgdecode --stack-map exited $?"
