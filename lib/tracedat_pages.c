@@ -16,6 +16,13 @@
 #include "tracedat_pages.h"
 
 #define PAGES_MAX_PAGE	(1u << 20)
+/*
+ * trace-cmd writes a chunk of PAGES_IN_CHUNK (10) pages (lib/trace-cmd/
+ * trace-output.c, its compressed copy of a CPU's data): 10 MiB at the
+ * largest page above.  A chunk header that
+ * claims more than this is refused before anything is allocated for it.
+ */
+#define PAGES_MAX_CHUNK	(64u << 20)
 
 /* A walk: the file, its algorithm, the visitor and a page being filled. */
 struct page_walk {
@@ -104,7 +111,7 @@ static int compressed_cpu(struct page_walk *w,
 	int ret;
 
 	for (i = 0; i < c->chunks; i++) {
-		ret = td_block(&w->td, w->algo, c->chunk_at[i], c->data_size,
+		ret = td_block(&w->td, w->algo, c->chunk_at[i], PAGES_MAX_CHUNK,
 			       &out, &len, err);
 		if (ret)
 			return ret;

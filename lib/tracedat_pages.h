@@ -46,7 +46,9 @@ typedef int (*stackmap_page_fn)(const char *buffer, unsigned int cpu,
  * Return: 0; what @fn returned when not 0; the errors of
  * stackmap_tracedat_extents() (-ENOTSUP for a latency trace or compressed
  * options), -EBADMSG for a page size of 0 or above 1 MiB or a chunk that
- * does not uncompress, -ENOMEM, -errno when the file cannot be read.
+ * does not uncompress, -E2BIG for a chunk of more than 64 MiB either way
+ * (trace-cmd writes 10 pages a chunk), -ENOMEM, -errno when the file
+ * cannot be read.
  */
 int stackmap_tracedat_pages(const char *path, stackmap_page_fn fn, void *arg,
 			    struct sm_err *err);

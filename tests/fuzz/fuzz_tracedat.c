@@ -3,7 +3,9 @@
  * libFuzzer harness: a whole trace.dat through fgdecode's own code paths
  * (fgdecode_report() from decoder/'s libfgdecode.a): open with libtracecmd,
  * read every buffer, resolve cookies, symbolize from the stored kallsyms,
- * format.  The input is written to a file because libtracecmd reads files.
+ * format; and through the page walk the plugin reads definitions with
+ * (lib/tracedat_pages.c: extents, chunks uncompressed, pages handed on).
+ * The input is written to a file because libtracecmd reads files.
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -12,6 +14,7 @@
 #include <unistd.h>
 
 #include "commands.h"
+#include "tracedat_pages.h"
 
 /*
  * Leaks that are not fgdecode's: libtracecmd 3.1.6 loses memory on its own
@@ -26,6 +29,20 @@ const char *__lsan_default_suppressions(void)
 }
 
 static char path[64];
+
+/* stackmap_page_fn: touch every byte of the page (ASan checks its bounds). */
+static int touch_page(const char *buffer, unsigned int cpu, const void *page,
+		      unsigned int size, void *arg)
+{
+	const unsigned char *p = page;
+	unsigned int i, *sum = arg;
+
+	(void)buffer;
+	for (i = 0; i < size; i++)
+		*sum += p[i];
+	*sum += cpu;
+	return 0;
+}
 
 int LLVMFuzzerInitialize(int *argc, char ***argv)
 {
@@ -50,6 +67,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	fclose(f);
 	optind = 1;
 	fgdecode_report(4, args);
+	{
+		struct sm_err err;
+		unsigned int sum = 0;
+
+		stackmap_tracedat_pages(path, touch_page, &sum, &err);
+	}
 	unlink(path);
 	return 0;
 }
