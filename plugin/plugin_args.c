@@ -172,3 +172,16 @@ char *cmdline_trace(void)
 	free(open_trace);
 	return strdup(input);
 }
+
+/*
+ * The trace.dat to read the snapshot and the definitions from: the "file"
+ * option's, else cmdline_trace()'s; *@named says which (a guessed file that
+ * does not exist is no error).  Returns a malloc'ed path or NULL.
+ */
+char *trace_file(bool *named)
+{
+	const char *opt = TEP_PLUGIN_OPTIONS[OPT_FILE].value;
+
+	*named = opt && *opt;
+	return *named ? strdup(opt) : cmdline_trace();
+}

@@ -107,9 +107,9 @@ static void scan_report(const struct scan *sc, const char *path)
 
 void scan_definitions(struct stackmap_ctx *ctx)
 {
-	const char *opt = TEP_PLUGIN_OPTIONS[OPT_FILE].value;
 	struct scan sc = { .ctx = ctx };
 	struct sm_err err;
+	bool named;
 	char *path;
 	int ret;
 
@@ -120,7 +120,7 @@ void scan_definitions(struct stackmap_ctx *ctx)
 					   STACKMAP_EVENT_DEFINE);
 	if (!sc.define)
 		return;
-	path = opt && *opt ? strdup(opt) : cmdline_trace();
+	path = trace_file(&named);
 	if (!path)
 		return;
 	ctx->later = stacktab_new();
@@ -132,7 +132,7 @@ void scan_definitions(struct stackmap_ctx *ctx)
 	} else {
 		ret = stackmap_tracedat_pages(path, scan_page, &sc, &err);
 	}
-	if (ret && (ret != -ENOENT || (opt && *opt)))
+	if (ret && (ret != -ENOENT || named))
 		fprintf(stderr, "plugin_stackmap: %s (definitions later in the file not read)\n",
 			err.msg);
 	scan_report(&sc, path);

@@ -91,6 +91,7 @@ const struct tepstack_fields *fields_of(struct stackmap_ctx *ctx,
 
 /* plugin_args.c */
 char *cmdline_trace(void);
+char *trace_file(bool *named);
 
 /* plugin_scan.c */
 void scan_definitions(struct stackmap_ctx *ctx);

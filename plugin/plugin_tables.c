@@ -22,21 +22,21 @@
  */
 static void load_snapshot(struct stackmap_ctx *ctx)
 {
-	const char *opt = TEP_PLUGIN_OPTIONS[OPT_FILE].value;
 	struct stackmap_snapshot snap;
 	struct sm_err err;
+	bool named;
 	char *path;
 	int ret;
 
 	ctx->snap_state = SNAP_NONE;
 	if (!OPT_SET(OPT_SNAPSHOT))
 		return;
-	path = opt && *opt ? strdup(opt) : cmdline_trace();
+	path = trace_file(&named);
 	if (!path)
 		return;
 	ret = stackmap_snapshot_read_tracedat(path, &snap, &err);
 	if (ret) {
-		if (ret != -ENOENT || (opt && *opt))
+		if (ret != -ENOENT || named)
 			fprintf(stderr, "plugin_stackmap: %s\n", err.msg);
 		free(path);
 		return;
