@@ -83,12 +83,23 @@ FILENAME == ARGV[1] {
 # its stack record where probes are preemptible); one naming no owner (an
 # unresolved cookie) that of the last other event on its CPU (or its own, if
 # none).
-# drop_open(O, K): K, when it is the newest event waiting in open[O], waits no more (1 if it did).
-function drop_open(o, k,   t) {
-	t = "|" k
-	if (length(open[o]) < length(t) || substr(open[o], length(open[o]) - length(t) + 1) != t)
+# The events waiting for a stack record, per (CPU, event, task) O: a stack,
+# nopen[O] of them, openk[O, 1..nopen[O]], the newest last (arrays, not a
+# string: a trace of a million events without their stack records must not
+# cost a copy of the whole list per event).
+function push_open(o, k) {
+	openk[o, ++nopen[o]] = k
+}
+function pop_open(o,   k) {
+	k = openk[o, nopen[o]]
+	delete openk[o, nopen[o]--]
+	return k
+}
+# drop_open(O, K): K, when it is the newest event waiting in O, waits no more (1 if it did).
+function drop_open(o, k) {
+	if (!nopen[o] || openk[o, nopen[o]] != k)
 		return 0
-	open[o] = substr(open[o], 1, length(open[o]) - length(t))
+	pop_open(o)
 	return 1
 }
 function pid_of(line, m) {
@@ -99,17 +110,22 @@ function pid_of(line, m) {
 	# an orphan: give the event back what the stack record line took
 	if ($0 ~ /^<orphan /) {
 		if (cur != "") delete pl[cur]
-		if (from != "") open[from] = open[from] "|" cur
+		if (from != "") push_open(from, cur)
 		else if (had_last) {
 			last[ocpu] = olast
-			if (dropped) open[dropped_o] = open[dropped_o] "|" olast
+			if (dropped) push_open(dropped_o, olast)
 		}
 		cur = ""
 		next
 	}
 	if (match($0, /^CPU:([0-9]+) \[/, m)) {
 		delete last[m[1] + 0]
-		for (o in open) { split(o, p, SUBSEP); if (p[1] == m[1] + 0) delete open[o] }
+		for (o in nopen) {
+			split(o, p, SUBSEP)
+			if (p[1] != m[1] + 0) continue
+			while (nopen[o]) pop_open(o)
+			delete nopen[o]
+		}
 		next
 	}
 	k = head($0)
@@ -117,11 +133,9 @@ function pid_of(line, m) {
 	if ($0 ~ /: stack_define: /) { cur = ""; next }
 	if ($0 ~ /: stack_(cookie|fallback): /) {
 		from = ""
-		if (match($0, / owner [^ :]+:([^ ]+)/, m) && open[cpu, m[1], pid_of($0)] != "") {
+		if (match($0, / owner [^ :]+:([^ ]+)/, m) && nopen[cpu, m[1], pid_of($0)] > 0) {
 			from = cpu SUBSEP m[1] SUBSEP pid_of($0)
-			ne = split(open[from], ev, "|")
-			cur = ev[ne]
-			sub(/\|[^|]*$/, "", open[from])
+			cur = pop_open(from)
 			if (last[cpu] == cur) delete last[cpu]
 		} else {
 			cur = (cpu in last) ? last[cpu] : k
@@ -135,7 +149,7 @@ function pid_of(line, m) {
 	}
 	last[cpu] = k
 	match($0, /: ([A-Za-z0-9_]+):/, m)
-	open[cpu, m[1], pid_of($0)] = open[cpu, m[1], pid_of($0)] "|" k
+	push_open(cpu SUBSEP m[1] SUBSEP pid_of($0), k)
 	lastopen[cpu] = cpu SUBSEP m[1] SUBSEP pid_of($0)
 	cur = ""
 }
