@@ -37,6 +37,19 @@ struct page_walk {
 	unsigned int fill;	/* bytes of @page filled so far */
 };
 
+/*
+ * Hand the page filled so far to the visitor, zero-filled past its
+ * @fill bytes when the CPU's data ends inside it; nothing when it is empty.
+ */
+static int hand_page(struct page_walk *w)
+{
+	if (!w->fill)
+		return 0;
+	memset(w->page + w->fill, 0, w->page_size - w->fill);
+	w->fill = 0;
+	return w->fn(w->buffer, w->cpu, w->page, w->page_size, w->arg);
+}
+
 /* Append @len bytes to the page; hand each page that fills to the visitor. */
 static int feed(struct page_walk *w, const unsigned char *p, sm_u64 len)
 {
@@ -53,22 +66,11 @@ static int feed(struct page_walk *w, const unsigned char *p, sm_u64 len)
 		len -= take;
 		if (w->fill < w->page_size)
 			break;
-		w->fill = 0;
-		ret = w->fn(w->buffer, w->cpu, w->page, w->page_size, w->arg);
+		ret = hand_page(w);
 		if (ret)
 			return ret;
 	}
 	return 0;
-}
-
-/* The CPU's last page, when its data ends inside one: zero-filled. */
-static int flush(struct page_walk *w)
-{
-	if (!w->fill)
-		return 0;
-	memset(w->page + w->fill, 0, w->page_size - w->fill);
-	w->fill = 0;
-	return w->fn(w->buffer, w->cpu, w->page, w->page_size, w->arg);
 }
 
 /* Data stored as it is: read a page at a time. */
@@ -87,13 +89,7 @@ static int plain_cpu(struct page_walk *w, const struct stackmap_cpu_extent *c,
 		if (ret)
 			return ret;
 		w->fill = len;
-		if (len < w->page_size) {
-			ret = flush(w);
-		} else {
-			w->fill = 0;
-			ret = w->fn(w->buffer, w->cpu, w->page, w->page_size,
-				    w->arg);
-		}
+		ret = hand_page(w);
 		if (ret)
 			return ret;
 	}
@@ -120,7 +116,7 @@ static int compressed_cpu(struct page_walk *w,
 		if (ret)
 			return ret;
 	}
-	return flush(w);
+	return hand_page(w);
 }
 
 static int walk_extents(struct page_walk *w, const struct stackmap_extents *e,
