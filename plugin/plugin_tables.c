@@ -129,55 +129,40 @@ void note_map_id(struct stackmap_ctx *ctx, sm_u64 id)
 }
 
 /*
- * Look @cookie up in @tab (NULL: not loaded) after the sources before it
- * gave *@res: true with *@res set when @tab has its stack (or, with
- * @conflicts, two of them); "stale" replaces "unknown" and the look goes on.
- */
-static bool next_source(const struct stacktab *tab, sm_u64 cookie,
-			struct stacktab_stack *out, bool conflicts,
-			enum stacktab_result *res)
-{
-	enum stacktab_result r;
-
-	if (!tab)
-		return false;
-	r = stacktab_lookup(tab, cookie, out);
-	if (r == STACKTAB_FOUND || (conflicts && r == STACKTAB_CONFLICT)) {
-		*res = r;
-		return true;
-	}
-	if (r == STACKTAB_STALE && *res == STACKTAB_UNKNOWN)
-		*res = STACKTAB_STALE;
-	return false;
-}
-
-/*
  * Resolve @cookie: the definitions printed before it, then every definition
- * of the file (plugin_scan.c), then the snapshot, then the stack_map
- * option's listing (each loaded on need), each for exactly the same
- * generation and slot; "stale" from a later source only where the earlier
- * ones know nothing of the slot.  fgdecode's order (it reads every
- * definition first), but a definition printed before the cookie wins over
- * a conflicting one later in the file.
+ * of the file (plugin_scan.c) and the snapshot by the rule fgdecode applies
+ * (stackmap_snapshot_resolve(), the file's definitions first), then the
+ * stack_map option's listing (each loaded on need), each for exactly the
+ * same generation and slot; "stale" from a later source only where the
+ * earlier ones know nothing of the slot.  A definition printed before the
+ * cookie wins over a conflicting one later in the file.
  */
 enum stacktab_result resolve(struct stackmap_ctx *ctx, sm_u64 cookie,
 			     struct stacktab_stack *out)
 {
-	enum stacktab_result res;
+	enum stacktab_result printed, res, lres;
 
-	res = stacktab_lookup(ctx->tab, cookie, out);
-	if (res == STACKTAB_FOUND || res == STACKTAB_CONFLICT)
-		return res;
+	printed = stacktab_lookup(ctx->tab, cookie, out);
+	if (printed == STACKTAB_FOUND || printed == STACKTAB_CONFLICT)
+		return printed;
 	if (ctx->later_state == SNAP_UNTRIED)
 		scan_definitions(ctx);
-	if (next_source(ctx->later, cookie, out, true, &res))
-		return res;
 	if (ctx->snap_state == SNAP_UNTRIED)
 		load_snapshot(ctx);
-	if (next_source(ctx->snap, cookie, out, false, &res))
+	res = stackmap_snapshot_resolve(ctx->later ? ctx->later : ctx->tab,
+					ctx->snap, cookie, out, NULL);
+	if (res == STACKTAB_FOUND || res == STACKTAB_CONFLICT)
 		return res;
+	/* A scan that stopped early may not hold a slot printed already. */
+	if (res == STACKTAB_UNKNOWN)
+		res = printed;
 	if (ctx->listing_state == SNAP_UNTRIED)
 		load_listing(ctx);
-	next_source(ctx->listing, cookie, out, false, &res);
+	if (!ctx->listing)
+		return res;
+	lres = stacktab_lookup(ctx->listing, cookie, out);
+	if (lres == STACKTAB_FOUND ||
+	    (lres == STACKTAB_STALE && res == STACKTAB_UNKNOWN))
+		return lres;
 	return res;
 }
