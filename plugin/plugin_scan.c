@@ -30,28 +30,18 @@ struct scan {
 	struct sm_err first_bad;	/* why the first of those did not */
 };
 
-/* A stack_define record of the file into ctx->later. */
+/*
+ * A stack_define record of the file into ctx->later; a second stack for a
+ * cookie makes it conflicting there, as in fgdecode.
+ */
 static void scan_define(struct scan *sc, struct tep_record *rec)
 {
-	struct stackmap_ctx *ctx = sc->ctx;
-	const struct tepstack_fields *f;
-	struct tepstack_stack stack;
-	sm_u32 owner, flags;
+	struct define_record d;
 	struct sm_err err;
-	sm_u64 cookie;
 
-	f = fields_of(ctx, sc->define, &err);
-	if (!f || tepstack_read_cookie(f, rec, &cookie, &err) ||
-	    tepstack_read_owner(f, rec, &owner, &flags, &err) ||
-	    tepstack_read_stack(f, rec, &stack, &err)) {
-		if (!sc->defines_bad++)
-			sc->first_bad = err;
-		return;
-	}
-	/* A second stack for a cookie makes it conflicting, as in fgdecode. */
-	stacktab_define_owned(ctx->later, cookie, stack.depth, stack.frames,
-			      owner, flags);
-	note_map_id(ctx, tepstack_read_map_id(f, rec));
+	if (read_define(sc->ctx, sc->define, rec, sc->ctx->later, &d, &err) &&
+	    !sc->defines_bad++)
+		sc->first_bad = err;
 }
 
 /* stackmap_page_fn: the stack_define records of one page. */

@@ -123,9 +123,9 @@ static struct stackmap_ctx *contexts;
  * The fields of stackmap event @event, looked up once per tep handle (a bad
  * format is looked at again on each record, and reported each time).
  */
-const struct tepstack_fields *fields_of(struct stackmap_ctx *ctx,
-					struct tep_event *event,
-					struct sm_err *err)
+static const struct tepstack_fields *fields_of(struct stackmap_ctx *ctx,
+					       struct tep_event *event,
+					       struct sm_err *err)
 {
 	int kind = tepstack_kind_of(event);
 	struct tepstack_fields *f;
@@ -165,35 +165,41 @@ static const char *define_problem(int ret)
 	return "";
 }
 
+int read_define(struct stackmap_ctx *ctx, struct tep_event *event,
+		struct tep_record *record, struct stacktab *tab,
+		struct define_record *d, struct sm_err *err)
+{
+	const struct tepstack_fields *f = fields_of(ctx, event, err);
+
+	if (!f || tepstack_read_cookie(f, record, &d->cookie, err) ||
+	    tepstack_read_owner(f, record, &d->owner, &d->flags, err) ||
+	    tepstack_read_stack(f, record, &d->stack, err))
+		return -1;
+	d->defined = stacktab_define_owned(tab, d->cookie, d->stack.depth,
+					   d->stack.frames, d->owner, d->flags);
+	note_map_id(ctx, tepstack_read_map_id(f, record));
+	return 0;
+}
+
 static int stack_define_handler(struct trace_seq *s, struct tep_record *record,
 				struct tep_event *event, void *context)
 {
 	struct stackmap_ctx *ctx = context;
-	const struct tepstack_fields *f;
-	struct tepstack_stack stack;
+	struct define_record d;
 	struct sm_err err;
-	sm_u32 owner, flags;
-	sm_u64 cookie;
-	int ret;
 
 	wrap_events(ctx, true);
 	note_define(ctx, record);
-	f = fields_of(ctx, event, &err);
-	if (!f || tepstack_read_cookie(f, record, &cookie, &err) ||
-	    tepstack_read_owner(f, record, &owner, &flags, &err) ||
-	    tepstack_read_stack(f, record, &stack, &err))
+	if (read_define(ctx, event, record, ctx->tab, &d, &err))
 		return print_error(s, &err);
-	ret = stacktab_define_owned(ctx->tab, cookie, stack.depth,
-				    stack.frames, owner, flags);
-	note_map_id(ctx, tepstack_read_map_id(f, record));
 	trace_seq_printf(s, "define cookie gen %u slot %u depth %u",
-			 stackmap_cookie_generation(cookie),
-			 stackmap_cookie_slot(cookie), stack.depth);
-	print_owner(s, event->tep, owner);
-	trace_seq_puts(s, define_problem(ret));
+			 stackmap_cookie_generation(d.cookie),
+			 stackmap_cookie_slot(d.cookie), d.stack.depth);
+	print_owner(s, event->tep, d.owner);
+	trace_seq_puts(s, define_problem(d.defined));
 	if (OPT_SET(OPT_DEFS)) {
-		print_stack(s, event->tep, stack.frames, stack.depth);
-		print_truncated(s, flags);
+		print_stack(s, event->tep, d.stack.frames, d.stack.depth);
+		print_truncated(s, d.flags);
 	}
 	return 0;
 }

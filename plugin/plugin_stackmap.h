@@ -84,10 +84,23 @@ struct stackmap_ctx {
 };
 
 
+/* A stack_define record as read_define() read it. */
+struct define_record {
+	sm_u64 cookie;
+	struct tepstack_stack stack;
+	sm_u32 owner;
+	sm_u32 flags;
+	int defined;	/* stacktab_define_owned()'s result */
+};
+
 /* plugin_stackmap.c */
-const struct tepstack_fields *fields_of(struct stackmap_ctx *ctx,
-				       struct tep_event *event,
-				       struct sm_err *err);
+/*
+ * Read stack_define @record of @event, add its stack to @tab and note its
+ * map id: 0 with @d filled, -1 with @err set when a field does not read.
+ */
+int read_define(struct stackmap_ctx *ctx, struct tep_event *event,
+		struct tep_record *record, struct stacktab *tab,
+		struct define_record *d, struct sm_err *err);
 
 /* plugin_args.c */
 char *cmdline_trace(void);
