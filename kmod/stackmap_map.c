@@ -356,7 +356,6 @@ void sm_map_cpu_define(const struct sm_map *map, u32 slot, u32 cpu,
 		       struct sm_define *d)
 {
 	size_t i = sm_cpu_define_index(map, slot, cpu);
-
 	u64 defined = READ_ONCE(map->cpu_defined[i]);
 
 	d->epoch = defined >> 32;

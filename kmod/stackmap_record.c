@@ -393,6 +393,21 @@ static bool stackmap_define(u64 cookie, const unsigned long *ips, u32 depth,
 }
 
 /*
+ * When @d, the last definition of @slot, went to a CPU whose buffers
+ * overwrite (a horizon age), replace it with this CPU's own last definition
+ * (sm_map_cpu_define()): only that one serves a cookie written here (see
+ * stackmap_defined()).  Return: whether it did.
+ */
+static bool stackmap_own_define(u32 slot, struct sm_define *d)
+{
+	if (d->cpu >= nr_cpu_ids ||
+	    !READ_ONCE(per_cpu(stackmap_horizon_age, d->cpu)))
+		return false;
+	sm_map_cpu_define(&stackmap_map, slot, smp_processor_id(), d);
+	return true;
+}
+
+/*
  * Does this recording still hold a definition of @slot for a cookie written
  * on this CPU?  Not when none was written in this epoch.  Yes when the last
  * one went to a CPU whose buffers do not overwrite (no horizon age, see
@@ -408,7 +423,7 @@ static bool stackmap_define(u64 cookie, const unsigned long *ips, u32 depth,
  */
 static bool stackmap_defined(u32 slot, bool *window)
 {
-	u32 epoch = stackmap_epoch_now(), cpu = smp_processor_id();
+	u32 epoch = stackmap_epoch_now();
 	struct sm_define d;
 	u64 age;
 
@@ -416,12 +431,8 @@ static bool stackmap_defined(u32 slot, bool *window)
 	*window = false;
 	if (d.epoch != epoch)
 		return false;
-	if (d.cpu >= nr_cpu_ids)
+	if (!stackmap_own_define(slot, &d))
 		return true;
-	if (!READ_ONCE(per_cpu(stackmap_horizon_age, d.cpu)))
-		return true;
-	if (d.cpu != cpu)
-		sm_map_cpu_define(&stackmap_map, slot, cpu, &d);
 	age = this_cpu_read(stackmap_horizon_age);
 	if (d.epoch == epoch &&
 	    (!age || d.at + age >= ktime_get_mono_fast_ns()))
@@ -471,9 +482,8 @@ static bool stackmap_undefined_taker(u32 slot, int level, bool defined_before)
 	if (!takers)
 		return false;
 	sm_map_last_define(&stackmap_map, slot, &d);
-	if (d.epoch == stackmap_epoch_now() && d.cpu < nr_cpu_ids &&
-	    READ_ONCE(per_cpu(stackmap_horizon_age, d.cpu)))
-		sm_map_cpu_define(&stackmap_map, slot, smp_processor_id(), &d);
+	if (d.epoch == stackmap_epoch_now())
+		stackmap_own_define(slot, &d);
 	if (d.epoch == stackmap_epoch_now())
 		have = d.consumers;
 	if (defined_before)
