@@ -12,6 +12,7 @@
 #ifdef __KERNEL__
 
 #include <linux/atomic.h>
+#include <linux/bits.h>
 #include <linux/compiler.h>
 #include <linux/jhash.h>
 #include <linux/string.h>
@@ -56,6 +57,9 @@ typedef uint64_t u64;
 
 #ifndef U32_MAX
 #define U32_MAX		UINT32_MAX
+#endif
+#ifndef BIT
+#define BIT(nr)		(1UL << (nr))
 #endif
 
 #define READ_ONCE(x)		__atomic_load_n(&(x), __ATOMIC_RELAXED)

@@ -344,8 +344,9 @@ static size_t sm_cpu_define_index(const struct sm_map *map, u32 slot, u32 cpu)
  * @cpu: the CPU, < map->nr_cpus
  * @d: filled in: @d->epoch of the last definition sm_map_note_define()
  *	noted as written on @cpu (0: none since the last reset), the
- *	consumers that took one there in that epoch, its time @d->at and
- *	@d->cpu = @cpu
+ *	consumers that took one there in that epoch, its time @d->at,
+ *	@d->cpu = @cpu and @d->flags SM_DEFINE_REUSED when a cookie reused
+ *	it since (sm_map_cpu_reuse())
  *
  * Context: any.  Only @cpu writes its row, so a caller on @cpu reads it
  * whole unless it interrupted that write; then it may read one definition's
@@ -359,9 +360,23 @@ void sm_map_cpu_define(const struct sm_map *map, u32 slot, u32 cpu,
 	u64 defined = READ_ONCE(map->cpu_defined[i]);
 
 	d->epoch = defined >> 32;
-	d->consumers = (u32)defined;
+	d->consumers = (u32)defined & ~SM_DEFINE_REUSED;
+	d->flags = (u32)defined & SM_DEFINE_REUSED;
 	d->cpu = cpu;
 	d->at = READ_ONCE(map->cpu_defined_at[i]);
+}
+
+/*
+ * The consumers word of a note: @d's, and in @old's epoch also @old's unless
+ * @d replaces them.  A new definition is not reused yet.
+ */
+static u64 sm_define_word(u64 old, const struct sm_define *d)
+{
+	u64 new = (u64)d->epoch << 32 | (d->consumers & ~SM_DEFINE_REUSED);
+
+	if ((u32)(old >> 32) == d->epoch && !(d->flags & SM_DEFINE_REPLACE))
+		new |= (u32)old & ~SM_DEFINE_REUSED;
+	return new;
 }
 
 /*
@@ -373,13 +388,30 @@ static void sm_note_cpu_define(struct sm_map *map, u32 slot,
 			       const struct sm_define *d)
 {
 	size_t i = sm_cpu_define_index(map, slot, d->cpu);
-	u64 old = READ_ONCE(map->cpu_defined[i]);
-	u64 new = (u64)d->epoch << 32 | d->consumers;
+	u64 new = sm_define_word(READ_ONCE(map->cpu_defined[i]), d);
 
-	if ((u32)(old >> 32) == d->epoch)
-		new |= (u32)old;
 	WRITE_ONCE(map->cpu_defined_at[i], d->at);
 	WRITE_ONCE(map->cpu_defined[i], new);
+}
+
+/**
+ * sm_map_cpu_reuse() - a cookie reused @cpu's last definition of a slot
+ * @map: the map
+ * @slot: slot index of a published stack, < map->nr_slots
+ * @cpu: the CPU the caller runs on, < map->nr_cpus
+ *
+ * Context: any, on @cpu.  Marks the row SM_DEFINE_REUSED (written only when
+ * not marked yet).  An NMI noting a definition between the read and the
+ * write loses that definition's consumers, as in sm_map_note_define(), and
+ * leaves it marked: it is refreshed once more than it needed.
+ */
+void sm_map_cpu_reuse(struct sm_map *map, u32 slot, u32 cpu)
+{
+	size_t i = sm_cpu_define_index(map, slot, cpu);
+	u64 old = READ_ONCE(map->cpu_defined[i]);
+
+	if (!(old & SM_DEFINE_REUSED))
+		WRITE_ONCE(map->cpu_defined[i], old | SM_DEFINE_REUSED);
 }
 
 /* Tries of the epoch-and-consumers update before it gives up. */
@@ -394,8 +426,10 @@ static void sm_note_cpu_define(struct sm_map *map, u32 slot,
  * Context: any, on the CPU @d->cpu names (its row of the per-CPU times is
  * written here; sm_map_cpu_define()).  Call it once the definition really
  * reached a ring buffer.  In the slot's epoch the consumers add to those
- * already noted; a new epoch replaces them.  Racing notes may lose consumers
- * (never add any): then a consumer is defined again, which decoders accept.
+ * already noted unless @d->flags has SM_DEFINE_REPLACE; a new epoch
+ * replaces them.  The row is no longer SM_DEFINE_REUSED.  Racing notes may
+ * lose consumers (never add any): then a consumer is defined again, which
+ * decoders accept.
  */
 void sm_map_note_define(struct sm_map *map, u32 slot,
 			const struct sm_define *d)
@@ -409,9 +443,7 @@ void sm_map_note_define(struct sm_map *map, u32 slot,
 	WRITE_ONCE(s->defined_cpu, d->cpu);
 	WRITE_ONCE(s->defined_at, d->at);
 	for (tries = 0; tries < SM_NOTE_TRIES; tries++) {
-		new = (u64)d->epoch << 32 | d->consumers;
-		if ((u32)(old >> 32) == d->epoch)
-			new |= (u32)old;
+		new = sm_define_word(old, d);
 		/* Fully ordered: CPU and time are visible with the word. */
 		found = cmpxchg(&s->defined, old, new);
 		if (found == old)
@@ -457,6 +489,34 @@ u32 sm_map_slot_stack(const struct sm_map *map, u32 slot,
 	if (info)
 		*info = READ_ONCE(s->info);
 	return depth;
+}
+
+/**
+ * sm_map_cookie_stack() - read the stack a cookie of the current generation
+ *	names
+ * @map: the map
+ * @cookie: a cookie sm_map_get_cookie() returned
+ * @ips: set to the slot's frames (valid until the next reset, which waits
+ *	for the caller's RCU read-side section)
+ * @info: set to the slot's sm_info() word
+ *
+ * Context: any; the caller must be inside an RCU read-side (preempt-
+ * disabled) section, as for sm_map_get_cookie().
+ *
+ * Return: the depth, or 0 while a reset is in progress, for a cookie of
+ * another generation and for a slot out of range or not published.
+ */
+u32 sm_map_cookie_stack(const struct sm_map *map, u64 cookie,
+			const unsigned long **ips, u32 *info)
+{
+	u32 slot = stackmap_cookie_slot(cookie);
+
+	/* Pairs with smp_store_release() in sm_map_reset_finish(). */
+	if (smp_load_acquire(&map->resetting) ||
+	    stackmap_cookie_generation(cookie) != READ_ONCE(map->generation) ||
+	    slot >= map->nr_slots)
+		return 0;
+	return sm_map_slot_stack(map, slot, ips, NULL, info);
 }
 
 /**

@@ -4,7 +4,8 @@
  * kernel stack once and names it by a cookie (include/stackmap/cookie.h).
  *
  * Context: sm_map_get_cookie(), sm_map_last_define(), sm_map_cpu_define(),
- * sm_map_note_define() and sm_map_slot_stack()
+ * sm_map_note_define(), sm_map_cpu_reuse(), sm_map_cookie_stack() and
+ * sm_map_slot_stack()
  * take no lock, never sleep and never allocate; they are safe in NMI, IRQ and
  * process context, provided the caller is inside an RCU read-side section
  * (any preempt-disabled region in the kernel) so that a reset can wait for it.
@@ -70,16 +71,29 @@ static inline u16 sm_info_flags(u32 info)
 /**
  * struct sm_define - when and where a slot's definition was last written
  * @epoch: recording epoch (0: never)
- * @consumers: a bit per consumer that took a definition in @epoch
+ * @consumers: a bit per consumer that took a definition in @epoch, bits
+ *	0..30 (bit 31 is the map's, SM_DEFINE_REUSED in a CPU's row)
  * @cpu: CPU it was written on
+ * @flags: SM_DEFINE_REUSED (out of sm_map_cpu_define()), SM_DEFINE_REPLACE
+ *	(into sm_map_note_define())
  * @at: time, in the caller's clock
  */
 struct sm_define {
 	u32 epoch;
 	u32 consumers;
 	u32 cpu;
+	u32 flags;
 	u64 at;
 };
+
+/*
+ * sm_define.flags.  SM_DEFINE_REUSED: a cookie reused this CPU's definition
+ * since it was written (sm_map_cpu_reuse()).  SM_DEFINE_REPLACE: the
+ * definition being noted went to @consumers alone, even in the epoch of the
+ * last one: a consumer it missed holds no definition as recent.
+ */
+#define SM_DEFINE_REUSED	BIT(31)
+#define SM_DEFINE_REPLACE	BIT(0)
 
 /**
  * struct sm_map - the map; all memory is allocated by sm_map_init()
@@ -93,7 +107,8 @@ struct sm_define {
  *	each row written only by its CPU (sm_map_note_define())
  * @cpu_defined: the same shape: the recording epoch of that definition
  *	(0: none on that CPU since the last reset) << 32 | the consumers
- *	that took one on that CPU in that epoch
+ *	that took one on that CPU in that epoch, and SM_DEFINE_REUSED once
+ *	a cookie reused that definition
  * @nr_cpus: rows of @hits, @cpu_defined_at and @cpu_defined
  * @max_entries: most stacks stored at once
  * @max_frames: capacity of @frames
@@ -141,6 +156,9 @@ void sm_map_cpu_define(const struct sm_map *map, u32 slot, u32 cpu,
 		       struct sm_define *d);
 void sm_map_note_define(struct sm_map *map, u32 slot,
 			const struct sm_define *d);
+void sm_map_cpu_reuse(struct sm_map *map, u32 slot, u32 cpu);
+u32 sm_map_cookie_stack(const struct sm_map *map, u64 cookie,
+			const unsigned long **ips, u32 *info);
 u32 sm_map_slot_stack(const struct sm_map *map, u32 slot,
 		      const unsigned long **ips, u32 *hits, u32 *info);
 

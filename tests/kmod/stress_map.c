@@ -182,7 +182,7 @@ static const char *check_cookie(u64 cookie, u32 key)
  */
 static const char *check_cpu_define(u64 cookie, u32 i)
 {
-	struct sm_define d = { .epoch = i + 1, .consumers = 1u << (sm_user_cpu % 32),
+	struct sm_define d = { .epoch = i + 1, .consumers = 1u << (sm_user_cpu % 31),
 			       .cpu = sm_user_cpu, .at = i };
 	struct sm_define got;
 	u32 slot = stackmap_cookie_slot(cookie);

@@ -458,6 +458,95 @@ START_TEST(test_cpu_define_rows)
 }
 END_TEST
 
+/*
+ * The refresh's state (stackmap_refresh.c): a cookie's reuse marks only its
+ * CPU's row, a new definition clears the mark, a replacing note keeps only
+ * its own consumers, and the reserved bit never shows as a consumer.
+ */
+START_TEST(test_cpu_reuse_and_replace)
+{
+	struct sm_define d = { .epoch = 3, .consumers = 0x5, .cpu = 1,
+			       .at = 700 };
+	struct sm_define got;
+	unsigned long a[5];
+	u32 slot;
+	u64 c;
+
+	sm_user_nr_cpus = 2;
+	setup_small(16, 256);
+	make_stack(a, 5, 9);
+	ck_assert_int_eq(sm_map_get_cookie(&map, a, 5, 0, &c), SM_LOOKUP_INSERTED);
+	slot = stackmap_cookie_slot(c);
+	sm_map_note_define(&map, slot, &d);
+	sm_map_cpu_define(&map, slot, 1, &got);
+	ck_assert_uint_eq(got.flags, 0);
+
+	sm_map_cpu_reuse(&map, slot, 1);
+	sm_map_cpu_define(&map, slot, 1, &got);
+	ck_assert_uint_eq(got.flags, SM_DEFINE_REUSED);
+	ck_assert_uint_eq(got.consumers, 0x5);
+	ck_assert_uint_eq(got.epoch, 3);
+	ck_assert_uint_eq(got.at, 700);
+	sm_map_cpu_define(&map, slot, 0, &got);
+	ck_assert_uint_eq(got.flags, 0);
+	sm_map_last_define(&map, slot, &got);
+	ck_assert_uint_eq(got.consumers, 0x5);
+
+	/* A refresh that one consumer missed: only its takers are noted. */
+	d.consumers = 0x4;
+	d.flags = SM_DEFINE_REPLACE;
+	d.at = 900;
+	sm_map_note_define(&map, slot, &d);
+	sm_map_cpu_define(&map, slot, 1, &got);
+	ck_assert_uint_eq(got.flags, 0);
+	ck_assert_uint_eq(got.consumers, 0x4);
+	ck_assert_uint_eq(got.at, 900);
+	sm_map_last_define(&map, slot, &got);
+	ck_assert_uint_eq(got.consumers, 0x4);
+
+	/* Without it they add up again, and a mark never leaks into them. */
+	sm_map_cpu_reuse(&map, slot, 1);
+	d.consumers = 0x1;
+	d.flags = 0;
+	sm_map_note_define(&map, slot, &d);
+	sm_map_cpu_define(&map, slot, 1, &got);
+	ck_assert_uint_eq(got.consumers, 0x5);
+	ck_assert_uint_eq(got.flags, 0);
+	teardown();
+}
+END_TEST
+
+/*
+ * sm_map_cookie_stack() reads a cookie's stack only in its own generation
+ * and never during a reset.
+ */
+START_TEST(test_cookie_stack)
+{
+	const unsigned long *ips;
+	unsigned long a[7];
+	u32 info = 0;
+	u64 c;
+
+	setup_small(16, 256);
+	make_stack(a, 7, 4);
+	ck_assert_int_eq(sm_map_get_cookie(&map, a, 7, sm_info(12, 1), &c),
+			 SM_LOOKUP_INSERTED);
+	ck_assert_uint_eq(sm_map_cookie_stack(&map, c, &ips, &info), 7);
+	ck_assert_mem_eq(ips, a, sizeof(a));
+	ck_assert_uint_eq(info, sm_info(12, 1));
+	ck_assert_uint_eq(sm_map_cookie_stack(&map, c + (1ULL << 32), &ips,
+					      &info), 0);
+	ck_assert_uint_eq(sm_map_cookie_stack(&map, c ^ 1, &ips, &info), 0);
+	ck_assert_uint_eq(sm_map_cookie_stack(&map, (c & ~0xffffffffULL) |
+					      0xffffffffULL, &ips, &info), 0);
+	sm_map_reset_begin(&map);
+	ck_assert_uint_eq(sm_map_cookie_stack(&map, c, &ips, &info), 0);
+	sm_map_reset_finish(&map, stackmap_cookie_generation(c) + 1);
+	ck_assert_uint_eq(sm_map_cookie_stack(&map, c, &ips, &info), 0);
+	teardown();
+}
+END_TEST
+
 /* The owner and the flags are part of the key: same frames, other cookie. */
 START_TEST(test_info_is_part_of_the_key)
 {
@@ -522,6 +611,8 @@ static Suite *map_suite(void)
 	tcase_add_test(tc, test_generation_next);
 	tcase_add_test(tc, test_define_state_round_trip);
 	tcase_add_test(tc, test_cpu_define_rows);
+	tcase_add_test(tc, test_cpu_reuse_and_replace);
+	tcase_add_test(tc, test_cookie_stack);
 	tcase_add_test(tc, test_info_is_part_of_the_key);
 	tcase_add_test(tc, test_init_rejects_bad_sizes);
 	suite_add_tcase(s, tc);
