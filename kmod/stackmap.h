@@ -26,6 +26,9 @@ struct stackmap_stats {
 	u64 fallback[STACKMAP_FALLBACK_MAX];	/* by enum stackmap_fallback_reason */
 	u64 defines;			/* definition events written */
 	u64 redefines;			/* ... of them again, for a window */
+	u64 refreshes;			/* ... of them again, before leaving it */
+	u64 refresh_missed;		/* refreshes a buffer of the last missed */
+	u64 refresh_overflow;		/* definitions the refresh queue refused */
 	u64 epochs;			/* epochs started (consumers came) */
 	u64 windows;			/* windows measured (overwriting buffers) */
 	u64 truncated;			/* stacks cut at max_depth */
@@ -115,6 +118,13 @@ void stackmap_consumer_discarded(struct trace_event_file *file,
 void stackmap_window_note(struct trace_event_file *file,
 			  struct trace_buffer *buffer);
 void stackmap_window_init(void);
+void stackmap_window_remeasure(void);
+int stackmap_refresh_init(void);
+void stackmap_refresh_exit(void);
+void stackmap_refresh_queue(u64 cookie, u64 at);
+void stackmap_refresh_sooner(void);
+bool stackmap_refresh_one(u64 cookie, u64 at);
+size_t stackmap_refresh_bytes(void);
 void stackmap_window_exit(void);
 
 int stackmap_owner_register(u16 owner, const char *name);

@@ -153,6 +153,8 @@ static int stackmap_stats_show(struct seq_file *m, void *v)
 	seq_printf(m, "defines %llu\nredefines %llu\nepochs %llu\nwindows %llu\ntruncated %llu\n",
 		   sum.defines, sum.redefines, sum.epochs, sum.windows,
 		   sum.truncated);
+	seq_printf(m, "refreshes %llu\nrefresh_missed %llu\nrefresh_overflow %llu\n",
+		   sum.refreshes, sum.refresh_missed, sum.refresh_overflow);
 	seq_printf(m, "untracked_consumers %u\n", stackmap_untracked_consumers());
 	seq_printf(m, "dropped_nested %llu\ndropped_empty %llu\ndropped_recursion %llu\n",
 		   sum.nested, sum.empty, sum.recursion);

@@ -30,9 +30,14 @@ static int __init stackmap_init(void)
 		pr_err("max_depth must be 1..%d\n", STACKMAP_MAX_DEPTH);
 		return -EINVAL;
 	}
-	ret = stackmap_instance_init();
+	ret = stackmap_refresh_init();
 	if (ret)
 		return ret;
+	ret = stackmap_instance_init();
+	if (ret) {
+		stackmap_refresh_exit();
+		return ret;
+	}
 	/* After the last step that can fail: nothing unregisters it then. */
 	stackmap_events_init();
 	stackmap_owner_register(stackmap_function_owner(),
@@ -60,6 +65,7 @@ static void __exit stackmap_exit(void)
 	stackmap_debugfs_exit();
 	stackmap_function_exit();
 	stackmap_window_exit();
+	stackmap_refresh_exit();
 	stackmap_events_exit();
 	stackmap_instance_exit();
 }

@@ -84,7 +84,9 @@ static u32 stackmap_epoch_now(void)
 /*
  * Per CPU: definitions written on this CPU more than this many ns before now
  * (ktime_get_mono_fast_ns()) are about to leave an overwriting ring buffer
- * and are written again on next use; 0: none is (stackmap_window.c sets it).
+ * and are written again: by the refresh timer if a cookie reused them
+ * (stackmap_refresh.c), else on next use; 0: none is (stackmap_window.c
+ * sets it).
  */
 DEFINE_PER_CPU(u64, stackmap_horizon_age);
 
@@ -359,15 +361,18 @@ void stackmap_perf_users(bool on)
 }
 
 /*
- * Write the definition of @cookie; true when a ring buffer took it.  The
- * slot notes which consumers did.
+ * Write the definition of @cookie with sm_define.flags @flags.  Return: the
+ * consumers whose ring buffers took it (0: none), which the slot notes.  On
+ * a CPU whose buffers overwrite, the definition is queued for a refresh
+ * (stackmap_refresh.c).
  */
-static bool stackmap_define(u64 cookie, const unsigned long *ips, u32 depth,
-			    u32 info, int level)
+static u32 stackmap_define(u64 cookie, const unsigned long *ips, u32 depth,
+			   u32 info, int level, u32 flags)
 {
 	struct sm_define d = {
 		.epoch = stackmap_epoch_now(),
 		.cpu = raw_smp_processor_id(),
+		.flags = flags,
 		.at = ktime_get_mono_fast_ns(),
 	};
 	unsigned long irqflags;
@@ -386,10 +391,12 @@ static bool stackmap_define(u64 cookie, const unsigned long *ips, u32 depth,
 	d.consumers = this_cpu_read(stackmap_define_takers[level]);
 	local_irq_restore(irqflags);
 	if (!d.consumers)
-		return false;
+		return 0;
 	sm_map_note_define(&stackmap_map, stackmap_cookie_slot(cookie), &d);
 	this_cpu_inc(stackmap_stats.defines);
-	return true;
+	if (this_cpu_read(stackmap_horizon_age))
+		stackmap_refresh_queue(cookie, d.at);
+	return d.consumers;
 }
 
 /*
@@ -414,12 +421,13 @@ static bool stackmap_own_define(u32 slot, struct sm_define *d)
  * stackmap_window.c).  Otherwise only a definition this CPU wrote serves:
  * where another CPU's window starts at the end is not where this CPU's does
  * (they differed by 10 % and more in vm-modes' flight phase), so a cookie
- * past this CPU's oldest redefine_pct % could outlive it.  This CPU's own
- * last definition in the epoch serves while this CPU has no horizon or it
- * is younger than this CPU's horizon age; written again here, the definition
- * lasts as long as the cookie.  Each CPU keeps its own (sm_map_cpu_define()),
- * so a stack used on two CPUs in turn is not defined again at every turn.
- * The clock is read only while a horizon is in force.
+ * could outlive it.  This CPU's own last definition in the epoch serves
+ * while this CPU has no horizon or it is younger than this CPU's horizon
+ * age; reused then, it is marked so that the refresh timer writes it again
+ * before it leaves the buffer, and the cookie finds that one
+ * (stackmap_refresh.c).  Each CPU keeps its own (sm_map_cpu_define()), so a
+ * stack used on two CPUs in turn is not defined again at every turn.  The
+ * clock is read only while a horizon is in force.
  */
 static bool stackmap_defined(u32 slot, bool *window)
 {
@@ -434,9 +442,13 @@ static bool stackmap_defined(u32 slot, bool *window)
 	if (!stackmap_own_define(slot, &d))
 		return true;
 	age = this_cpu_read(stackmap_horizon_age);
-	if (d.epoch == epoch &&
-	    (!age || d.at + age >= ktime_get_mono_fast_ns()))
+	if (!age)
 		return true;
+	if (d.at + age >= ktime_get_mono_fast_ns()) {
+		/* The refresh of this definition must serve this cookie. */
+		sm_map_cpu_reuse(&stackmap_map, slot, smp_processor_id());
+		return true;
+	}
 	*window = true;
 	return false;
 }
@@ -457,7 +469,7 @@ static bool stackmap_maybe_define(u64 cookie, const unsigned long *ips,
 	if (!trace_stack_define_enabled() ||
 	    stackmap_defined(stackmap_cookie_slot(cookie), &window))
 		return false;
-	if (stackmap_define(cookie, ips, depth, info, level) && window)
+	if (stackmap_define(cookie, ips, depth, info, level, 0) && window)
 		this_cpu_inc(stackmap_stats.redefines);
 	return true;
 }
@@ -524,7 +536,57 @@ static void stackmap_emit(const unsigned long *ips, u32 depth, u32 info,
 	    (this_cpu_read(stackmap_define_after[level]) ||
 	     stackmap_undefined_taker(stackmap_cookie_slot(cookie), level,
 				      defined_before)))
-		stackmap_define(cookie, ips, depth, info, level);
+		stackmap_define(cookie, ips, depth, info, level, 0);
+}
+
+/**
+ * stackmap_refresh_one() - write a queued definition again if a cookie
+ *	needs it (stackmap_refresh.c)
+ * @cookie: the definition's cookie
+ * @at: its time, as this CPU's row noted it
+ *
+ * Context: hard IRQ (the CPU's refresh timer), on the CPU that wrote it.
+ * Writes it again when it is still this CPU's last definition of the stack
+ * in the recording epoch and a cookie reused it since (SM_DEFINE_REUSED);
+ * the new one replaces the consumers noted (SM_DEFINE_REPLACE), and a
+ * consumer that took the old one but not this one is counted
+ * (refresh_missed).  Return: false when the CPU is nested too deep to
+ * write now (try again later), else true.
+ */
+bool stackmap_refresh_one(u64 cookie, u64 at)
+{
+	u32 slot = stackmap_cookie_slot(cookie), depth, info, took;
+	const unsigned long *ips;
+	struct sm_define d;
+	int level;
+
+	level = this_cpu_inc_return(stackmap_nesting) - 1;
+	/* Pairs with the barrier() before the decrement in stackmap_hit_out(). */
+	barrier();
+	if (level >= SM_NESTING) {
+		barrier();
+		this_cpu_dec(stackmap_nesting);
+		return false;
+	}
+	if (!trace_stack_define_enabled())
+		goto out;
+	depth = sm_map_cookie_stack(&stackmap_map, cookie, &ips, &info);
+	if (!depth)
+		goto out;
+	sm_map_cpu_define(&stackmap_map, slot, smp_processor_id(), &d);
+	if (d.epoch != stackmap_epoch_now() || d.at != at ||
+	    !(d.flags & SM_DEFINE_REUSED))
+		goto out;
+	took = stackmap_define(cookie, ips, depth, info, level,
+			       SM_DEFINE_REPLACE);
+	if (took)
+		this_cpu_inc(stackmap_stats.refreshes);
+	if (d.consumers & ~took)
+		this_cpu_inc(stackmap_stats.refresh_missed);
+out:
+	barrier();
+	this_cpu_dec(stackmap_nesting);
+	return true;
 }
 
 /**
@@ -640,6 +702,9 @@ void stackmap_stats_sum(struct stackmap_stats *sum)
 			sum->fallback[i] += READ_ONCE(s->fallback[i]);
 		sum->defines += READ_ONCE(s->defines);
 		sum->redefines += READ_ONCE(s->redefines);
+		sum->refreshes += READ_ONCE(s->refreshes);
+		sum->refresh_missed += READ_ONCE(s->refresh_missed);
+		sum->refresh_overflow += READ_ONCE(s->refresh_overflow);
 		sum->epochs += READ_ONCE(s->epochs);
 		sum->windows += READ_ONCE(s->windows);
 		sum->truncated += READ_ONCE(s->truncated);

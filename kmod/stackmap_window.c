@@ -69,35 +69,36 @@
  * buffer overwrote events there since its last check, an irq_work measures
  * that buffer's retained window on the CPU (its oldest event to now) and
  * keeps redefine_pct % of it as the consumer's age on the CPU.  The CPU's
- * horizon age is the smallest age of its consumers: a stack whose last
- * definition on that CPU is older than now minus that age is defined again
- * on next use, so every cookie in the retained window but those of its
- * oldest 2 * redefine_pct % finds its definition there, as long as the
- * window ends at least half as long as it was when the cookie reused the
- * definition (see "Not seen").  A definition another
+ * horizon age is the smallest age of its consumers.  A definition written
+ * on a CPU with a horizon is queued there, and once it is as old as the
+ * horizon age the CPU's timer writes it again if a cookie reused it since
+ * (stackmap_refresh.c); a stack whose last definition on the CPU is older
+ * than that is defined again on next use.  So every cookie in the retained
+ * window finds a definition there, before it or after it, as long as the
+ * window does not shrink below redefine_pct % of its last measure before
+ * the next one (a smaller age starts the timer again for the sooner time:
+ * stackmap_refresh_sooner()).  A definition another
  * CPU wrote serves a cookie here only while that CPU has no horizon (its
  * buffers do not overwrite): where two CPUs' windows start at the end differs
  * by more than their lengths tell (stackmap_defined()).  Each CPU remembers
  * the last definition of each stack it wrote, and which consumers took it
  * (sm_map_cpu_define()), so a stack used on CPUs in turn is defined again on
  * one only when that CPU's own definition ages.  The horizon moves with
- * time, not with cookie traffic: a CPU that defined stacks and then wrote
- * mostly other events has its old definitions written again at the next
- * cookie that needs them.  A consumer whose reader consumed records there
- * and whose buffer overwrote nothing since its last check (a streaming
- * reader that fell behind once and caught up) drops its age, so it costs no
- * definitions any more.  The window is read in the buffer's clock and
- * assumed to be in ns (true of every trace clock but counter and x86-tsc,
- * with which the age is off by the TSC's rate).  Not seen: a buffer that
- * fills and overwrites before its first check (fewer than SM_WINDOW_EVERY
- * cookies on that CPU since it started overwriting), a window that
- * shrinks faster than the checks come (a burst of other events between two
- * cookies, in a buffer measured before the burst), and one that ends
- * shorter than it was when a cookie was written (events come faster later:
- * load, a burst, a TCG guest's host): a definition reused for up to
- * redefine_pct % of the longer window of then may be gone while its cookie
- * is kept past the oldest redefine_pct % of the window the buffer ends with;
- * past twice that only if the window ended less than half as long.
+ * time, not with cookie traffic: the timer refreshes a CPU's definitions
+ * while it writes other events only.  A consumer whose reader consumed
+ * records there and whose buffer overwrote nothing since its last check (a
+ * streaming reader that fell behind once and caught up) drops its age, so
+ * it costs no definitions any more, and the queued ones are dropped.  The
+ * window is read in the buffer's clock and assumed to be in ns (true of
+ * every trace clock but counter and x86-tsc, with which the age is off by
+ * the TSC's rate).  Not seen: a buffer that fills and overwrites before its
+ * first check (fewer than SM_WINDOW_EVERY cookies on that CPU since it
+ * started overwriting): the definitions written before are not queued, and
+ * cookies that reused them in the first horizon age after can lose them;
+ * and a window that shrinks faster than the checks come (a burst of other
+ * events between two cookies, in a buffer measured before the burst): a
+ * definition can leave before its refresh, and every kept cookie that
+ * reused it loses it, wherever it lies in the window.
  *
  * The measurement takes the CPU buffer's reader_lock
  * (ring_buffer_oldest_event_ts()), which no probe may do: the probe may run
@@ -122,10 +123,10 @@
 
 #define SM_WINDOW_EVERY		16
 
-unsigned int stackmap_redefine_pct = 10;
+unsigned int stackmap_redefine_pct = 75;
 module_param_named(redefine_pct, stackmap_redefine_pct, uint, 0644);
 MODULE_PARM_DESC(redefine_pct,
-		 "In an overwriting ring buffer, define a stack again once its last definition is older than this percentage of the retained window (0: never; default 10)");
+		 "In an overwriting ring buffer, define a stack again once its last definition on a CPU is older than this percentage of the retained window: then if a cookie reused it, else at its next use (0: never; default 75)");
 
 /**
  * struct stackmap_consumer - a ring buffer that has stack_cookie enabled
@@ -189,17 +190,21 @@ static atomic_t stackmap_unpinned_gen = ATOMIC_INIT(0);
  * @overrun: its buffer's overrun count there at the last check
  * @read: its buffer's count of records read there at the last check
  * @pending: the buffer to measure, set by a check, taken by the irq_work
+ * @measured: the buffer the irq_work last measured, which the refresh timer
+ *	measures again (stackmap_window_remeasure())
  * @age: redefine_pct % of its last measured window there, in ns; 0 for none
  *
- * Written by probes (@tick, @overrun, @read, @pending; never in NMI) and by
- * the irq_work of the same CPU (@pending, @age).  Entry SM_CONSUMERS holds
- * every consumer beyond the tracked ones.
+ * Written by probes (@tick, @overrun, @read, @pending; never in NMI), by
+ * the irq_work of the same CPU (@pending, @measured, @age) and by its
+ * refresh timer (@age).  Entry SM_CONSUMERS holds every consumer beyond the
+ * tracked ones.
  */
 struct stackmap_window {
 	unsigned int tick;
 	unsigned long overrun;
 	unsigned long read;
 	struct trace_buffer *pending;
+	struct trace_buffer *measured;
 	u64 age;
 };
 
@@ -341,9 +346,10 @@ void stackmap_consumer_add(struct trace_event_file *file)
  *
  * Context: process (the event's reg callback, under event_mutex, which
  * every stackmap_consumer_add() holds too).  Waits for the probes that may
- * still use the consumer (tracepoint_synchronize_unregister()) and for the
- * measurements they queued (irq_work_sync()) before the entry can be taken
- * again: a probe still working for the old consumer never writes into the
+ * still use the consumer and for a refresh timer that found it
+ * (tracepoint_synchronize_unregister(): both run with preemption disabled)
+ * and for the measurements they queued (irq_work_sync()) before the entry
+ * can be taken again: a probe still working for the old consumer never writes into the
  * state of a new one, and no measurement reads a buffer that its instance
  * may free next.
  */
@@ -558,30 +564,81 @@ static u64 stackmap_window_age(struct trace_buffer *buffer)
 }
 
 /*
- * The irq_work: measure the windows the checks asked for, and set this CPU's
- * horizon age to the smallest age of its consumers.
+ * Set this CPU's horizon age to the smallest age of its consumers.  Return
+ * whether it got smaller (a definition is due sooner than the refresh timer
+ * was started for).
  */
-static void stackmap_window_fn(struct irq_work *work)
+static bool stackmap_horizon_update(const struct stackmap_window *w)
 {
-	struct stackmap_window *w = this_cpu_ptr(stackmap_windows);
-	struct trace_buffer *buffer;
-	u64 age, least = 0;
+	u64 age, least = 0, was = this_cpu_read(stackmap_horizon_age);
 	int i;
 
 	for (i = 0; i <= SM_CONSUMERS; i++) {
-		buffer = xchg(&w[i].pending, NULL);
-		if (buffer) {
-			age = stackmap_window_age(buffer);
-			if (age) {
-				WRITE_ONCE(w[i].age, age);
-				this_cpu_inc(stackmap_stats.windows);
-			}
-		}
 		age = READ_ONCE(w[i].age);
 		if (age && (!least || age < least))
 			least = age;
 	}
 	this_cpu_write(stackmap_horizon_age, least);
+	return least && was && least < was;
+}
+
+/*
+ * The irq_work: measure the windows the checks asked for, and set this CPU's
+ * horizon age.
+ */
+static void stackmap_window_fn(struct irq_work *work)
+{
+	struct stackmap_window *w = this_cpu_ptr(stackmap_windows);
+	struct trace_buffer *buffer;
+	u64 age;
+	int i;
+
+	for (i = 0; i <= SM_CONSUMERS; i++) {
+		buffer = xchg(&w[i].pending, NULL);
+		if (!buffer)
+			continue;
+		age = stackmap_window_age(buffer);
+		if (age) {
+			WRITE_ONCE(w[i].age, age);
+			WRITE_ONCE(w[i].measured, buffer);
+			this_cpu_inc(stackmap_stats.windows);
+		}
+	}
+	/* Definitions are due sooner: the refresh timer must not wait. */
+	if (stackmap_horizon_update(w))
+		stackmap_refresh_sooner();
+}
+
+/**
+ * stackmap_window_remeasure() - measure again the windows this CPU has
+ *
+ * Context: hard IRQ (the refresh timer), interrupts enabled before it, as
+ * for the irq_work.  Each tracked consumer with an age is measured again in
+ * the buffer the irq_work last measured, so that the horizon follows the
+ * window while the CPU writes no cookie (the checks come with cookies).  A
+ * consumer's entry is read only while its stack_cookie file is set: its
+ * removal clears that and then waits for every hard IRQ section
+ * (tracepoint_synchronize_unregister()) before its buffer can go.
+ */
+void stackmap_window_remeasure(void)
+{
+	struct stackmap_window *w = this_cpu_ptr(stackmap_windows);
+	struct trace_buffer *buffer;
+	u64 age;
+	int i;
+
+	for (i = 0; i < SM_CONSUMERS; i++) {
+		/* Acquire: pairs with the release in stackmap_consumer_add(). */
+		if (!smp_load_acquire(&stackmap_consumers[i].file))
+			continue;
+		buffer = READ_ONCE(w[i].measured);
+		if (!READ_ONCE(w[i].age) || !buffer)
+			continue;
+		age = stackmap_window_age(buffer);
+		if (age)
+			WRITE_ONCE(w[i].age, age);
+	}
+	stackmap_horizon_update(w);
 }
 
 /**
