@@ -123,7 +123,7 @@ int stackmap_refresh_init(void);
 void stackmap_refresh_exit(void);
 void stackmap_refresh_queue(u64 cookie, u64 at);
 void stackmap_refresh_sooner(void);
-bool stackmap_refresh_one(u64 cookie, u64 at);
+bool stackmap_refresh_one(u64 cookie, u64 at, bool refresh);
 size_t stackmap_refresh_bytes(void);
 void stackmap_window_exit(void);
 

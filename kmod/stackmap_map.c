@@ -492,6 +492,26 @@ u32 sm_map_slot_stack(const struct sm_map *map, u32 slot,
 }
 
 /**
+ * sm_map_cpu_expire() - a CPU's definition of a slot serves no more cookies
+ * @map: the map
+ * @slot: slot index of a published stack, < map->nr_slots
+ * @cpu: the CPU the caller runs on, < map->nr_cpus
+ * @at: the time of the definition to expire
+ *
+ * Context: any, on @cpu.  When @cpu's row still holds the definition of time
+ * @at, its time becomes 0, as if written at the start of the clock: a caller
+ * that reuses definitions younger than some age no longer reuses it.  Epoch
+ * and consumers stay.
+ */
+void sm_map_cpu_expire(struct sm_map *map, u32 slot, u32 cpu, u64 at)
+{
+	size_t i = sm_cpu_define_index(map, slot, cpu);
+
+	if (READ_ONCE(map->cpu_defined_at[i]) == at)
+		WRITE_ONCE(map->cpu_defined_at[i], 0);
+}
+
+/**
  * sm_map_cookie_stack() - read the stack a cookie of the current generation
  *	names
  * @map: the map

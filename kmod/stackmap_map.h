@@ -4,8 +4,8 @@
  * kernel stack once and names it by a cookie (include/stackmap/cookie.h).
  *
  * Context: sm_map_get_cookie(), sm_map_last_define(), sm_map_cpu_define(),
- * sm_map_note_define(), sm_map_cpu_reuse(), sm_map_cookie_stack() and
- * sm_map_slot_stack()
+ * sm_map_note_define(), sm_map_cpu_reuse(), sm_map_cpu_expire(),
+ * sm_map_cookie_stack() and sm_map_slot_stack()
  * take no lock, never sleep and never allocate; they are safe in NMI, IRQ and
  * process context, provided the caller is inside an RCU read-side section
  * (any preempt-disabled region in the kernel) so that a reset can wait for it.
@@ -157,6 +157,7 @@ void sm_map_cpu_define(const struct sm_map *map, u32 slot, u32 cpu,
 void sm_map_note_define(struct sm_map *map, u32 slot,
 			const struct sm_define *d);
 void sm_map_cpu_reuse(struct sm_map *map, u32 slot, u32 cpu);
+void sm_map_cpu_expire(struct sm_map *map, u32 slot, u32 cpu, u64 at);
 u32 sm_map_cookie_stack(const struct sm_map *map, u64 cookie,
 			const unsigned long **ips, u32 *info);
 u32 sm_map_slot_stack(const struct sm_map *map, u32 slot,

@@ -540,25 +540,29 @@ static void stackmap_emit(const unsigned long *ips, u32 depth, u32 info,
 }
 
 /**
- * stackmap_refresh_one() - write a queued definition again if a cookie
- *	needs it (stackmap_refresh.c)
+ * stackmap_refresh_one() - a queued definition is due (stackmap_refresh.c)
  * @cookie: the definition's cookie
  * @at: its time, as this CPU's row noted it
+ * @refresh: write it again if it needs it (false: the CPU's buffers stopped
+ *	overwriting, only expire it)
  *
  * Context: hard IRQ (the CPU's refresh timer), on the CPU that wrote it.
- * Writes it again when it is still this CPU's last definition of the stack
- * in the recording epoch and a cookie reused it since (SM_DEFINE_REUSED);
- * the new one replaces the consumers noted (SM_DEFINE_REPLACE), and a
- * consumer that took the old one but not this one is counted
- * (refresh_missed).  Return: false when the CPU is nested too deep to
- * write now (try again later), else true.
+ * When it is still this CPU's last definition of the stack in the recording
+ * epoch and a cookie reused it since (SM_DEFINE_REUSED), it is written
+ * again; the new one replaces the consumers noted (SM_DEFINE_REPLACE), and
+ * a consumer that took the old one but not this one is counted
+ * (refresh_missed).  Otherwise, or when no buffer took it, it is expired
+ * (sm_map_cpu_expire()): a window measured longer later must not let a
+ * cookie reuse a definition that no refresh follows any more.  Return:
+ * false when the CPU is nested too deep to write now (try again later),
+ * else true.
  */
-bool stackmap_refresh_one(u64 cookie, u64 at)
+bool stackmap_refresh_one(u64 cookie, u64 at, bool refresh)
 {
-	u32 slot = stackmap_cookie_slot(cookie), depth, info, took;
+	u32 slot = stackmap_cookie_slot(cookie), depth, info, took = 0;
+	int level, cpu = smp_processor_id();
 	const unsigned long *ips;
 	struct sm_define d;
-	int level;
 
 	level = this_cpu_inc_return(stackmap_nesting) - 1;
 	/* Pairs with the barrier() before the decrement in stackmap_hit_out(). */
@@ -568,19 +572,21 @@ bool stackmap_refresh_one(u64 cookie, u64 at)
 		this_cpu_dec(stackmap_nesting);
 		return false;
 	}
-	if (!trace_stack_define_enabled())
-		goto out;
 	depth = sm_map_cookie_stack(&stackmap_map, cookie, &ips, &info);
 	if (!depth)
 		goto out;
-	sm_map_cpu_define(&stackmap_map, slot, smp_processor_id(), &d);
-	if (d.epoch != stackmap_epoch_now() || d.at != at ||
-	    !(d.flags & SM_DEFINE_REUSED))
+	sm_map_cpu_define(&stackmap_map, slot, cpu, &d);
+	if (d.epoch != stackmap_epoch_now() || d.at != at)
+		goto out;	/* a newer definition, queued in turn */
+	if (refresh && (d.flags & SM_DEFINE_REUSED) &&
+	    trace_stack_define_enabled())
+		took = stackmap_define(cookie, ips, depth, info, level,
+				       SM_DEFINE_REPLACE);
+	if (!took) {
+		sm_map_cpu_expire(&stackmap_map, slot, cpu, at);
 		goto out;
-	took = stackmap_define(cookie, ips, depth, info, level,
-			       SM_DEFINE_REPLACE);
-	if (took)
-		this_cpu_inc(stackmap_stats.refreshes);
+	}
+	this_cpu_inc(stackmap_stats.refreshes);
 	if (d.consumers & ~took)
 		this_cpu_inc(stackmap_stats.refresh_missed);
 out:

@@ -190,8 +190,9 @@ void stackmap_refresh_sooner(void)
 
 /*
  * Take the due entries, at most SM_REFRESH_BATCH, and refresh those that
- * still need it; without a horizon (the buffers stopped overwriting) every
- * entry is due and none needs it.  Return: whether the ring is empty.
+ * still need it (stackmap_refresh_one() expires the others); without a
+ * horizon (the buffers stopped overwriting) every entry is due and none is
+ * refreshed.  Return: whether the ring is empty.
  */
 static bool stackmap_refresh_run(struct stackmap_refresh *q, u64 now,
 				 bool *more)
@@ -209,8 +210,8 @@ static bool stackmap_refresh_run(struct stackmap_refresh *q, u64 now,
 			*more = true;
 			return false;
 		}
-		if (age && !stackmap_refresh_one(READ_ONCE(e->cookie),
-						 READ_ONCE(e->at))) {
+		if (!stackmap_refresh_one(READ_ONCE(e->cookie),
+					  READ_ONCE(e->at), age)) {
 			*more = true;	/* nested too deep: later */
 			return false;
 		}

@@ -504,6 +504,16 @@ START_TEST(test_cpu_reuse_and_replace)
 	sm_map_last_define(&map, slot, &got);
 	ck_assert_uint_eq(got.consumers, 0x4);
 
+	/* Expiring another definition's time changes nothing; its own, the time. */
+	sm_map_cpu_expire(&map, slot, 1, 899);
+	sm_map_cpu_define(&map, slot, 1, &got);
+	ck_assert_uint_eq(got.at, 900);
+	sm_map_cpu_expire(&map, slot, 1, 900);
+	sm_map_cpu_define(&map, slot, 1, &got);
+	ck_assert_uint_eq(got.at, 0);
+	ck_assert_uint_eq(got.epoch, 3);
+	ck_assert_uint_eq(got.consumers, 0x4);
+
 	/* Without it they add up again, and a mark never leaks into them. */
 	sm_map_cpu_reuse(&map, slot, 1);
 	d.consumers = 0x1;
