@@ -21,6 +21,12 @@
 #               defined while it overwrites, then only events without a
 #               stack (raw_syscalls of a loop that never forks) push the
 #               definitions out, then a few forks use the same stacks again
+#   quiet       a flight recorder whose stacks (sched_process_fork, all on
+#               CPU 1) are used while it overwrites, then only events
+#               without a stack (raw_syscalls of a loop that never forks)
+#               replace about half of CPU 1's records: the kept cookies
+#               reused definitions the loop pushes out, and no cookie comes
+#               after them; only the refresh timer writes them again
 #   reset       a map reset in the middle of a recording
 #   truncated   max_depth=2: every stack is cut (a sched_switch stack has at
 #               least 4 frames: __schedule, schedule, and two callers)
@@ -113,6 +119,72 @@ phase_stale() {
 	end
 }
 
+# cpu_stat CPU KEY: set val to KEY's value in CPU's ring-buffer stats, read
+# by the shell itself: a command substitution or a cat would fork, and a
+# fork is a sched_process_fork.
+cpu_stat() {
+	val=
+	while read -r k v _; do
+		if [ "$k" = "$2:" ]; then
+			val=$v
+			return
+		fi
+	done </sys/kernel/tracing/per_cpu/cpu"$1"/stats
+}
+
+# spin N: N rounds of shell arithmetic: time passes, no system call.
+spin() {
+	j=0
+	while [ "$j" -lt "$1" ]; do
+		j=$((j + 1))
+	done
+}
+
+# half_fill CPU: open a file, then spin, until CPU's buffer overwrote half
+# the records it held at the start (at most 500 times); runs on CPU (the
+# caller pins it).  Slower than the forks before it: the window does not
+# shrink in time (a burst that does is stackmap(7)'s "Not seen").
+half_fill() {
+	cpu_stat "$1" entries
+	held=$val
+	cpu_stat "$1" overrun
+	start=$val loops=0 gone=0
+	while [ "$gone" -lt $((held / 2)) ] && [ "$loops" -lt 500 ]; do
+		read_loop 1
+		spin 3000
+		loops=$((loops + 1))
+		cpu_stat "$1" overrun
+		gone=$((val - start))
+	done
+	echo "$loops opens: $held records held, $gone overwritten" >"$SHARE/quiet/fill.txt"
+}
+
+# fork_loop N: N forks of this shell (a subshell each, no exec): one stack,
+# used over and over.
+fork_loop() {
+	i=0
+	while [ "$i" -lt "$1" ]; do
+		(:)
+		i=$((i + 1))
+	done
+}
+
+# Tracing is switched off by the shell itself: trace-cmd stop would be one
+# more fork, a cookie after the fill.
+phase_quiet() {
+	begin quiet tracepoints=sched:sched_process_fork
+	mask=$(taskset -p $$ | sed 's/.*: //')
+	taskset -p -c 1 $$ >/dev/null
+	trace-cmd start -q -b 64 -e stackmap -e sched:sched_process_fork -e raw_syscalls
+	workload 20
+	fork_loop 1500
+	half_fill 1
+	echo 0 >/sys/kernel/tracing/tracing_on
+	taskset -p "$mask" $$ >/dev/null
+	trace-cmd extract -o "$SHARE/quiet/trace.dat"
+	end
+}
+
 phase_reset() {
 	begin reset tracepoints=sched:sched_switch
 	trace-cmd record -q -o "$SHARE/reset/trace.dat" -e stackmap -e sched:sched_switch \
@@ -134,6 +206,7 @@ phase_flight
 phase_flight0
 phase_beside
 phase_stale
+phase_quiet
 phase_reset
 phase_truncated
 step "done"
