@@ -96,6 +96,10 @@ phase_stress() {
 	step "stress: ${STRESS_SECONDS}s of load, resets, readers, toggles"
 	insmod "$MODDIR/stackmap.ko" tracepoints=sched:sched_switch,irq:softirq_entry
 	echo vfs_read >$D/functions
+	# A small buffer, overwritten all the time: windows are measured and
+	# definitions refreshed by the timers through resets and the rmmod.
+	buffer_kb=$(cat $T/buffer_size_kb)
+	echo 64 >$T/buffer_size_kb
 	echo 1 >$T/tracing_on
 	loop $stop_load workload 5 &
 	loop $stop_ctl sh -c "echo 0 >$D/stack_map; sleep 0.03" &
@@ -131,6 +135,7 @@ phase_stress() {
 	touch $stop_load
 	wait
 	echo 0 >$T/tracing_on
+	echo "$buffer_kb" >$T/buffer_size_kb
 	grep -q stackmap /proc/modules && { echo "guest: module still loaded" >&2; exit 1; }
 	step "stress: done"
 }
