@@ -109,8 +109,11 @@
  * of the first cookie it sees follows that cookie; and, in an overwriting
  * ring buffer that has wrapped, once the last definition is older than the
  * module parameter redefine_pct percent of the buffer's retained window (a
- * flight recorder keeps its definitions).  Identical definitions of one
- * cookie are normal; a decoder reads all of them before resolving.
+ * flight recorder keeps its definitions): then if a cookie reused it (a
+ * refresh, which follows the cookies it serves), else before the next
+ * cookie.  Identical definitions of one cookie are normal; a decoder reads
+ * all of them before resolving, so a cookie whose earlier definition left
+ * the buffer resolves from a later one.
  *
  * Map identity.  A cookie names a slot of one map: generations never repeat
  * within a boot, but do across boots and VM images (they are the boot time
