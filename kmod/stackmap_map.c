@@ -512,6 +512,23 @@ void sm_map_cpu_expire(struct sm_map *map, u32 slot, u32 cpu, u64 at)
 }
 
 /**
+ * sm_map_cpu_expire_all() - no definition of a CPU serves a cookie any more
+ * @map: the map
+ * @cpu: the CPU the caller runs on, < map->nr_cpus
+ *
+ * Context: any, on @cpu; @map->max_entries stores.  Every time of @cpu's
+ * row becomes 0 (sm_map_cpu_expire()).
+ */
+void sm_map_cpu_expire_all(struct sm_map *map, u32 cpu)
+{
+	u64 *at = &map->cpu_defined_at[(size_t)cpu * map->max_entries];
+	u32 i;
+
+	for (i = 0; i < map->max_entries; i++)
+		WRITE_ONCE(at[i], 0);
+}
+
+/**
  * sm_map_cookie_stack() - read the stack a cookie of the current generation
  *	names
  * @map: the map

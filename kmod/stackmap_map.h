@@ -5,7 +5,7 @@
  *
  * Context: sm_map_get_cookie(), sm_map_last_define(), sm_map_cpu_define(),
  * sm_map_note_define(), sm_map_cpu_reuse(), sm_map_cpu_expire(),
- * sm_map_cookie_stack() and sm_map_slot_stack()
+ * sm_map_cpu_expire_all(), sm_map_cookie_stack() and sm_map_slot_stack()
  * take no lock, never sleep and never allocate; they are safe in NMI, IRQ and
  * process context, provided the caller is inside an RCU read-side section
  * (any preempt-disabled region in the kernel) so that a reset can wait for it.
@@ -158,6 +158,7 @@ void sm_map_note_define(struct sm_map *map, u32 slot,
 			const struct sm_define *d);
 void sm_map_cpu_reuse(struct sm_map *map, u32 slot, u32 cpu);
 void sm_map_cpu_expire(struct sm_map *map, u32 slot, u32 cpu, u64 at);
+void sm_map_cpu_expire_all(struct sm_map *map, u32 cpu);
 u32 sm_map_cookie_stack(const struct sm_map *map, u64 cookie,
 			const unsigned long **ips, u32 *info);
 u32 sm_map_slot_stack(const struct sm_map *map, u32 slot,

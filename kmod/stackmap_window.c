@@ -91,10 +91,11 @@
  * it costs no definitions any more, and the queued ones are dropped.  The
  * window is read in the buffer's clock and assumed to be in ns (true of
  * every trace clock but counter and x86-tsc, with which the age is off by
- * the TSC's rate).  Not seen: a buffer that fills and overwrites before its
- * first check (fewer than SM_WINDOW_EVERY cookies on that CPU since it
- * started overwriting): the definitions written before are not queued, and
- * cookies that reused them in the first horizon age after can lose them;
+ * the TSC's rate).  When a CPU gets its first horizon, the definitions it
+ * wrote before (not queued) are expired (sm_map_cpu_expire_all()), so every
+ * stack is defined again at its next use there.  Not seen: the cookies
+ * written before that first check, which can lose their definitions (the
+ * oldest of a recording that ends within about two windows of its start);
  * and a window that shrinks faster than the checks come (a burst of other
  * events between two cookies, in a buffer measured before the burst): a
  * definition can leave before its refresh, and every kept cookie that
@@ -120,6 +121,7 @@
 #include <linux/tracepoint.h>
 
 #include "stackmap.h"
+#include "stackmap_instance.h"
 
 #define SM_WINDOW_EVERY		16
 
@@ -579,6 +581,13 @@ static bool stackmap_horizon_update(const struct stackmap_window *w)
 			least = age;
 	}
 	this_cpu_write(stackmap_horizon_age, least);
+	/*
+	 * The CPU's buffers just started to overwrite: the definitions written
+	 * before were not queued for a refresh, so none may serve a cookie
+	 * from now on (each stack is defined again at its next use).
+	 */
+	if (least && !was)
+		sm_map_cpu_expire_all(&stackmap_map, smp_processor_id());
 	return least && was && least < was;
 }
 

@@ -514,6 +514,19 @@ START_TEST(test_cpu_reuse_and_replace)
 	ck_assert_uint_eq(got.epoch, 3);
 	ck_assert_uint_eq(got.consumers, 0x4);
 
+	/* Expiring a whole row leaves the other CPU's alone. */
+	d.cpu = 0;
+	d.at = 1234;
+	sm_map_note_define(&map, slot, &d);
+	d.cpu = 1;
+	d.at = 1300;
+	sm_map_note_define(&map, slot, &d);
+	sm_map_cpu_expire_all(&map, 1);
+	sm_map_cpu_define(&map, slot, 1, &got);
+	ck_assert_uint_eq(got.at, 0);
+	sm_map_cpu_define(&map, slot, 0, &got);
+	ck_assert_uint_eq(got.at, 1234);
+
 	/* Without it they add up again, and a mark never leaks into them. */
 	sm_map_cpu_reuse(&map, slot, 1);
 	d.consumers = 0x1;
