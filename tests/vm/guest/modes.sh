@@ -12,7 +12,9 @@
 #   concurrent  trace-cmd start in the top buffer, then trace-cmd record -B
 #               second while the first runs; both extracted
 #   flight      flight recorder: trace-cmd start -b 64 (overwrite), a busy
-#               workload, stop, extract; flight0 the same with
+#               workload (four windows and more: the cookies of a CPU's
+#               first window may lose their definitions), stop, extract;
+#               flight0 the same with
 #               redefine_pct=0 (the figure before re-definition)
 #   beside      a flight recorder (top buffer, -b 64) started first, then a
 #               streaming trace-cmd record -B stream beside it: two consumers
@@ -82,7 +84,7 @@ phase_concurrent() {
 phase_flight() {
 	begin flight tracepoints=sched:sched_switch
 	trace-cmd start -q -b 64 -e stackmap -e sched:sched_switch
-	workload 150
+	workload 300
 	trace-cmd stop
 	trace-cmd extract -o "$SHARE/flight/trace.dat"
 	end
@@ -92,7 +94,7 @@ phase_flight() {
 phase_flight0() {
 	begin flight0 tracepoints=sched:sched_switch redefine_pct=0
 	trace-cmd start -q -b 64 -e stackmap -e sched:sched_switch
-	workload 150
+	workload 300
 	trace-cmd stop
 	trace-cmd extract -o "$SHARE/flight0/trace.dat"
 	end

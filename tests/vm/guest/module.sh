@@ -98,7 +98,8 @@ phase_stress() {
 	echo vfs_read >$D/functions
 	# A small buffer, overwritten all the time: windows are measured and
 	# definitions refreshed by the timers through resets and the rmmod.
-	buffer_kb=$(cat $T/buffer_size_kb)
+	# "7 (expanded: 1408)" before its first use: the size it expands to.
+	buffer_kb=$(sed 's/.*expanded: \([0-9]*\).*/\1/' $T/buffer_size_kb)
 	echo 64 >$T/buffer_size_kb
 	echo 1 >$T/tracing_on
 	loop $stop_load workload 5 &
