@@ -124,7 +124,6 @@ void stackmap_refresh_exit(void);
 void stackmap_refresh_queue(u64 cookie, u64 at);
 void stackmap_refresh_sooner(void);
 bool stackmap_refresh_one(u64 cookie, u64 at, bool refresh);
-size_t stackmap_refresh_bytes(void);
 void stackmap_window_exit(void);
 
 int stackmap_owner_register(u16 owner, const char *name);

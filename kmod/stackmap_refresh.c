@@ -306,12 +306,3 @@ void stackmap_refresh_exit(void)
 	kvfree(stackmap_refresh_rings);
 	stackmap_refresh_rings = NULL;
 }
-
-/**
- * stackmap_refresh_bytes() - memory the queues take, in bytes
- */
-size_t stackmap_refresh_bytes(void)
-{
-	return (size_t)nr_cpu_ids * SM_REFRESH_ENTRIES *
-	       sizeof(struct stackmap_refresh_entry);
-}
