@@ -67,9 +67,9 @@ roots() {
 	gawk '{ s = $0; sub(/ [0-9]+$/, "", s); split(s, f, ";"); r[f[1]] = 1 } END { for (k in r) print k }' "$OUT/$1/$2.folded" | sort | tr '\n' ' '
 }
 
-# counter MODE NAME: the module's counter NAME as its stats file read after MODE.
+# counter MODE NAME: the module's counter NAME as its stats file read after MODE (stat_value, lib.sh).
 counter() {
-	gawk -v n="$2" '$1 == n { print $2 }' "$OUT/$1/stats.txt"
+	stat_value "$2" "$OUT/$1/stats.txt"
 }
 
 figures() {
