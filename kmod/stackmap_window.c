@@ -351,9 +351,9 @@ void stackmap_consumer_add(struct trace_event_file *file)
  * still use the consumer and for a refresh timer that found it
  * (tracepoint_synchronize_unregister(): both run with preemption disabled)
  * and for the measurements they queued (irq_work_sync()) before the entry
- * can be taken again: a probe still working for the old consumer never writes into the
- * state of a new one, and no measurement reads a buffer that its instance
- * may free next.
+ * can be taken again: a probe still working for the old consumer never
+ * writes into the state of a new one, and no measurement reads a buffer
+ * that its instance may free next.
  */
 void stackmap_consumer_remove(struct trace_event_file *file)
 {
